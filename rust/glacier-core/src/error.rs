@@ -1,0 +1,36 @@
+use std::fmt;
+
+/// Everything that can go wrong when a caller hands the engine bad input.
+///
+/// The engine never panics on input: parsing and checked play return one of these, and
+/// the state they were called on is left unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A move string that is malformed, unknown, or not legal in the position.
+    IllegalMove(String),
+    /// A position text that is malformed or describes an impossible position.
+    InvalidPosition(String),
+    /// A game parameter that is unknown, of the wrong type, or out of range.
+    InvalidParameter(String),
+    /// `undo` with no move to take back.
+    NothingToUndo,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::IllegalMove(msg)
+            | Error::InvalidPosition(msg)
+            | Error::InvalidParameter(msg) => f.write_str(msg),
+            Error::NothingToUndo => f.write_str("no move to undo"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for building an [`Error::InvalidPosition`] with a formatted message.
+#[macro_export]
+macro_rules! bad_position {
+    ($($arg:tt)*) => { $crate::Error::InvalidPosition(format!($($arg)*)) };
+}

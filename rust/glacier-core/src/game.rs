@@ -1,0 +1,112 @@
+//! The one trait every game implements.
+
+use crate::{Error, ParamSpec, ParamValue};
+use std::fmt::Debug;
+
+/// How a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Ongoing,
+    Draw,
+    Win(u8),
+}
+
+impl Outcome {
+    /// Per-player returns: the winner +1, every other player `-1/(n-1)`; zeros otherwise.
+    #[must_use]
+    pub fn returns(self, num_players: usize) -> Vec<f64> {
+        match self {
+            Outcome::Win(w) => {
+                let lose = -1.0 / (num_players as f64 - 1.0);
+                (0..num_players)
+                    .map(|p| if p == w as usize { 1.0 } else { lose })
+                    .collect()
+            }
+            Outcome::Ongoing | Outcome::Draw => vec![0.0; num_players],
+        }
+    }
+}
+
+/// A game state with its rules.
+///
+/// States are plain values: `Clone` is a copy of fixed-size data (no heap), so search
+/// and perft use copy-make. [`Game::play`] is unchecked and only takes moves that
+/// [`Game::generate_moves`] produced for this very state; the checked, text-based
+/// entry points live in [`crate::Session`].
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// The name used by the Python API and in fixtures, e.g. `"kuba"`.
+    const NAME: &'static str;
+    /// The parameters the game accepts, in a fixed order.
+    const PARAMS: &'static [ParamSpec];
+
+    /// Parsed, validated parameters.
+    type Params: Copy + Debug + PartialEq + Send + Sync;
+    /// A move: small, `Copy`, meaningful in the position that generated it.
+    type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// Builds parameters from one value per entry of [`Game::PARAMS`] (already range-checked).
+    fn build_params(values: &[ParamValue]) -> Result<Self::Params, Error>;
+    /// The parameter values, in [`Game::PARAMS`] order.
+    fn param_values(params: &Self::Params) -> Vec<ParamValue>;
+    /// The parameters this state was made with.
+    fn params(&self) -> &Self::Params;
+
+    /// The start position.
+    fn start(params: &Self::Params) -> Self;
+    /// Reads a position text; terminal positions are judged as they are read.
+    fn from_text(text: &str, params: &Self::Params) -> Result<Self, Error>;
+    /// Writes the position text (the exact inverse of [`Game::from_text`]).
+    fn text(&self) -> String;
+    /// A readable drawing of the board, for people.
+    fn board_string(&self) -> String;
+
+    fn current_player(&self) -> usize;
+    fn num_players(&self) -> usize;
+    fn outcome(&self) -> Outcome;
+    fn is_terminal(&self) -> bool {
+        self.outcome() != Outcome::Ongoing
+    }
+
+    /// The Zobrist hash, maintained incrementally.
+    fn hash(&self) -> u64;
+    /// The Zobrist hash recomputed from the whole state; equal to [`Game::hash`] always.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// Calls `sink` once for every legal move (none when the state is terminal).
+    /// Must not allocate on the heap.
+    fn generate_moves(&self, sink: &mut impl FnMut(Self::Move));
+    /// The number of legal moves (the bulk count at perft's last ply).
+    fn count_moves(&self) -> u64 {
+        let mut n = 0;
+        self.generate_moves(&mut |_| n += 1);
+        n
+    }
+    /// Plays a move produced by [`Game::generate_moves`] for this state.
+    fn play(&mut self, mv: Self::Move);
+    /// The move's text, in the notation of RULINGS.md, in this (the pre-move) state.
+    fn move_text(&self, mv: Self::Move) -> String;
+
+    /// Finds the legal move whose text is `text`.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Error> {
+        let mut found = None;
+        self.generate_moves(&mut |mv| {
+            if found.is_none() && self.move_text(mv) == text {
+                found = Some(mv);
+            }
+        });
+        found.ok_or_else(|| {
+            Error::IllegalMove(format!("'{text}' is not a legal move in {}", Self::NAME))
+        })
+    }
+
+    /// Leaf count of the move tree to `depth`, counting the last ply in bulk.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::perft(self, depth)
+    }
+}
+
+/// Parses and builds parameters for `G` from caller-given pairs.
+pub fn params_from<G: Game>(given: &[(&str, ParamValue)]) -> Result<G::Params, Error> {
+    let values = crate::params::resolve(G::NAME, G::PARAMS, given)?;
+    G::build_params(&values)
+}

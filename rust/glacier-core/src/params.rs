@@ -1,0 +1,99 @@
+//! Game parameters: a small declarative spec per game, checked in one place.
+
+use crate::Error;
+
+/// A parameter value as it arrives from a caller: an integer, or explicitly nothing
+/// (Python's `None`), which only parameters with `optional: true` accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParamValue {
+    Int(i64),
+    None,
+}
+
+impl ParamValue {
+    /// The integer, for parameters that cannot be `None` (checked by [`resolve`]).
+    #[must_use]
+    pub fn int(self) -> i64 {
+        match self {
+            ParamValue::Int(v) => v,
+            ParamValue::None => 0,
+        }
+    }
+
+    /// The integer, or `None`.
+    #[must_use]
+    pub fn opt(self) -> Option<i64> {
+        match self {
+            ParamValue::Int(v) => Some(v),
+            ParamValue::None => None,
+        }
+    }
+}
+
+/// One parameter a game accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: ParamValue,
+    /// Inclusive bounds for an integer value.
+    pub min: i64,
+    pub max: i64,
+    /// Whether `None` is accepted (meaning "no limit").
+    pub optional: bool,
+}
+
+impl ParamSpec {
+    /// The ply limit every game has.
+    #[must_use]
+    pub const fn max_plies(default: i64) -> ParamSpec {
+        ParamSpec {
+            name: "max_plies",
+            default: ParamValue::Int(default),
+            min: 0,
+            max: u32::MAX as i64,
+            optional: false,
+        }
+    }
+}
+
+/// Checks caller-given `(name, value)` pairs against `specs` and returns one value per spec,
+/// in spec order, defaults filled in.
+pub fn resolve(
+    game: &str,
+    specs: &[ParamSpec],
+    given: &[(&str, ParamValue)],
+) -> Result<Vec<ParamValue>, Error> {
+    let mut values: Vec<ParamValue> = specs.iter().map(|s| s.default).collect();
+    let mut seen = vec![false; specs.len()];
+    for &(name, value) in given {
+        let Some(i) = specs.iter().position(|s| s.name == name) else {
+            let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            return Err(Error::InvalidParameter(format!(
+                "unknown parameter '{name}' for {game} (it takes: {})",
+                known.join(", ")
+            )));
+        };
+        if seen[i] {
+            return Err(Error::InvalidParameter(format!(
+                "parameter '{name}' given twice"
+            )));
+        }
+        seen[i] = true;
+        let spec = &specs[i];
+        match value {
+            ParamValue::None if !spec.optional => {
+                return Err(Error::InvalidParameter(format!(
+                    "parameter '{name}' of {game} must be an integer, not None"
+                )));
+            }
+            ParamValue::Int(v) if v < spec.min || v > spec.max => {
+                return Err(Error::InvalidParameter(format!(
+                    "parameter '{name}' of {game} must be between {} and {}, got {v}",
+                    spec.min, spec.max
+                )));
+            }
+            _ => values[i] = value,
+        }
+    }
+    Ok(values)
+}

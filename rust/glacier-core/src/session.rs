@@ -1,0 +1,99 @@
+//! A game with its history: the checked, text-based API the bindings expose.
+
+use crate::game::params_from;
+use crate::{Error, Game, ParamValue};
+
+/// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
+#[derive(Debug, Clone)]
+pub struct Session<G: Game> {
+    state: G,
+    /// Every earlier state with the move played from it, oldest first.
+    history: Vec<(G, G::Move)>,
+    /// The text the session started from (with `history` it rebuilds the session, e.g. when pickled).
+    initial_text: String,
+}
+
+impl<G: Game> Session<G> {
+    pub fn new(params: &[(&str, ParamValue)]) -> Result<Self, Error> {
+        Ok(Self::from_state(G::start(&params_from::<G>(params)?)))
+    }
+
+    pub fn from_text(text: &str, params: &[(&str, ParamValue)]) -> Result<Self, Error> {
+        let params = params_from::<G>(params)?;
+        Ok(Self::from_state(G::from_text(text, &params)?))
+    }
+
+    pub fn from_state(state: G) -> Self {
+        let initial_text = state.text();
+        Session {
+            state,
+            history: Vec::new(),
+            initial_text,
+        }
+    }
+
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+
+    pub fn initial_text(&self) -> &str {
+        &self.initial_text
+    }
+
+    /// The parameters as `(name, value)` pairs.
+    pub fn param_pairs(&self) -> Vec<(&'static str, ParamValue)> {
+        G::PARAMS
+            .iter()
+            .map(|s| s.name)
+            .zip(G::param_values(self.state.params()))
+            .collect()
+    }
+
+    /// Legal moves as text, in ascending code-point order.
+    pub fn legal_moves(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.state
+            .generate_moves(&mut |mv| out.push(self.state.move_text(mv)));
+        out.sort_unstable();
+        out
+    }
+
+    /// Plays a move given as text; on error the session is unchanged.
+    pub fn play(&mut self, text: &str) -> Result<(), Error> {
+        if self.state.is_terminal() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play '{text}': the game is over"
+            )));
+        }
+        let mv = self.state.parse_move(text)?;
+        self.play_move(mv);
+        Ok(())
+    }
+
+    /// Plays a move produced by the state's own move generator.
+    pub fn play_move(&mut self, mv: G::Move) {
+        let before = self.state.clone();
+        self.state.play(mv);
+        self.history.push((before, mv));
+    }
+
+    /// Takes back the last move and returns its text.
+    pub fn undo(&mut self) -> Result<String, Error> {
+        let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;
+        let text = before.move_text(mv);
+        self.state = before;
+        Ok(text)
+    }
+
+    /// The moves played since the session started, as text.
+    pub fn moves_played(&self) -> Vec<String> {
+        self.history
+            .iter()
+            .map(|(state, mv)| state.move_text(*mv))
+            .collect()
+    }
+
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+}
