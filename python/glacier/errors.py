@@ -1,0 +1,36 @@
+"""The exceptions glacier raises, shared by the native engine and the reference.
+
+Every error about bad input is a :class:`ValueError`, so ``except ValueError`` catches
+them all; the subclasses say which input was wrong. The state a failing call was made
+on is always left unchanged.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GlacierError",
+    "IllegalMoveError",
+    "InvalidParameterError",
+    "InvalidPositionError",
+    "UnknownGameError",
+]
+
+
+class GlacierError(ValueError):
+    """Base class of every glacier error (also raised by ``undo()`` with nothing to undo)."""
+
+
+class IllegalMoveError(GlacierError):
+    """A move string that is malformed, unknown, or not legal in the position."""
+
+
+class InvalidPositionError(GlacierError):
+    """A position text that is malformed or describes an impossible position."""
+
+
+class InvalidParameterError(GlacierError):
+    """A game parameter that is unknown, of the wrong type, or out of range."""
+
+
+class UnknownGameError(GlacierError):
+    """A game name that glacier does not know."""

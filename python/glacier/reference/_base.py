@@ -1,0 +1,241 @@
+"""What every reference game shares: parameters, the state with its history, perft.
+
+A game module defines a :class:`Position` subclass (an immutable position that knows its
+successors) plus ``NAME``, ``PARAMS``, ``start(params)`` and ``parse(text, params)``.
+:class:`State` wraps any of them in the same API as the native classes.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Optional, Union
+
+from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, InvalidPositionError
+
+#: A position's outcome: ``None`` while the game goes on, ``"draw"``, or the winner's number.
+Outcome = Union[None, str, int]
+
+U32_MAX = 2**32 - 1
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter a game accepts (the twin of the engine's ``ParamSpec``)."""
+
+    name: str
+    default: Optional[int]
+    min: int
+    max: int
+    optional: bool = False
+
+
+def max_plies(default: int) -> Param:
+    return Param("max_plies", default, 0, U32_MAX)
+
+
+def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -> dict[str, Optional[int]]:
+    """Checks keyword parameters against ``specs``; returns every parameter, defaults filled in."""
+    values: dict[str, Optional[int]] = {s.name: s.default for s in specs}
+    by_name = {s.name: s for s in specs}
+    for name, value in given.items():
+        spec = by_name.get(name)
+        if spec is None:
+            known = ", ".join(s.name for s in specs)
+            raise InvalidParameterError(f"unknown parameter {name!r} for {game} (it takes: {known})")
+        if value is None:
+            if not spec.optional:
+                raise InvalidParameterError(f"parameter {name!r} of {game} must be an integer, not None")
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidParameterError(
+                f"parameter {name!r} must be an integer or None, got {type(value).__name__}"
+            )
+        elif not spec.min <= value <= spec.max:
+            raise InvalidParameterError(
+                f"parameter {name!r} of {game} must be between {spec.min} and {spec.max}, got {value}"
+            )
+        values[name] = value
+    return values
+
+
+def parse_count(text: str) -> Optional[int]:
+    """A canonical non-negative decimal (no sign, no leading zeros), or None."""
+    if text and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
+        return int(text)
+    return None
+
+
+class Position(abc.ABC):
+    """An immutable position. Subclasses set ``params``, ``current_player``, ``num_players``
+    and ``outcome``, and implement the abstract methods."""
+
+    params: dict[str, Optional[int]]
+    current_player: int
+    num_players: int
+    outcome: Outcome
+
+    _successors: Optional[dict[str, Position]] = None
+
+    @abc.abstractmethod
+    def _generate(self) -> dict[str, Position]:
+        """Every legal move's text mapped to the position it leads to (empty when terminal)."""
+
+    @abc.abstractmethod
+    def text(self) -> str: ...
+
+    @abc.abstractmethod
+    def hash(self) -> int: ...
+
+    @abc.abstractmethod
+    def board_string(self) -> str: ...
+
+    def successors(self) -> dict[str, Position]:
+        if self._successors is None:
+            self._successors = self._generate()
+        return self._successors
+
+    def explain_illegal(self, move: str) -> str:
+        """Why ``move`` is not legal here; games override this to say more."""
+        return f"{move!r} is not a legal move here"
+
+    def returns(self) -> list[float]:
+        n = self.num_players
+        if isinstance(self.outcome, int):
+            return [1.0 if p == self.outcome else -1.0 / (n - 1) for p in range(n)]
+        return [0.0] * n
+
+
+def perft(position: Position, depth: int, bulk: bool = True) -> int:
+    """Leaf count of the legal-move tree; with ``bulk`` the last ply is counted, not played.
+
+    (The reference builds every successor position either way, so ``bulk`` changes little.)
+    """
+    if depth == 0:
+        return 1
+    # Not cached below the root: a cached tree would keep every visited position alive.
+    successors = position._successors if position._successors is not None else position._generate()
+    if depth == 1 and bulk:
+        return len(successors)
+    return sum(perft(child, depth - 1, bulk) for child in successors.values())
+
+
+class State:
+    """A reference game state with its history: the same API as the native classes."""
+
+    def __init__(self, module: ModuleType, position: Position, initial_text: Optional[str] = None) -> None:
+        self._module = module
+        self._position = position
+        self._history: list[tuple[Position, str]] = []
+        self._initial_text = position.text() if initial_text is None else initial_text
+
+    @property
+    def game(self) -> str:
+        return self._module.NAME  # type: ignore[no-any-return]
+
+    @property
+    def params(self) -> dict[str, Optional[int]]:
+        return dict(self._position.params)
+
+    @property
+    def position(self) -> Position:
+        return self._position
+
+    def legal_moves(self) -> list[str]:
+        return sorted(self._position.successors())
+
+    def play(self, move: str) -> None:
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"a move must be a str, got {type(move).__name__}")
+        if self._position.outcome is not None:
+            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
+        child = self._position.successors().get(move)
+        if child is None:
+            raise IllegalMoveError(self._position.explain_illegal(move))
+        self._history.append((self._position, move))
+        self._position = child
+
+    def undo(self) -> str:
+        if not self._history:
+            raise GlacierError("no move to undo")
+        self._position, move = self._history.pop()
+        return move
+
+    @property
+    def moves(self) -> list[str]:
+        return [move for _, move in self._history]
+
+    def copy(self) -> State:
+        twin = State(self._module, self._position, self._initial_text)
+        twin._history = list(self._history)
+        return twin
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.copy()
+
+    def text(self) -> str:
+        return self._position.text()
+
+    def hash(self) -> int:
+        return self._position.hash()
+
+    @property
+    def current_player(self) -> int:
+        return self._position.current_player
+
+    @property
+    def num_players(self) -> int:
+        return self._position.num_players
+
+    def is_terminal(self) -> bool:
+        return self._position.outcome is not None
+
+    def returns(self) -> list[float]:
+        return self._position.returns()
+
+    def perft(self, depth: int, bulk: bool = True) -> int:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError(f"perft depth must be an int, got {type(depth).__name__}")
+        if depth < 0:
+            raise InvalidParameterError(f"perft depth must be >= 0, got {depth}")
+        return perft(self._position, depth, bulk)
+
+    def __str__(self) -> str:
+        return self._position.board_string()
+
+    def __repr__(self) -> str:
+        return f"<reference {self.game} {self.text()!r}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game == other.game and self.params == other.params and self.text() == other.text()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable; use .hash() for the Zobrist hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from . import _restore
+
+        return (_restore, (self.game, self.params, self._initial_text, self.moves))
+
+
+def require_str(text: object, what: str = "position text") -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, got {type(text).__name__}")
+    return text
+
+
+__all__ = [
+    "InvalidPositionError",
+    "Outcome",
+    "Param",
+    "Position",
+    "State",
+    "max_plies",
+    "parse_count",
+    "perft",
+    "require_str",
+    "resolve_params",
+]
