@@ -1,0 +1,49 @@
+# Everything a fresh machine needs, from a clone: `make perft` runs the main job,
+# `make test` runs every test. Both create the virtualenv and build the engine first.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(BIN)):$(PATH)
+
+GAME  ?= kuba
+DEPTH ?= 6
+
+.PHONY: dev test test-rust test-python perft bench lint fmt clean
+
+$(BIN)/maturin:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet "maturin>=1.7,<2"
+
+## Build the engine (optimised) and install glacier with its dev tools into .venv.
+dev: $(BIN)/maturin
+	$(BIN)/maturin develop --release --extras dev
+
+## The main job: perft of GAME to DEPTH (e.g. make perft GAME=kuba DEPTH=7).
+perft: dev
+	$(BIN)/glacier perft $(GAME) $(DEPTH)
+
+## Every test: the Rust core's tests, then pytest (contract, fixtures, differential, benches once).
+test: dev test-rust test-python
+
+test-rust:
+	cargo test --release -p glacier-core
+
+test-python: dev
+	$(BIN)/pytest -n auto
+
+## Benchmarks with timings (pytest-benchmark).
+bench: dev
+	$(BIN)/pytest benches --benchmark-enable -p no:xdist
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --release -- -D warnings
+
+fmt:
+	cargo fmt --all
+
+clean:
+	rm -rf $(VENV) target

@@ -1,0 +1,71 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+import glacier
+from glacier import reference
+from glacier.errors import UnknownGameError
+
+DATA = Path(__file__).parent / "data"
+
+
+def _built(name: str) -> bool:
+    try:
+        glacier.native_class(name)
+        reference.game_module(name)
+    except UnknownGameError:
+        return False
+    return True
+
+
+#: Games with both a native and a reference implementation.
+BUILT_GAMES = [name for name in glacier.GAMES if _built(name)]
+
+IMPLEMENTATIONS = {"native": glacier, "reference": reference}
+
+
+@pytest.fixture(params=BUILT_GAMES)
+def game(request: pytest.FixtureRequest) -> str:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture(params=list(IMPLEMENTATIONS))
+def impl(request: pytest.FixtureRequest) -> Any:
+    return IMPLEMENTATIONS[request.param]
+
+
+def read_perft_fixtures() -> list[dict[str, Any]]:
+    """Parses tests/data/perft.txt (the format is described at its top)."""
+    records: list[dict[str, Any]] = []
+    current: Optional[dict[str, Any]] = None
+    for line in (DATA / "perft.txt").read_text().splitlines():
+        line = line.rstrip()
+        if line.startswith("#"):
+            continue
+        if not line:
+            current = None
+            continue
+        if current is None:
+            current = {"params": {}, "text": None, "perft": []}
+            records.append(current)
+        key, _, value = line.partition(" ")
+        if key == "param":
+            name, _, v = value.partition("=")
+            current["params"][name] = None if v == "none" else int(v)
+        elif key == "perft":
+            depth, leaves = value.split(" ")
+            current["perft"].append((int(depth), int(leaves)))
+        else:
+            current[key] = value
+    return records
+
+
+def make_state(impl: Any, record: dict[str, Any]) -> Any:
+    if record["text"] is None:
+        return impl.new_game(record["game"], **record["params"])
+    return impl.from_text(record["game"], record["text"], **record["params"])

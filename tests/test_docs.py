@@ -1,0 +1,18 @@
+"""The examples in the docstrings run as written."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import glacier
+import glacier.reference
+
+MODULES = [glacier, glacier.reference]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module, raise_on_error=False, report=True)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,194 @@
+"""Kuba, hand-verified positions for every rule (RULINGS.md section 3), on both implementations.
+
+Positions are written in the position text; each has 8 White, 8 Black and 13 Red marbles
+counting the captured ones, as the text requires.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from glacier.errors import IllegalMoveError, InvalidPositionError
+
+START = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0"
+
+
+def test_start(impl: Any) -> None:
+    state = impl.new_game("kuba")
+    assert state.text() == START
+    assert state.num_players == 2 and state.current_player == 0
+    # Only corner marbles with a free or off-board square behind them can move.
+    assert state.legal_moves() == ["a6b6", "a7a6", "a7b7", "b7b6", "f1f2", "g1f1", "g1g2", "g2f2"]
+
+
+def test_square_behind_must_be_free_or_off_board(impl: Any) -> None:
+    state = impl.from_text("kuba", "B6/7/7/5WW/7/7/R6 w 6,7 6,6 - - 0")
+    moves = state.legal_moves()
+    # f4 cannot push west (g4 behind it is occupied) nor east (it would push g4 off).
+    assert moves == ["f4f3", "f4f5", "g4f4", "g4g3", "g4g5"]
+    with pytest.raises(IllegalMoveError, match="behind is occupied|own marble"):
+        state.play("f4e4")
+
+
+def test_own_marble_cannot_be_pushed_off(impl: Any) -> None:
+    state = impl.from_text("kuba", "B6/7/7/5WW/7/7/R6 w 6,7 6,6 - - 0")
+    with pytest.raises(IllegalMoveError, match="own marble"):
+        state.play("f4g4")
+    assert state.text() == "B6/7/7/5WW/7/7/R6 w 6,7 6,6 - - 0"
+
+
+def test_push_carries_the_row_and_captures_red_with_bonus(impl: Any) -> None:
+    state = impl.from_text("kuba", "R6/7/7/5WR/7/7/B6 w 5,7 6,7 - - 0")
+    state.play("f4g4")
+    assert state.text() == "R6/7/7/6W/7/7/B6 w 6,7 6,7 + - 1"
+    assert state.current_player == 0 and not state.is_terminal()
+    # The bonus push is optional: pass is legal, and only in a bonus turn.
+    assert state.legal_moves() == ["g4f4", "g4g3", "g4g5", "pass"]
+    state.play("pass")
+    assert state.text() == "R6/7/7/6W/7/7/B6 b 6,7 6,7 - - 2"
+    assert "pass" not in state.legal_moves()
+    with pytest.raises(IllegalMoveError, match="bonus"):
+        state.play("pass")
+
+
+def test_a_row_of_seven_moves_and_its_front_leaves(impl: Any) -> None:
+    state = impl.from_text("kuba", "7/7/7/WRRRRRR/7/7/B6 w 3,7 4,7 - - 0")
+    state.play("a4b4")
+    assert state.text() == "7/7/7/1WRRRRR/7/7/B6 w 4,7 4,7 + - 1"
+
+
+def test_bonus_pushes_chain(impl: Any) -> None:
+    state = impl.from_text("kuba", "R6/7/7/4WRR/7/7/B6 w 4,7 6,7 - - 0")
+    state.play("e4f4")
+    assert state.text() == "R6/7/7/5WR/7/7/B6 w 5,7 6,7 + - 1"
+    state.play("f4g4")
+    assert state.text() == "R6/7/7/6W/7/7/B6 w 6,7 6,7 + - 2"
+
+
+def test_capturing_an_opponent_marble(impl: Any) -> None:
+    state = impl.from_text("kuba", "B6/7/7/4WBR/7/7/R6 w 5,6 6,7 - - 0")
+    state.play("e4f4")  # the row e4-g4 reaches the edge: Red leaves, Black's f4 moves to g4
+    assert state.text() == "B6/7/7/5WB/7/7/R6 w 6,6 6,7 + - 1"
+    state.play("f4g4")
+    assert state.text() == "B6/7/7/6W/7/7/R6 w 6,7 6,7 + - 2"
+
+
+def test_seventh_red_wins_and_the_turn_passes(impl: Any) -> None:
+    state = impl.from_text("kuba", "R6/7/7/5WR/7/7/B6 w 6,7 5,7 - - 0")
+    state.play("f4g4")
+    assert state.text() == "R6/7/7/6W/7/7/B6 b 7,7 5,7 - - 1"
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_capturing_the_last_opponent_marble_wins(impl: Any) -> None:
+    state = impl.from_text("kuba", "7/7/7/5WB/7/7/R6 w 6,7 6,7 - - 0")
+    state.play("f4g4")
+    assert state.text() == "7/7/7/6W/7/7/R6 b 6,8 6,7 - - 1"
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_a_player_who_cannot_push_loses(impl: Any) -> None:
+    state = impl.from_text("kuba", "7/7/3R3/2RB1W1/3R3/7/7 w 5,7 5,7 - - 0")
+    state.play("f4e4")  # Black's only marble, d4, is now boxed in on all four sides
+    assert state.text() == "7/7/3R3/2RBW2/3R3/7/7 b 5,7 5,7 - - 1"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    # Read as text, the same position is judged at once.
+    assert impl.from_text("kuba", state.text()).returns() == [1.0, -1.0]
+
+
+def test_ko_forbids_pushing_the_front_marble_straight_back(impl: Any) -> None:
+    state = impl.from_text("kuba", "7/7/7/1WB4/7/7/R6 w 6,7 6,7 - - 10")
+    assert state.legal_moves() == ["b4b3", "b4b5", "b4c4"]
+    state.play("b4c4")  # the row ends with Black's marble: Black may not push it straight back
+    assert state.text() == "7/7/7/2WB3/7/7/R6 b 6,7 6,7 - d4c4 11"
+    assert state.legal_moves() == ["d4d3", "d4d5"]
+    with pytest.raises(IllegalMoveError, match="ko"):
+        state.play("d4c4")
+    # Without the ko the same push is legal.
+    free = impl.from_text("kuba", "7/7/7/2WB3/7/7/R6 b 6,7 6,7 - - 11")
+    assert free.legal_moves() == ["d4c4", "d4d3", "d4d5"]
+    assert free.hash() != state.hash()
+    # The ko lasts one turn: any push clears it.
+    state.play("d4d5")
+    assert state.text().endswith(" - - 12")
+
+
+def test_ko_is_not_set_when_the_front_marble_is_red_or_own(impl: Any) -> None:
+    state = impl.from_text("kuba", "7/7/7/1WR4/7/7/B6 w 6,7 6,7 - - 0")
+    state.play("b4c4")
+    assert state.text() == "7/7/7/2WR3/7/7/B6 b 6,7 6,7 - - 1"
+
+
+def test_ko_can_make_a_player_lose(impl: Any) -> None:
+    # After a2b2 Black's only marble, now on c2, could only be pushed back west: the ko forbids it.
+    state = impl.from_text("kuba", "7/7/7/7/2R4/WB5/2R4 w 5,7 6,7 - - 0")
+    state.play("a2b2")
+    assert state.text() == "7/7/7/7/2R4/1WB4/2R4 b 5,7 6,7 - c2b2 1"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_ply_limit_is_a_draw_but_a_win_on_the_last_ply_counts(impl: Any) -> None:
+    state = impl.new_game("kuba", max_plies=1)
+    state.play("a7a6")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    win = impl.from_text("kuba", "R6/7/7/5WR/7/7/B6 w 6,7 5,7 - - 0", max_plies=1)
+    win.play("f4g4")
+    assert win.returns() == [1.0, -1.0]
+    # A capture on the last ply gives no bonus: the game ends and the turn passes on.
+    capture = impl.from_text("kuba", "R6/7/7/5WR/7/7/B6 w 5,7 6,7 - - 0", max_plies=1)
+    capture.play("f4g4")
+    assert capture.text() == "R6/7/7/6W/7/7/B6 b 6,7 6,7 - - 1"
+    assert capture.returns() == [0.0, 0.0]
+
+
+def test_hash_depends_on_the_side_to_move(impl: Any) -> None:
+    white = impl.from_text("kuba", "7/7/7/1WB4/7/7/R6 w 6,7 6,7 - - 10")
+    black = impl.from_text("kuba", "7/7/7/1WB4/7/7/R6 b 6,7 6,7 - - 10")
+    assert white.hash() != black.hash()
+    # The ply count is not hashed.
+    assert white.hash() == impl.from_text("kuba", "7/7/7/1WB4/7/7/R6 w 6,7 6,7 - - 11").hash()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - -", "7 fields"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW  w 0,0 0,0 - - 0", "7 fields"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW w 0,0 0,0 - - 0", "7 ranks"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB12WW w 0,0 0,0 - - 0", "two digits"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WWW w 0,0 0,0 - - 0", "8 squares"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB2WW w 0,0 0,0 - - 0", "6 squares"),
+        ("WW3BB/WW1R1BB/2RXR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0", "unexpected 'X'"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW x 0,0 0,0 - - 0", "side to move"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0;0 0,0 - - 0", "White's captures"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 00,0 0,0 - - 0", "White's captures"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 ? - 0", "bonus flag"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - -1", "ply count"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 01", "ply count"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,1 0,0 - - 0", "must make 8"),
+        ("WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 1,0 0,0 - - 0", "must make 13"),
+        ("7/7/7/7/7/7/R6 w 8,8 4,8 - - 0", "more than 7 Reds"),
+        ("7/7/7/3B3/7/7/R5R w 7,7 4,8 - - 0", "both players have already won"),
+        ("7/7/7/1WB4/7/7/R6 b 6,7 6,7 - c4e4 1", "neighbouring"),
+        ("7/7/7/1WB4/7/7/R6 b 6,7 6,7 - z9z8 1", "ko must be"),
+        ("7/7/7/1WB4/7/7/R6 b 6,7 6,7 + c4b4 1", "bonus turn cannot have a ko"),
+        ("7/7/7/1WB4/7/7/R6 w 6,7 6,7 - c4b4 1", "side to move"),
+    ],
+)
+def test_bad_texts(impl: Any, text: str, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        impl.from_text("kuba", text)
+
+
+@pytest.mark.parametrize(
+    ("move", "message"),
+    [("a1", "not a Kuba move"), ("a1a3", "neighbouring"), ("h1h2", "not a Kuba move"), ("d4d5", "no marble"), ("A7A6", "not a Kuba move")],
+)
+def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str) -> None:
+    state = impl.new_game("kuba")
+    with pytest.raises(IllegalMoveError, match=message):
+        state.play(move)
+    assert state.text() == START and state.moves == []

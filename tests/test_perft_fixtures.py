@@ -1,0 +1,36 @@
+"""The shared perft fixtures (tests/data/perft.txt), through both implementations.
+
+The engine runs every count up to NATIVE_MAX_NODES; the pure-Python reference runs the
+counts it can do quickly (up to REFERENCE_MAX_NODES leaves). The cargo tests read the
+same file.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from glacier import reference
+from conftest import BUILT_GAMES, make_state, read_perft_fixtures
+
+import glacier
+
+NATIVE_MAX_NODES = 200_000_000
+REFERENCE_MAX_NODES = 300_000
+
+FIXTURES = [r for r in read_perft_fixtures() if r["game"] in BUILT_GAMES]
+CASES = [
+    pytest.param(impl, r, depth, leaves, id=f"{impl.__name__.split('.')[-1]}-{r['id']}-{depth}")
+    for r in FIXTURES
+    for depth, leaves in r["perft"]
+    for impl, limit in ((glacier, NATIVE_MAX_NODES), (reference, REFERENCE_MAX_NODES))
+    if leaves <= limit
+]
+
+
+def test_every_built_game_has_fixtures() -> None:
+    assert {r["game"] for r in FIXTURES} == set(BUILT_GAMES)
+
+
+@pytest.mark.parametrize(("impl", "record", "depth", "leaves"), CASES)
+def test_perft(impl: object, record: dict, depth: int, leaves: int) -> None:
+    assert make_state(impl, record).perft(depth) == leaves
