@@ -7,9 +7,10 @@ import doctest
 import pytest
 
 import glacier
+import glacier.batch
 import glacier.reference
 
-MODULES = [glacier, glacier.reference]
+MODULES = [glacier, glacier.batch, glacier.reference]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

@@ -20,6 +20,7 @@ from typing import Any, Union
 
 from . import _native
 from ._native import KubaState
+from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
     IllegalMoveError,
@@ -37,12 +38,16 @@ __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
     "KubaState",
+    "Playouts",
     "State",
+    "StepResult",
     "UnknownGameError",
+    "VectorEnv",
     "__version__",
     "from_text",
     "native_class",
     "new_game",
+    "playouts",
 ]
 
 #: Every game glacier knows, by the name the API takes.

@@ -54,26 +54,39 @@ def main() -> None:
 @click.option("--position", help="Start from this position text instead of the start position.")
 @click.option("--reference", "use_reference", is_flag=True, help="Use the pure-Python reference implementation.")
 @click.option("--divide", is_flag=True, help="Print the leaf count below every first move.")
-def perft(game: str, depth: int, params: tuple[str, ...], position: Optional[str], use_reference: bool, divide: bool) -> None:
-    """Count the leaves of the legal-move tree of GAME to DEPTH (the last ply bulk-counted)."""
+@click.option("--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Threads for the engine (0 = every core).")
+@click.option("--no-bulk", is_flag=True, help="Play every leaf move instead of counting the last ply in bulk.")
+def perft(
+    game: str,
+    depth: int,
+    params: tuple[str, ...],
+    position: Optional[str],
+    use_reference: bool,
+    divide: bool,
+    threads: int,
+    no_bulk: bool,
+) -> None:
+    """Count the leaves of the legal-move tree of GAME to DEPTH."""
     state = _make(game, position, _parse_params(params), use_reference)
     start = time.perf_counter()
     if divide:
-        total = 0
-        for move in state.legal_moves():
-            state.play(move)
-            count = state.perft(depth - 1) if depth > 0 else 0
-            state.undo()
+        counts = state.perft_divide(depth) if use_reference else state.perft_divide(depth, threads=threads)
+        for move, count in counts.items():
             click.echo(f"{move}: {count}")
-            total += count
-        nodes = total if depth > 0 else 1
+        nodes = sum(counts.values()) if depth > 0 else 1
+    elif use_reference:
+        nodes = state.perft(depth, bulk=not no_bulk)
     else:
-        nodes = state.perft(depth)
+        nodes = state.perft(depth, bulk=not no_bulk, threads=threads)
     elapsed = time.perf_counter() - start
-    impl = "reference (pure Python)" if use_reference else "native (Rust)"
+    if use_reference:
+        how = "pure-Python reference"
+    else:
+        how = f"native engine, {threads or 'all'} thread{'s' if threads != 1 else ''}, GIL released"
+    counting = "every leaf move played" if no_bulk else "last ply counted in bulk"
     rate = nodes / elapsed if elapsed > 0 else float("inf")
     click.echo(f"{game} perft({depth}) = {nodes}")
-    click.echo(f"{impl}: {elapsed:.3f} s, {rate:,.0f} nodes/s (leaves counted in bulk at the last ply)")
+    click.echo(f"{elapsed:.3f} s, {rate:,.0f} leaves/s ({how}; {counting})")
 
 
 @main.command()

@@ -202,6 +202,14 @@ class State:
             raise InvalidParameterError(f"perft depth must be >= 0, got {depth}")
         return perft(self._position, depth, bulk)
 
+    def perft_divide(self, depth: int) -> dict[str, int]:
+        """Perft below each legal move, as ``{move: leaves}`` in move order."""
+        self.perft(depth)  # validates depth
+        if depth == 0:
+            return {}
+        successors = self._position.successors()
+        return {move: perft(successors[move], depth - 1) for move in sorted(successors)}
+
     def __str__(self) -> str:
         return self._position.board_string()
 

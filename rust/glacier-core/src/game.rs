@@ -103,6 +103,25 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
     }
+
+    /// The size of the game's fixed action space, for learning programs (`crate::env`):
+    /// `Some(n)` when every move maps to one of `n` action numbers by [`Game::action_of`]
+    /// (environments then offer legal-move masks); `None` when actions are positions in the
+    /// list of legal moves in generation order (environments offer legal-move counts).
+    const NUM_ACTIONS: Option<usize> = None;
+
+    /// The action number of a legal move, below `NUM_ACTIONS` (fixed action spaces only).
+    fn action_of(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// The shape of the observation tensor [`Game::observe`] writes; empty when the game has
+    /// no observation encoding.
+    const OBSERVATION_SHAPE: &'static [usize] = &[];
+
+    /// Writes the state, from the point of view of the player to move, into `out`
+    /// (length = product of `OBSERVATION_SHAPE`, zeroed by the caller).
+    fn observe(&self, _out: &mut [f32]) {}
 }
 
 /// Parses and builds parameters for `G` from caller-given pairs.

@@ -5,12 +5,15 @@
 //! against that trait. The rules each game follows are those of `docs/rules/` in the
 //! repository, which quote and extend the project's RULINGS.md.
 
+pub mod env;
 pub mod error;
 pub mod fixtures;
 pub mod game;
 pub mod games;
+pub mod parallel;
 pub mod params;
 pub mod perft;
+pub mod rng;
 pub mod session;
 pub mod zobrist;
 

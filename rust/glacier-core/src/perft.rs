@@ -33,17 +33,3 @@ pub fn perft_no_bulk<G: Game>(state: &G, depth: u32) -> u64 {
     });
     nodes
 }
-
-/// Perft per first move: `(move text, leaf count)` in generation order.
-pub fn divide<G: Game>(state: &G, depth: u32) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    if depth == 0 {
-        return out;
-    }
-    state.generate_moves(&mut |mv| {
-        let mut child = state.clone();
-        child.play(mv);
-        out.push((state.move_text(mv), child.perft(depth - 1)));
-    });
-    out
-}

@@ -8,12 +8,14 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
+mod batch;
+
 pyo3::import_exception!(glacier.errors, GlacierError);
 pyo3::import_exception!(glacier.errors, IllegalMoveError);
 pyo3::import_exception!(glacier.errors, InvalidPositionError);
 pyo3::import_exception!(glacier.errors, InvalidParameterError);
 
-fn to_py_err(err: Error) -> PyErr {
+pub(crate) fn to_py_err(err: Error) -> PyErr {
     let msg = err.to_string();
     match err {
         Error::IllegalMove(_) => IllegalMoveError::new_err(msg),
@@ -24,7 +26,9 @@ fn to_py_err(err: Error) -> PyErr {
 }
 
 /// Converts Python keyword parameters: each value an `int` (not a `bool`) or `None`.
-fn extract_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
+pub(crate) fn extract_params(
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, ParamValue)>> {
     let Some(params) = params else {
         return Ok(Vec::new());
     };
@@ -53,7 +57,7 @@ fn extract_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, P
     Ok(out)
 }
 
-fn params_ref(params: &[(String, ParamValue)]) -> Vec<(&str, ParamValue)> {
+pub(crate) fn params_ref(params: &[(String, ParamValue)]) -> Vec<(&str, ParamValue)> {
     params.iter().map(|(k, v)| (k.as_str(), *v)).collect()
 }
 
@@ -69,6 +73,14 @@ fn params_dict<'py, G: Game>(
         }
     }
     Ok(dict)
+}
+
+pub(crate) fn check_threads(threads: i64) -> PyResult<usize> {
+    usize::try_from(threads).map_err(|_| {
+        InvalidParameterError::new_err(format!(
+            "threads must be >= 0 (0 = every core), got {threads}"
+        ))
+    })
 }
 
 fn check_depth(depth: i64) -> PyResult<u32> {
@@ -202,18 +214,38 @@ macro_rules! game_class {
             }
 
             /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
-            /// With `bulk` (the default) the last ply is counted, not played.
-            #[pyo3(signature = (depth, bulk = true))]
-            fn perft(&self, py: Python<'_>, depth: i64, bulk: bool) -> PyResult<u64> {
+            /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
+            /// splits the tree over that many threads (0 = every core).
+            #[pyo3(signature = (depth, bulk = true, threads = 1))]
+            fn perft(&self, py: Python<'_>, depth: i64, bulk: bool, threads: i64) -> PyResult<u64> {
                 let depth = check_depth(depth)?;
+                let threads = check_threads(threads)?;
                 let state = self.session.state().clone();
-                Ok(py.detach(move || {
-                    if bulk {
-                        state.perft(depth)
-                    } else {
-                        glacier_core::perft::perft_no_bulk(&state, depth)
-                    }
+                Ok(py.detach(move || match (bulk, threads) {
+                    (true, 1) => state.perft(depth),
+                    (true, _) => glacier_core::parallel::perft(&state, depth, threads),
+                    (false, _) => glacier_core::perft::perft_no_bulk(&state, depth),
                 }))
+            }
+
+            /// Perft below each legal move, as `{move: leaves}` in move order.
+            #[pyo3(signature = (depth, threads = 1))]
+            fn perft_divide<'py>(
+                &self,
+                py: Python<'py>,
+                depth: i64,
+                threads: i64,
+            ) -> PyResult<Bound<'py, PyDict>> {
+                let depth = check_depth(depth)?;
+                let threads = check_threads(threads)?;
+                let state = self.session.state().clone();
+                let counts =
+                    py.detach(move || glacier_core::parallel::divide(&state, depth, threads));
+                let dict = PyDict::new(py);
+                for (mv, n) in counts {
+                    dict.set_item(mv, n)?;
+                }
+                Ok(dict)
             }
 
             fn __str__(&self) -> String {
@@ -255,5 +287,6 @@ game_class!(KubaState, glacier_core::games::kuba::Kuba);
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<KubaState>()?;
+    batch::register(m)?;
     Ok(())
 }

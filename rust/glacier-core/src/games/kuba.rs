@@ -665,6 +665,53 @@ impl Game for Kuba {
         }
     }
 
+    /// Action `from * 4 + dir` for a push (0-195), 196 for `pass`.
+    const NUM_ACTIONS: Option<usize> = Some(SQUARES * 4 + 1);
+
+    fn action_of(&self, mv: KubaMove) -> usize {
+        if mv.is_pass() {
+            SQUARES * 4
+        } else {
+            mv.0 as usize
+        }
+    }
+
+    /// Planes over the 7x7 board (index `plane * 49 + rank * 7 + file`, not mirrored):
+    /// 0 the mover's marbles, 1 the opponent's, 2 Reds, 3 all ones in a bonus turn,
+    /// 4 the ko push's from-square, 5 the mover's captured Reds / 7 (constant),
+    /// 6 the opponent's captured Reds / 7 (constant).
+    const OBSERVATION_SHAPE: &'static [usize] = &[7, SIZE, SIZE];
+
+    fn observe(&self, out: &mut [f32]) {
+        let me = self.side as usize;
+        let (mine, theirs) = (colour_of(me), colour_of(1 - me));
+        for (sq, &colour) in self.board.iter().enumerate() {
+            let plane = match colour {
+                EMPTY => continue,
+                RED => 2,
+                c if c == mine => 0,
+                c if c == theirs => 1,
+                _ => continue,
+            };
+            out[plane * SQUARES + sq] = 1.0;
+        }
+        let constant = |out: &mut [f32], plane: usize, value: f32| {
+            out[plane * SQUARES..(plane + 1) * SQUARES].fill(value)
+        };
+        if self.bonus {
+            constant(out, 3, 1.0);
+        }
+        if self.ko != KubaMove::NO_KO {
+            out[4 * SQUARES + KubaMove(self.ko).from()] = 1.0;
+        }
+        constant(out, 5, f32::from(self.reds[me]) / f32::from(REDS_TO_WIN));
+        constant(
+            out,
+            6,
+            f32::from(self.reds[1 - me]) / f32::from(REDS_TO_WIN),
+        );
+    }
+
     fn parse_move(&self, text: &str) -> Result<KubaMove, Error> {
         let mv = if text == "pass" {
             if !self.bonus {

@@ -1,0 +1,198 @@
+//! Work spread over threads: perft, perft divide and random playouts.
+//!
+//! Threads come from `std::thread::scope`; tasks are handed out through an atomic index, and
+//! every result is stored by task number, so results never depend on the thread count.
+
+use crate::rng::SplitMix64;
+use crate::{Game, Outcome};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The number of threads to use for a request of `threads` (0 means every available core).
+#[must_use]
+pub fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    } else {
+        threads
+    }
+}
+
+/// Runs `work(i)` for every `i` in `0..tasks` on `threads` threads and returns the results
+/// in task order.
+pub fn run_tasks<T: Send>(
+    tasks: usize,
+    threads: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let threads = thread_count(threads).min(tasks.max(1));
+    if threads <= 1 {
+        return (0..tasks).map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..tasks).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= tasks {
+                    break;
+                }
+                let value = work(i);
+                results
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(value);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .map(|r| r.expect("every task ran"))
+        .collect()
+}
+
+/// Perft on `threads` threads: the tree is split a few plies down into enough subtrees to keep
+/// every thread busy, then the subtrees are counted in parallel (each bulk-counted).
+pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
+    let threads = thread_count(threads);
+    if threads <= 1 || depth < 3 {
+        return state.perft(depth);
+    }
+    let mut frontier = vec![state.clone()];
+    let mut remaining = depth;
+    while frontier.len() < threads * 16 && remaining > 2 {
+        let mut next = Vec::new();
+        for s in &frontier {
+            s.generate_moves(&mut |mv| {
+                let mut child = s.clone();
+                child.play(mv);
+                next.push(child);
+            });
+        }
+        frontier = next;
+        remaining -= 1;
+    }
+    run_tasks(frontier.len(), threads, |i| frontier[i].perft(remaining))
+        .into_iter()
+        .sum()
+}
+
+/// Perft below every legal move: `(move text, leaf count)`, sorted by move text.
+pub fn divide<G: Game>(state: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut children = Vec::new();
+    state.generate_moves(&mut |mv| {
+        let mut child = state.clone();
+        child.play(mv);
+        children.push((state.move_text(mv), child));
+    });
+    let threads = thread_count(threads);
+    let counts: Vec<u64> = if children.len() >= threads {
+        run_tasks(children.len(), threads, |i| children[i].1.perft(depth - 1))
+    } else {
+        children
+            .iter()
+            .map(|(_, c)| perft(c, depth - 1, threads))
+            .collect()
+    };
+    let mut out: Vec<(String, u64)> = children
+        .into_iter()
+        .map(|(text, _)| text)
+        .zip(counts)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// The `index`-th legal move (in generation order), if there is one.
+pub fn nth_move<G: Game>(state: &G, index: u64) -> Option<G::Move> {
+    let mut seen = 0;
+    let mut found = None;
+    state.generate_moves(&mut |mv| {
+        if seen == index {
+            found = Some(mv);
+        }
+        seen += 1;
+    });
+    found
+}
+
+/// What one random playout did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playout {
+    /// Plies played.
+    pub length: u32,
+    /// The outcome at the end (`Ongoing` when cut off by `cutoff`).
+    pub outcome: Outcome,
+    /// The sum over the plies played of the number of legal moves (branching factor * length).
+    pub legal_moves: u64,
+}
+
+/// One game of uniformly random legal moves from `start`, stopped at the end of the game or
+/// after `cutoff` plies. Game `index` of a batch seeded `seed` always plays the same moves.
+pub fn playout<G: Game>(start: &G, seed: u64, index: u64, cutoff: Option<u32>) -> Playout {
+    let mut rng = SplitMix64::stream(seed, index);
+    let mut state = start.clone();
+    let mut result = Playout {
+        length: 0,
+        outcome: state.outcome(),
+        legal_moves: 0,
+    };
+    while cutoff.is_none_or(|c| result.length < c) {
+        let count = state.count_moves();
+        if count == 0 {
+            break;
+        }
+        let Some(mv) = nth_move(&state, rng.below(count)) else {
+            break;
+        };
+        state.play(mv);
+        result.length += 1;
+        result.legal_moves += count;
+    }
+    result.outcome = state.outcome();
+    result
+}
+
+/// `games` random playouts on `threads` threads; the same for any thread count.
+pub fn playouts<G: Game>(
+    start: &G,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    cutoff: Option<u32>,
+) -> Vec<Playout> {
+    run_tasks(games, threads, |i| playout(start, seed, i as u64, cutoff))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kuba::{Kuba, KubaParams};
+
+    #[test]
+    fn parallel_perft_and_divide_agree_with_serial() {
+        let start = Kuba::start(&KubaParams { max_plies: 1000 });
+        for threads in [1, 2, 3] {
+            assert_eq!(perft(&start, 5, threads), 70844);
+            let div = divide(&start, 4, threads);
+            assert_eq!(div.len(), 8);
+            assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), 6384);
+        }
+    }
+
+    #[test]
+    fn playouts_do_not_depend_on_threads() {
+        let start = Kuba::start(&KubaParams { max_plies: 1000 });
+        let one = playouts(&start, 40, 7, 1, None);
+        let three = playouts(&start, 40, 7, 3, None);
+        assert_eq!(one, three);
+        assert!(one.iter().all(|p| p.outcome != Outcome::Ongoing));
+        let cut = playouts(&start, 10, 7, 2, Some(5));
+        assert!(cut.iter().all(|p| p.length <= 5));
+    }
+}
