@@ -115,6 +115,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0
     }
 
+    /// The text of action `action` when it is the same in every position (as UCI moves are),
+    /// which lets the bindings intern move strings; `None` otherwise.
+    fn action_text(_action: usize) -> Option<String> {
+        None
+    }
+
     /// The shape of the observation tensor [`Game::observe`] writes; empty when the game has
     /// no observation encoding.
     const OBSERVATION_SHAPE: &'static [usize] = &[];

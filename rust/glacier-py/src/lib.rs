@@ -6,7 +6,9 @@
 use glacier_core::{Error, Game, ParamValue, Session};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
+use std::collections::HashMap;
 
 mod batch;
 
@@ -89,12 +91,89 @@ fn check_depth(depth: i64) -> PyResult<u32> {
     })
 }
 
+/// Interned move strings for games whose actions have position-independent texts
+/// (`Game::action_text`): `legal_moves()` then hands out shared string objects, sorted by a
+/// precomputed rank, and `play()` finds a move by a hash lookup instead of comparing texts.
+pub(crate) struct ActionTable {
+    strings: Vec<Option<Py<PyString>>>,
+    rank: Vec<u32>,
+    by_text: HashMap<String, usize>,
+}
+
+impl ActionTable {
+    fn build<G: Game>(py: Python<'_>) -> Option<ActionTable> {
+        let n = G::NUM_ACTIONS?;
+        let texts: Vec<Option<String>> = (0..n).map(G::action_text).collect();
+        let mut order: Vec<usize> = (0..n).filter(|&a| texts[a].is_some()).collect();
+        if order.is_empty() {
+            return None;
+        }
+        order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+        let mut rank = vec![u32::MAX; n];
+        for (r, &a) in order.iter().enumerate() {
+            rank[a] = r as u32;
+        }
+        let by_text = order
+            .iter()
+            .map(|&a| (texts[a].clone().unwrap_or_default(), a))
+            .collect();
+        let strings = texts
+            .iter()
+            .map(|t| t.as_deref().map(|t| PyString::intern(py, t).unbind()))
+            .collect();
+        Some(ActionTable {
+            strings,
+            rank,
+            by_text,
+        })
+    }
+
+    /// The legal moves as interned strings in ascending order, or `None` if some legal
+    /// move has no interned text.
+    fn legal_moves<'py, G: Game>(
+        &self,
+        py: Python<'py>,
+        state: &G,
+    ) -> Option<Vec<Bound<'py, PyString>>> {
+        let mut ids: Vec<(u32, usize)> = Vec::with_capacity(64);
+        state.generate_moves(&mut |mv| {
+            let a = state.action_of(mv);
+            ids.push((self.rank.get(a).copied().unwrap_or(u32::MAX), a));
+        });
+        ids.sort_unstable();
+        ids.iter()
+            .map(|&(_, a)| self.strings.get(a)?.as_ref().map(|s| s.bind(py).clone()))
+            .collect()
+    }
+
+    /// The legal move whose text is `text`, if the table knows the text and the move is legal.
+    fn find_move<G: Game>(&self, state: &G, text: &str) -> Option<G::Move> {
+        let &action = self.by_text.get(text)?;
+        let mut found = None;
+        state.generate_moves(&mut |mv| {
+            if found.is_none() && state.action_of(mv) == action {
+                found = Some(mv);
+            }
+        });
+        found
+    }
+}
+
 macro_rules! game_class {
     ($class:ident, $game:ty) => {
         #[pyclass(module = "glacier._native")]
         #[derive(Clone, Debug)]
         pub struct $class {
             session: Session<$game>,
+        }
+
+        impl $class {
+            fn action_table(py: Python<'_>) -> Option<&'static ActionTable> {
+                static TABLE: PyOnceLock<Option<ActionTable>> = PyOnceLock::new();
+                TABLE
+                    .get_or_init(py, || ActionTable::build::<$game>(py))
+                    .as_ref()
+            }
         }
 
         #[pymethods]
@@ -137,23 +216,36 @@ macro_rules! game_class {
             }
 
             /// Legal moves in ascending order; empty when the game is over.
-            fn legal_moves(&self) -> Vec<String> {
-                self.session.legal_moves()
+            fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+                if let Some(table) = Self::action_table(py) {
+                    if let Some(moves) = table.legal_moves(py, self.session.state()) {
+                        return PyList::new(py, moves);
+                    }
+                }
+                PyList::new(py, self.session.legal_moves())
             }
 
             /// Plays a move given in RULINGS.md notation.
-            fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+            fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
                 let text = r#move.cast::<PyString>().map_err(|_| {
-                    IllegalMoveError::new_err(format!(
-                        "a move must be a str, got {}",
-                        r#move
-                            .get_type()
-                            .name()
-                            .map(|n| n.to_string())
-                            .unwrap_or_default()
-                    ))
+                    let kind = r#move
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default();
+                    IllegalMoveError::new_err(format!("a move must be a str, got {kind}"))
                 })?;
-                self.session.play(text.to_str()?).map_err(to_py_err)
+                let text = text.to_str()?;
+                if let Some(table) = Self::action_table(py) {
+                    let state = self.session.state();
+                    if !state.is_terminal() {
+                        if let Some(mv) = table.find_move(state, text) {
+                            self.session.play_move(mv);
+                            return Ok(());
+                        }
+                    }
+                }
+                self.session.play(text).map_err(to_py_err)
             }
 
             /// Takes back the last move and returns it.

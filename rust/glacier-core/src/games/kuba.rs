@@ -676,6 +676,16 @@ impl Game for Kuba {
         }
     }
 
+    fn action_text(action: usize) -> Option<String> {
+        match action {
+            a if a < SQUARES * 4 && NEIGHBOUR[a / 4][a % 4] != OFF => {
+                Some(Self::push_text(a as u8))
+            }
+            a if a == SQUARES * 4 => Some("pass".to_string()),
+            _ => None,
+        }
+    }
+
     /// Planes over the 7x7 board (index `plane * 49 + rank * 7 + file`, not mirrored):
     /// 0 the mover's marbles, 1 the opponent's, 2 Reds, 3 all ones in a bonus turn,
     /// 4 the ko push's from-square, 5 the mover's captured Reds / 7 (constant),
