@@ -98,8 +98,9 @@ class VectorEnv:
         seed: Optional[int] = None,
         **params: Any,
     ) -> None:
-        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, **params)
-        self._rng = np.random.default_rng(seed)
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, **params)
 
     @property
     def game(self) -> str:
@@ -161,10 +162,6 @@ class VectorEnv:
         return self._env.legal_actions(env)  # type: ignore[no-any-return]
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
-        """A uniformly random legal action for every environment."""
-        if self.num_actions is None:
-            counts = self.legal_counts().astype(np.int64)
-            return (self._rng.random(self.num_envs) * counts).astype(np.int64)
-        mask = self.legal_mask()
-        scores = np.where(mask, self._rng.random(mask.shape), -1.0)
-        return scores.argmax(axis=1).astype(np.int64)
+        """A uniformly random legal action for every environment (-1 where an episode has
+        ended), drawn in Rust from the environment's seeded generator."""
+        return self._env.random_actions()  # type: ignore[no-any-return]

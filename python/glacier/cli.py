@@ -115,5 +115,104 @@ def diff(game: str, games: int, seed: int, max_plies: int, params: tuple[str, ..
     )
 
 
+@main.command()
+@game_argument
+@click.argument("text", required=False)
+@param_option
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, writable=True), help="Write an SVG picture to this file.")
+def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Optional[str]) -> None:
+    """Draw the position TEXT of GAME (the start position when TEXT is omitted)."""
+    state = _make(game, text, _parse_params(params), use_reference=False)
+    if svg_path:
+        from glacier.svg import render
+
+        with open(svg_path, "w", encoding="utf-8") as out:
+            out.write(render(state))
+        click.echo(f"wrote {svg_path}")
+    else:
+        click.echo(str(state))
+
+
+@main.command()
+@game_argument
+@param_option
+@click.option("--opponent", type=click.Choice(["random", "montecarlo"]), default="montecarlo", show_default=True,
+              help="random: uniformly random moves; montecarlo: each move scored by random playouts in Rust.")
+@click.option("--playouts", default=200, show_default=True, type=click.IntRange(min=1), help="Playouts per candidate move (montecarlo).")
+@click.option("--seat", default=0, show_default=True, type=click.IntRange(min=0), help="The player number you play.")
+@click.option("--seed", default=None, type=int, help="Seed for the computer player.")
+@click.option("--position", help="Start from this position text.")
+def play(game: str, params: tuple[str, ...], opponent: str, playouts: int, seat: int, seed: Optional[int], position: Optional[str]) -> None:
+    """Play GAME in the terminal against the computer.
+
+    Type moves in the game's notation; 'moves' lists the legal moves, 'undo' takes back
+    your last move, 'quit' ends the game.
+    """
+    from glacier.players import MonteCarloPlayer, RandomPlayer
+
+    state = _make(game, position, _parse_params(params), use_reference=False)
+    if seat >= state.num_players:
+        raise click.UsageError(f"{game} has players 0..{state.num_players - 1}")
+    computer = RandomPlayer(seed) if opponent == "random" else MonteCarloPlayer(playouts, seed)
+    while not state.is_terminal():
+        click.echo("\n" + str(state))
+        if state.current_player != seat:
+            move = computer.choose(state)
+            click.echo(f"player {state.current_player} plays {move}")
+            state.play(move)
+            continue
+        entry = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
+        if entry in ("quit", "exit"):
+            return
+        if entry in ("moves", "?", "help"):
+            click.echo("legal moves: " + " ".join(state.legal_moves()))
+            continue
+        if entry == "undo":
+            if not state.moves:
+                click.echo("nothing to undo")
+                continue
+            state.undo()
+            while state.moves and state.current_player != seat:
+                state.undo()
+            continue
+        try:
+            state.play(entry)
+        except glacier.IllegalMoveError as err:
+            click.echo(f"{err}\nlegal moves: " + " ".join(state.legal_moves()))
+    click.echo("\n" + str(state))
+    returns = state.returns()
+    if returns[seat] > 0:
+        click.echo("you win")
+    elif any(r > 0 for r in returns):
+        click.echo("you lose")
+    else:
+        click.echo("draw")
+
+
+@main.command()
+@click.argument("games", nargs=-1, type=click.Choice(glacier.GAMES))
+@click.option("--threads", "-t", default=0, show_default=True, type=click.IntRange(min=0), help="Threads for the parallel figures (0 = every core).")
+@click.option("--quick", is_flag=True, help="Smaller workloads (a rough table in seconds).")
+def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
+    """Measure every throughput figure for GAMES (all built games by default) and print a table."""
+    from tqdm import tqdm
+
+    from glacier.bench import format_table, measure_game
+
+    chosen = list(games) or [g for g in glacier.GAMES if _is_built(g)]
+    rows = []
+    for game in tqdm(chosen, desc="bench", unit="game"):
+        rows.extend(measure_game(game, threads=threads, quick=quick))
+    click.echo(format_table(rows))
+
+
+def _is_built(game: str) -> bool:
+    try:
+        glacier.native_class(game)
+    except glacier.UnknownGameError:
+        return False
+    return True
+
+
 if __name__ == "__main__":
     main()

@@ -216,6 +216,11 @@ class State:
     def __repr__(self) -> str:
         return f"<reference {self.game} {self.text()!r}>"
 
+    def _repr_svg_(self) -> str:
+        from ..svg import render
+
+        return render(self)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented

@@ -6,6 +6,7 @@
 //! environment offers counts (and the move texts in action order, for people).
 
 use crate::parallel::nth_move;
+use crate::rng::SplitMix64;
 use crate::{Error, Game};
 
 /// `num_envs` copies of a game, each reset to `start` when it ends (with `auto_reset`).
@@ -172,6 +173,22 @@ impl<G: Game> VecEnv<G> {
             state.observe(&mut out[env * size..(env + 1) * size]);
         }
         Ok(())
+    }
+
+    /// A uniformly random legal action for every environment (-1 where the episode has ended).
+    pub fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]) {
+        for (slot, state) in out.iter_mut().zip(&self.states) {
+            let count = state.count_moves();
+            *slot = if count == 0 {
+                -1
+            } else {
+                let index = rng.below(count);
+                match G::NUM_ACTIONS {
+                    None => index as i64,
+                    Some(_) => nth_move(state, index).map_or(-1, |mv| state.action_of(mv) as i64),
+                }
+            };
+        }
     }
 
     /// Legal move texts of environment `env`, listed in action order (index games) or paired

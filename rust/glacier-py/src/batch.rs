@@ -5,6 +5,7 @@ use crate::{check_threads, extract_params, params_ref, to_py_err, InvalidParamet
 use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::params_from;
 use glacier_core::parallel::{playouts, Playout};
+use glacier_core::rng::SplitMix64;
 use glacier_core::{with_game, Error, Game, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -121,6 +122,7 @@ trait DynEnv: Send + Sync {
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)>;
+    fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]);
 }
 
 impl<G: Game> DynEnv for VecEnv<G> {
@@ -171,12 +173,16 @@ impl<G: Game> DynEnv for VecEnv<G> {
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
         VecEnv::legal_actions(self, env)
     }
+    fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]) {
+        VecEnv::random_actions(self, rng, out);
+    }
 }
 
 /// Many games of one kind stepped at once (the native core of `glacier.VectorEnv`).
 #[pyclass(module = "glacier._native")]
 pub struct NativeVectorEnv {
     inner: Box<dyn DynEnv>,
+    rng: SplitMix64,
 }
 
 impl std::fmt::Debug for NativeVectorEnv {
@@ -193,12 +199,13 @@ impl std::fmt::Debug for NativeVectorEnv {
 #[pymethods]
 impl NativeVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, **params))]
+    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, **params))]
     fn new(
         game: &str,
         num_envs: i64,
         auto_reset: bool,
         position: Option<&str>,
+        seed: u64,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let num_envs = usize::try_from(num_envs)
@@ -212,7 +219,10 @@ impl NativeVectorEnv {
             let start: G = start_state(position, &params).map_err(to_py_err)?;
             Box::new(VecEnv::new(start, num_envs, auto_reset))
         }, _ => return Err(unknown_game(game)));
-        Ok(NativeVectorEnv { inner })
+        Ok(NativeVectorEnv {
+            inner,
+            rng: SplitMix64::new(seed),
+        })
     }
 
     #[getter]
@@ -307,6 +317,14 @@ impl NativeVectorEnv {
 
     fn texts(&self) -> Vec<String> {
         self.inner.texts()
+    }
+
+    /// A uniformly random legal action per environment (-1 where an episode has ended),
+    /// from the environment's own seeded generator.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0; self.inner.num_envs()];
+        self.inner.random_actions(&mut self.rng, &mut out);
+        out.into_pyarray(py)
     }
 
     fn legal_actions(&self, env: usize) -> PyResult<Vec<(i64, String)>> {

@@ -344,6 +344,15 @@ macro_rules! game_class {
                 self.session.state().board_string()
             }
 
+            /// An SVG picture of the position (shown by Jupyter).
+            fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+                slf.py()
+                    .import("glacier.svg")?
+                    .getattr("render")?
+                    .call1((slf,))?
+                    .extract()
+            }
+
             fn __repr__(&self) -> String {
                 format!("<{} '{}'>", stringify!($class), self.session.state().text())
             }

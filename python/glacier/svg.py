@@ -1,0 +1,96 @@
+"""SVG pictures of positions, one look per game (``_repr_svg_`` in notebooks, ``glacier show --svg``).
+
+Pictures are drawn from the position text, read by the reference implementation, so a
+native and a reference state of the same position give the same picture.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Callable
+
+from . import reference
+
+__all__ = ["render"]
+
+_RENDERERS: dict[str, Callable[[Any], str]] = {}
+
+
+def _renderer(game: str) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
+    def register(fn: Callable[[Any], str]) -> Callable[[Any], str]:
+        _RENDERERS[game] = fn
+        return fn
+
+    return register
+
+
+def render(state: Any) -> str:
+    """An SVG document picturing ``state`` (a native or reference state of any game)."""
+    position = reference.from_text(state.game, state.text(), **state.params).position
+    return _RENDERERS[state.game](position)
+
+
+class _Svg:
+    """A tiny SVG writer."""
+
+    def __init__(self, width: float, height: float, background: str = "#ffffff") -> None:
+        self.width, self.height = width, height
+        self.parts: list[str] = [f'<rect x="0" y="0" width="{width:g}" height="{height:g}" fill="{background}"/>']
+
+    def add(self, element: str, **attrs: Any) -> None:
+        text = " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+        self.parts.append(f"<{element} {text}/>")
+
+    def text(self, x: float, y: float, content: str, size: float = 12, **attrs: Any) -> None:
+        extra = " ".join(f'{k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+        self.parts.append(
+            f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" font-family="sans-serif" '
+            f'text-anchor="middle" dominant-baseline="central" {extra}>{escape(content)}</text>'
+        )
+
+    def __str__(self) -> str:
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" height="{self.height:g}" '
+            f'viewBox="0 0 {self.width:g} {self.height:g}">' + "".join(self.parts) + "</svg>"
+        )
+
+
+def _status(position: Any, names: tuple[str, ...]) -> str:
+    outcome = position.outcome
+    if outcome is None:
+        return f"{names[position.current_player]} to move"
+    if outcome == "draw":
+        return "draw"
+    return f"{names[outcome]} wins"
+
+
+@_renderer("kuba")
+def _kuba(position: Any) -> str:
+    cell, margin = 44, 28
+    size = 7 * cell
+    svg = _Svg(size + 2 * margin, size + 2 * margin + 40, "#f4ead5")
+    svg.add("rect", x=margin, y=margin, width=size, height=size, fill="#c9a66b", stroke="#5b4423", stroke_width=2)
+    colours = {"W": ("#fdfdfd", "#777"), "B": ("#222", "#000"), "R": ("#c0392b", "#7b241c")}
+    for rank in range(7):
+        for file in range(7):
+            x, y = margin + file * cell, margin + (6 - rank) * cell
+            svg.add("rect", x=x, y=y, width=cell, height=cell, fill="none", stroke="#8a6a3a", stroke_width=1)
+            marble = position.board[rank * 7 + file]
+            if marble != ".":
+                fill, edge = colours[marble]
+                svg.add("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.4, fill=fill, stroke=edge, stroke_width=1.5)
+    for i in range(7):
+        svg.text(margin + i * cell + cell / 2, margin + size + 12, "abcdefg"[i], 11)
+        svg.text(margin - 12, margin + (6 - i) * cell + cell / 2, str(i + 1), 11)
+    if position.ko is not None:
+        sq = position.ko[0]
+        x, y = margin + (sq % 7) * cell, margin + (6 - sq // 7) * cell
+        svg.add("rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none", stroke="#2e86c1", stroke_width=3)
+    status = _status(position, ("White", "Black")) + (" (bonus push)" if position.bonus else "")
+    captures = (
+        f"White: {position.reds[0]} Red, {position.captured[0]} Black   "
+        f"Black: {position.reds[1]} Red, {position.captured[1]} White"
+    )
+    svg.text(svg.width / 2, size + 2 * margin + 6, status, 13)
+    svg.text(svg.width / 2, size + 2 * margin + 24, captures, 11)
+    return str(svg)

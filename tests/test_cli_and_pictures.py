@@ -1,0 +1,86 @@
+"""The command line and the SVG pictures."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+import glacier
+from glacier import reference
+from glacier.cli import main
+from glacier.svg import render
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args: str, input: str | None = None) -> str:
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_svg_is_well_formed_and_the_same_for_both_implementations(game: str) -> None:
+    state = glacier.new_game(game)
+    picture = render(state)
+    root = ET.fromstring(picture)
+    assert root.tag == f"{SVG}svg"
+    assert state._repr_svg_() == picture == reference.new_game(game)._repr_svg_()
+
+
+def test_kuba_picture_has_one_circle_per_marble() -> None:
+    root = ET.fromstring(render(glacier.new_game("kuba")))
+    assert len(root.findall(f"{SVG}circle")) == 8 + 8 + 13
+
+
+def test_perft_command(game: str) -> None:
+    out = run("perft", game, "2")
+    assert f"{game} perft(2) = {glacier.new_game(game).perft(2)}" in out
+    assert "leaves/s" in out
+
+
+def test_perft_divide_and_reference(game: str) -> None:
+    native = run("perft", game, "2", "--divide", "--threads", "2")
+    ref = run("perft", game, "2", "--divide", "--reference")
+    assert native.splitlines()[:-2] == ref.splitlines()[:-2]
+
+
+def test_perft_with_parameters_and_position() -> None:
+    out = run("perft", "kuba", "1", "-p", "max_plies=0")
+    assert "perft(1) = 0" in out
+    result = CliRunner().invoke(main, ["perft", "kuba", "1", "--position", "nonsense"])
+    assert result.exit_code != 0 and "Kuba position" in result.output
+    result = CliRunner().invoke(main, ["perft", "kuba", "1", "-p", "max_plies"])
+    assert result.exit_code != 0
+
+
+def test_diff_command(game: str) -> None:
+    out = run("diff", game, "--games", "3", "--max-plies", "20")
+    assert "3 games" in out and "agree" in out
+
+
+def test_show_command(tmp_path: Path, game: str) -> None:
+    state = glacier.new_game(game)
+    assert run("show", game, state.text()).strip() == str(state).strip()
+    target = tmp_path / "position.svg"
+    run("show", game, "--svg", str(target))
+    ET.fromstring(target.read_text())
+
+
+def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
+    out = run("play", "kuba", "--opponent", "random", "--seed", "1", input="a1a1\nmoves\nf1f2\nundo\nquit\n")
+    assert "legal moves: a6b6 a7a6" in out
+    assert "player 1 plays" in out
+
+
+def test_play_against_monte_carlo_to_the_end(monkeypatch: Any) -> None:
+    # Human plays White with max_plies=4; the Monte Carlo player answers.
+    out = run("play", "kuba", "-p", "max_plies=4", "--playouts", "5", "--seed", "3", input="f1f2\ng2f2\nf2e2\nf1e1\ng1f1\ng1g2\n" * 2)
+    assert "draw" in out or "win" in out or "lose" in out
+
+
+def test_bench_command_quick() -> None:
+    out = run("bench", "kuba", "--quick")
+    assert "perft" in out and "playouts" in out and "Python API" in out and "reference" in out
