@@ -25,8 +25,8 @@ dev: $(BIN)/maturin
 perft: dev
 	$(BIN)/glacier perft $(GAME) $(DEPTH)
 
-## Every test: the Rust core's tests, then pytest (contract, fixtures, differential, benches once).
-test: dev test-rust test-python
+## Every test: lints, the Rust core's tests, then pytest (contract, fixtures, differential, benches once).
+test: dev lint test-rust test-python
 
 test-rust:
 	cargo test --release -p glacier-core
@@ -38,12 +38,19 @@ test-python: dev
 bench: dev
 	$(BIN)/pytest benches --benchmark-enable -p no:xdist
 
-lint:
+## Formatting and lints, Rust and Python; the stub checked against the built module.
+lint: dev
 	cargo fmt --all --check
 	cargo clippy --workspace --release -- -D warnings
+	$(BIN)/ruff check python tests benches
+	$(BIN)/ruff format --check python tests benches
+	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest glacier._native
 
 fmt:
 	cargo fmt --all
+	$(BIN)/ruff format python tests benches
+	$(BIN)/ruff check --fix python tests benches
 
 clean:
 	rm -rf $(VENV) target

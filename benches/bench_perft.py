@@ -51,8 +51,13 @@ def test_native_perft_bulk(benchmark: Any, game: str) -> None:
     depth = DEPTHS[game][0]
     state = glacier.new_game(game)
     expected = state.perft(depth)
-    run(benchmark, f"{game} perft({depth})", "inside Rust, one call, GIL released, last ply bulk-counted",
-        lambda: state.perft(depth), expected)
+    run(
+        benchmark,
+        f"{game} perft({depth})",
+        "inside Rust, one call, GIL released, last ply bulk-counted",
+        lambda: state.perft(depth),
+        expected,
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -60,8 +65,13 @@ def test_native_perft_no_bulk(benchmark: Any, game: str) -> None:
     depth = DEPTHS[game][0]
     state = glacier.new_game(game)
     expected = state.perft(depth)
-    run(benchmark, f"{game} perft({depth})", "inside Rust, one call, every leaf move played (no bulk counting)",
-        lambda: state.perft(depth, bulk=False), expected)
+    run(
+        benchmark,
+        f"{game} perft({depth})",
+        "inside Rust, one call, every leaf move played (no bulk counting)",
+        lambda: state.perft(depth, bulk=False),
+        expected,
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -69,13 +79,23 @@ def test_native_python_api(benchmark: Any, game: str) -> None:
     depth = DEPTHS[game][1]
     state = glacier.new_game(game)
     expected = state.perft(depth)
-    run(benchmark, f"{game} perft({depth}) per move", "native engine through the Python API: legal_moves() per node, play()/undo() per move",
-        lambda: python_api_perft(state, depth), expected)
+    run(
+        benchmark,
+        f"{game} perft({depth}) per move",
+        "native engine through the Python API: legal_moves() per node, play()/undo() per move",
+        lambda: python_api_perft(state, depth),
+        expected,
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_reference_perft(benchmark: Any, game: str) -> None:
     depth = DEPTHS[game][2]
     expected = glacier.new_game(game).perft(depth)
-    run(benchmark, f"{game} perft({depth}) reference", "pure-Python reference, last ply bulk-counted",
-        lambda: reference.new_game(game).perft(depth), expected)
+    run(
+        benchmark,
+        f"{game} perft({depth}) reference",
+        "pure-Python reference, last ply bulk-counted",
+        lambda: reference.new_game(game).perft(depth),
+        expected,
+    )

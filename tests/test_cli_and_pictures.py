@@ -77,7 +77,17 @@ def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
 
 def test_play_against_monte_carlo_to_the_end(monkeypatch: Any) -> None:
     # Human plays White with max_plies=4; the Monte Carlo player answers.
-    out = run("play", "kuba", "-p", "max_plies=4", "--playouts", "5", "--seed", "3", input="f1f2\ng2f2\nf2e2\nf1e1\ng1f1\ng1g2\n" * 2)
+    out = run(
+        "play",
+        "kuba",
+        "-p",
+        "max_plies=4",
+        "--playouts",
+        "5",
+        "--seed",
+        "3",
+        input="f1f2\ng2f2\nf2e2\nf1e1\ng1f1\ng1g2\n" * 2,
+    )
     assert "draw" in out or "win" in out or "lose" in out
 
 

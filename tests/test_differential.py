@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from glacier.testing import differential
-from conftest import BUILT_GAMES
 
 GAMES_PER_GAME = 1000
 CHUNKS = 4

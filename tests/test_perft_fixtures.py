@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from glacier import reference
-from conftest import BUILT_GAMES, make_state, read_perft_fixtures
-
 import glacier
+from conftest import BUILT_GAMES, make_state, read_perft_fixtures
+from glacier import reference
 
 NATIVE_MAX_NODES = 200_000_000
 REFERENCE_MAX_NODES = 300_000

@@ -2,6 +2,7 @@
 
 from typing import Any, ClassVar, final
 
+__all__ = ["KubaState", "NativeVectorEnv", "__version__", "playouts_native"]
 __version__: str
 
 @final
@@ -34,7 +35,7 @@ class KubaState:
     def perft(self, depth: int, bulk: bool = True, threads: int = 1) -> int: ...
     def perft_divide(self, depth: int, threads: int = 1) -> dict[str, int]: ...
     def _repr_svg_(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 def playouts_native(
@@ -46,6 +47,7 @@ def playouts_native(
     cutoff: int | None = None,
     **params: int | None,
 ) -> dict[str, Any]: ...
+
 @final
 class NativeVectorEnv:
     def __new__(

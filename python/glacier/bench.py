@@ -73,7 +73,9 @@ def env_steps(game: str, num_envs: int, steps: int, **params: Any) -> int:
     return num_envs * steps
 
 
-def measure_game(game: str, *, threads: int = 0, quick: bool = False, params: Optional[dict[str, Any]] = None) -> list[Measurement]:
+def measure_game(
+    game: str, *, threads: int = 0, quick: bool = False, params: Optional[dict[str, Any]] = None
+) -> list[Measurement]:
     """Every throughput figure for one game."""
     params = params or {}
     depth, ref_depth = DEPTHS.get(game, (4, 2))
@@ -85,10 +87,24 @@ def measure_game(game: str, *, threads: int = 0, quick: bool = False, params: Op
     def add(what: str, how: str, rate: float, unit: str) -> None:
         out.append(Measurement(game, what, how, rate, unit))
 
-    add(f"perft({depth})", "inside Rust, 1 thread, last ply bulk-counted", best_rate(lambda: state.perft(depth)), "leaves/s")
-    add(f"perft({depth})", "inside Rust, 1 thread, every leaf played", best_rate(lambda: state.perft(depth, bulk=False)), "leaves/s")
-    add(f"perft({depth})", f"inside Rust, {threads or 'all'} threads, bulk-counted",
-        best_rate(lambda: state.perft(depth, threads=threads)), "leaves/s")
+    add(
+        f"perft({depth})",
+        "inside Rust, 1 thread, last ply bulk-counted",
+        best_rate(lambda: state.perft(depth)),
+        "leaves/s",
+    )
+    add(
+        f"perft({depth})",
+        "inside Rust, 1 thread, every leaf played",
+        best_rate(lambda: state.perft(depth, bulk=False)),
+        "leaves/s",
+    )
+    add(
+        f"perft({depth})",
+        f"inside Rust, {threads or 'all'} threads, bulk-counted",
+        best_rate(lambda: state.perft(depth, threads=threads)),
+        "leaves/s",
+    )
     games = 50 if quick else 300
 
     def playout_plies(t: int) -> Callable[[], int]:
@@ -96,22 +112,42 @@ def measure_game(game: str, *, threads: int = 0, quick: bool = False, params: Op
 
     add("random playouts", "inside Rust, 1 thread", best_rate(playout_plies(1)), "plies/s")
     add("random playouts", f"inside Rust, {threads or 'all'} threads", best_rate(playout_plies(threads)), "plies/s")
-    add("batched env", "VectorEnv, 256 envs, sample_actions + step per batch",
-        best_rate(lambda: env_steps(game, 256, 5 if quick else 40, **params)), "steps/s")
+    add(
+        "batched env",
+        "VectorEnv, 256 envs, sample_actions + step per batch",
+        best_rate(lambda: env_steps(game, 256, 5 if quick else 40, **params)),
+        "steps/s",
+    )
     steps = 2000 if quick else 20000
-    add("Python API", "legal_moves() + play() per ply, random games",
-        best_rate(lambda: python_api_steps(lambda: glacier.new_game(game, **params), steps)), "steps/s")
-    add(f"perft({ref_depth})", "pure-Python reference, bulk-counted",
-        best_rate(lambda: reference.new_game(game, **params).perft(ref_depth), max_rounds=2), "leaves/s")
-    add("Python API", "pure-Python reference, legal_moves() + play() per ply",
-        best_rate(lambda: python_api_steps(lambda: reference.new_game(game, **params), steps // 10), max_rounds=2), "steps/s")
+    add(
+        "Python API",
+        "legal_moves() + play() per ply, random games",
+        best_rate(lambda: python_api_steps(lambda: glacier.new_game(game, **params), steps)),
+        "steps/s",
+    )
+    add(
+        f"perft({ref_depth})",
+        "pure-Python reference, bulk-counted",
+        best_rate(lambda: reference.new_game(game, **params).perft(ref_depth), max_rounds=2),
+        "leaves/s",
+    )
+    add(
+        "Python API",
+        "pure-Python reference, legal_moves() + play() per ply",
+        best_rate(lambda: python_api_steps(lambda: reference.new_game(game, **params), steps // 10), max_rounds=2),
+        "steps/s",
+    )
     return out
 
 
 def format_table(rows: list[Measurement]) -> str:
     header = ("game", "what", "how it was counted", "rate")
     lines = [(m.game, m.what, m.how, f"{m.rate:,.0f} {m.unit}") for m in rows]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)] if lines else [len(h) for h in header]
+    widths = (
+        [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+        if lines
+        else [len(h) for h in header]
+    )
     fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {:>" + str(widths[-1]) + "}"
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([fmt.format(*header), rule, *(fmt.format(*line) for line in lines)])

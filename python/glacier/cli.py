@@ -23,7 +23,9 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
             try:
                 params[name] = int(value)
             except ValueError:
-                raise click.BadParameter(f"{name}: {value!r} is not an integer or 'none'", param_hint="--param") from None
+                raise click.BadParameter(
+                    f"{name}: {value!r} is not an integer or 'none'", param_hint="--param"
+                ) from None
     return params
 
 
@@ -54,7 +56,14 @@ def main() -> None:
 @click.option("--position", help="Start from this position text instead of the start position.")
 @click.option("--reference", "use_reference", is_flag=True, help="Use the pure-Python reference implementation.")
 @click.option("--divide", is_flag=True, help="Print the leaf count below every first move.")
-@click.option("--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Threads for the engine (0 = every core).")
+@click.option(
+    "--threads",
+    "-t",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Threads for the engine (0 = every core).",
+)
 @click.option("--no-bulk", is_flag=True, help="Play every leaf move instead of counting the last ply in bulk.")
 def perft(
     game: str,
@@ -93,7 +102,13 @@ def perft(
 @game_argument
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="Random games to play.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i uses seed + i.")
-@click.option("--max-plies", default=300, show_default=True, type=click.IntRange(min=0), help="Cut each game after this many plies.")
+@click.option(
+    "--max-plies",
+    default=300,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Cut each game after this many plies.",
+)
 @param_option
 def diff(game: str, games: int, seed: int, max_plies: int, params: tuple[str, ...]) -> None:
     """Play random games with the engine and the reference side by side and compare every ply."""
@@ -119,7 +134,9 @@ def diff(game: str, games: int, seed: int, max_plies: int, params: tuple[str, ..
 @game_argument
 @click.argument("text", required=False)
 @param_option
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, writable=True), help="Write an SVG picture to this file.")
+@click.option(
+    "--svg", "svg_path", type=click.Path(dir_okay=False, writable=True), help="Write an SVG picture to this file."
+)
 def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Optional[str]) -> None:
     """Draw the position TEXT of GAME (the start position when TEXT is omitted)."""
     state = _make(game, text, _parse_params(params), use_reference=False)
@@ -136,13 +153,32 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 @main.command()
 @game_argument
 @param_option
-@click.option("--opponent", type=click.Choice(["random", "montecarlo"]), default="montecarlo", show_default=True,
-              help="random: uniformly random moves; montecarlo: each move scored by random playouts in Rust.")
-@click.option("--playouts", default=200, show_default=True, type=click.IntRange(min=1), help="Playouts per candidate move (montecarlo).")
+@click.option(
+    "--opponent",
+    type=click.Choice(["random", "montecarlo"]),
+    default="montecarlo",
+    show_default=True,
+    help="random: uniformly random moves; montecarlo: each move scored by random playouts in Rust.",
+)
+@click.option(
+    "--playouts",
+    default=200,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Playouts per candidate move (montecarlo).",
+)
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(min=0), help="The player number you play.")
 @click.option("--seed", default=None, type=int, help="Seed for the computer player.")
 @click.option("--position", help="Start from this position text.")
-def play(game: str, params: tuple[str, ...], opponent: str, playouts: int, seat: int, seed: Optional[int], position: Optional[str]) -> None:
+def play(
+    game: str,
+    params: tuple[str, ...],
+    opponent: str,
+    playouts: int,
+    seat: int,
+    seed: Optional[int],
+    position: Optional[str],
+) -> None:
     """Play GAME in the terminal against the computer.
 
     Type moves in the game's notation; 'moves' lists the legal moves, 'undo' takes back
@@ -191,7 +227,14 @@ def play(game: str, params: tuple[str, ...], opponent: str, playouts: int, seat:
 
 @main.command()
 @click.argument("games", nargs=-1, type=click.Choice(glacier.GAMES))
-@click.option("--threads", "-t", default=0, show_default=True, type=click.IntRange(min=0), help="Threads for the parallel figures (0 = every core).")
+@click.option(
+    "--threads",
+    "-t",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Threads for the parallel figures (0 = every core).",
+)
 @click.option("--quick", is_flag=True, help="Smaller workloads (a rough table in seconds).")
 def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     """Measure every throughput figure for GAMES (all built games by default) and print a table."""

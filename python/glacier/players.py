@@ -19,7 +19,8 @@ class RandomPlayer:
         self._rng = random.Random(seed)
 
     def choose(self, state: Any) -> str:
-        return self._rng.choice(state.legal_moves())
+        moves: list[str] = state.legal_moves()
+        return self._rng.choice(moves)
 
 
 class MonteCarloPlayer:

@@ -78,14 +78,18 @@ def _kuba(position: Any) -> str:
             marble = position.board[rank * 7 + file]
             if marble != ".":
                 fill, edge = colours[marble]
-                svg.add("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.4, fill=fill, stroke=edge, stroke_width=1.5)
+                svg.add(
+                    "circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.4, fill=fill, stroke=edge, stroke_width=1.5
+                )
     for i in range(7):
         svg.text(margin + i * cell + cell / 2, margin + size + 12, "abcdefg"[i], 11)
         svg.text(margin - 12, margin + (6 - i) * cell + cell / 2, str(i + 1), 11)
     if position.ko is not None:
         sq = position.ko[0]
         x, y = margin + (sq % 7) * cell, margin + (6 - sq // 7) * cell
-        svg.add("rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none", stroke="#2e86c1", stroke_width=3)
+        svg.add(
+            "rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none", stroke="#2e86c1", stroke_width=3
+        )
     status = _status(position, ("White", "Black")) + (" (bonus push)" if position.bonus else "")
     captures = (
         f"White: {position.reds[0]} Red, {position.captured[0]} Black   "

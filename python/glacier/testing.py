@@ -88,7 +88,9 @@ def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: li
     if incremental != scratch:
         raise DifferentialMismatch(game, params, moves, "native incremental hash vs from scratch", incremental, scratch)
     if values["terminal"] != (not values["legal moves"]):
-        raise DifferentialMismatch(game, params, moves, "terminal iff no legal moves", values["terminal"], values["legal moves"])
+        raise DifferentialMismatch(
+            game, params, moves, "terminal iff no legal moves", values["terminal"], values["legal moves"]
+        )
     return values["legal moves"]  # type: ignore[no-any-return]
 
 
@@ -102,7 +104,7 @@ def differential(
     perft_every: int = 40,
     perft_depth: int = 2,
     text_every: int = 10,
-    progress: Optional[Callable[[int], None]] = None,
+    progress: Optional[Callable[[int], object]] = None,
 ) -> DiffReport:
     """Plays ``games`` seeded random games with both implementations, comparing every ply.
 
@@ -135,7 +137,9 @@ def differential(
                 for name, impl in (("native", glacier), ("reference", reference)):
                     again = impl.from_text(game, text, **game_params)
                     if again.text() != text or again.hash() != native.hash():
-                        raise DifferentialMismatch(game, game_params, moves, f"{name} re-reading its text", text, again.text())
+                        raise DifferentialMismatch(
+                            game, game_params, moves, f"{name} re-reading its text", text, again.text()
+                        )
             if not legal or ply == max_plies:
                 break
             move = rng.choice(legal)
@@ -153,9 +157,9 @@ def differential(
     return report
 
 
-def _expect_error(kind: type[Exception], action: Callable[[], Any], what: str) -> None:
+def _expect_error(kind: type[Exception], action: Callable[..., Any], what: str, *args: Any) -> None:
     try:
-        action()
+        action(*args)
     except kind:
         return
     raise AssertionError(f"{what}: expected {kind.__name__}")
@@ -194,10 +198,10 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
 
         before = state.text()
         for bad in ("", "no such move", "\x00", legal[0] + "x" if legal else "pass?"):
-            _expect_error(IllegalMoveError, lambda: state.play(bad), f"play({bad!r})")
+            _expect_error(IllegalMoveError, state.play, f"play({bad!r})", bad)
             assert state.text() == before, "a rejected move changed the state"
         _expect_error(IllegalMoveError, lambda: state.play(None), "play(None)")
-        _expect_error(InvalidPositionError, lambda: impl.from_text(state.game, before + " junk"), "text with junk")
+        _expect_error(InvalidPositionError, impl.from_text, "text with junk", state.game, before + " junk")
 
         if not legal:
             break

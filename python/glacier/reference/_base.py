@@ -48,9 +48,7 @@ def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -
             if not spec.optional:
                 raise InvalidParameterError(f"parameter {name!r} of {game} must be an integer, not None")
         elif isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidParameterError(
-                f"parameter {name!r} must be an integer or None, got {type(value).__name__}"
-            )
+            raise InvalidParameterError(f"parameter {name!r} must be an integer or None, got {type(value).__name__}")
         elif not spec.min <= value <= spec.max:
             raise InvalidParameterError(
                 f"parameter {name!r} of {game} must be between {spec.min} and {spec.max}, got {value}"

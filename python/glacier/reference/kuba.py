@@ -120,17 +120,17 @@ class KubaPosition(Position):
         return moves
 
     def _next(self, **changes: Any) -> KubaPosition:
-        fields = dict(
-            params=self.params,
-            board=self.board,
-            side=self.current_player,
-            reds=self.reds,
-            captured=self.captured,
-            bonus=False,
-            ko=None,
-            ply=self.ply + 1,
-            outcome=None,
-        )
+        fields: dict[str, Any] = {
+            "params": self.params,
+            "board": self.board,
+            "side": self.current_player,
+            "reds": self.reds,
+            "captured": self.captured,
+            "bonus": False,
+            "ko": None,
+            "ply": self.ply + 1,
+            "outcome": None,
+        }
         fields.update(changes)
         return KubaPosition(**fields)
 
@@ -307,9 +307,10 @@ def _parse_placement(text: str) -> list[str]:
 def _parse_pair(field: str, what: str) -> tuple[int, int]:
     parts = field.split(",")
     values = [parse_count(p) for p in parts] if len(parts) == 2 else []
-    if len(values) != 2 or values[0] is None or values[1] is None or max(values) > 255:  # type: ignore[type-var]
+    numbers = [v for v in values if v is not None and v <= 255]
+    if len(numbers) != 2:
         raise InvalidPositionError(f"{what} must be '<reds>,<marbles>' with two numbers, got {field!r}")
-    return values[0], values[1]  # type: ignore[return-value]
+    return numbers[0], numbers[1]
 
 
 def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
