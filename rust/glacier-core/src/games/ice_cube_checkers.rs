@@ -104,6 +104,9 @@ pub struct IccParams {
 pub struct IceCubeCheckers {
     /// Per slot: White cubes, Black cubes, Kings.
     slots: [[u8; 3]; SLOTS],
+    /// Per kind, bit `slot` set when the slot holds at least one piece of that kind
+    /// (derived from `slots`, kept for fast control tests).
+    present: [u16; 3],
     /// 0 = White, 1 = Black.
     side: u8,
     ply: u32,
@@ -158,21 +161,28 @@ impl IceCubeCheckers {
         let old = self.slots[slot][kind];
         self.hash ^= count_key(slot, kind, old) ^ count_key(slot, kind, count);
         self.slots[slot][kind] = count;
+        if count == 0 {
+            self.present[kind] &= !(1 << slot);
+        } else {
+            self.present[kind] |= 1 << slot;
+        }
     }
 
-    /// Whether `player` controls `slot`: at least one of its cubes and none of the opponent's.
+    /// The slots `player` controls (bit per slot): at least one of its cubes and none of
+    /// the opponent's.
     #[inline]
-    fn controls(&self, player: usize, slot: usize) -> bool {
-        self.slots[slot][player] > 0 && self.slots[slot][1 - player] == 0
+    fn controlled(&self, player: usize) -> u16 {
+        self.present[player] & !self.present[1 - player]
     }
 
     /// Whether `player` controls every slot that holds a King.
+    #[inline]
     fn holds_the_kings(&self, player: usize) -> bool {
-        (0..SLOTS).all(|s| self.slots[s][KING] == 0 || self.controls(player, s))
+        self.present[KING] & !self.controlled(player) == 0
     }
 
-    fn controlled_slots(&self, player: usize) -> usize {
-        (0..SLOTS).filter(|&s| self.controls(player, s)).count()
+    fn controlled_slots(&self, player: usize) -> u32 {
+        self.controlled(player).count_ones()
     }
 
     /// The tie-break at the ply limit: more controlled slots wins, equal is a draw.
@@ -327,8 +337,17 @@ impl Game for IceCubeCheckers {
         let ply = parse_count(ply).ok_or_else(|| {
             bad_position!("ply count must be a number (no sign or leading zeros), got '{ply}'")
         })?;
+        let mut present = [0u16; 3];
+        for (slot, counts) in slots.iter().enumerate() {
+            for kind in 0..3 {
+                if counts[kind] > 0 {
+                    present[kind] |= 1 << slot;
+                }
+            }
+        }
         let mut state = IceCubeCheckers {
             slots,
+            present,
             side,
             ply,
             outcome: Outcome::Ongoing,
@@ -442,11 +461,11 @@ impl Game for IceCubeCheckers {
             return;
         }
         let mover = self.side as usize;
-        for slot in 0..SLOTS {
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
             let mut rest = self.slots[slot];
-            if rest[mover] == 0 {
-                continue;
-            }
             let n = (rest[0] + rest[1] + rest[2]) as usize;
             // The last drop is fixed to a mover cube; the first n - 1 are any distinct order
             // of the rest.
@@ -462,11 +481,11 @@ impl Game for IceCubeCheckers {
         }
         let mover = self.side as usize;
         let mut total = 0;
-        for counts in &self.slots {
-            if counts[mover] == 0 {
-                continue;
-            }
-            let mut rest = *counts;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
             rest[mover] -= 1;
             // The last drop is a mover cube; the others are any distinct order of the rest.
             total += MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
@@ -631,6 +650,13 @@ mod tests {
             let mut child = s.clone();
             child.play(mv);
             assert_eq!(child.hash(), child.hash_from_scratch());
+            let reread = IceCubeCheckers::from_text(&child.text(), &params()).expect("valid");
+            assert_eq!(child.present, reread.present, "slot masks after {text}");
+            assert_eq!(
+                child.slots[0],
+                [1, 0, 0],
+                "the last White cube lands back in a"
+            );
         }
     }
 }
