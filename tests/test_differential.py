@@ -19,6 +19,7 @@ MAX_PLIES = 300
 
 #: Parameter sets cycled over the games of each game (game i uses PARAMS[i % len]).
 PARAMS: dict[str, list[dict[str, Any]]] = {
+    "ice_cube_checkers": [{}, {"max_plies": 12}, {"max_plies": 5}, {"max_plies": 30}],
     "kuba": [{}, {"max_plies": 40}],
 }
 

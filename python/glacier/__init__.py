@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import KubaState
+from ._native import IceCubeCheckersState, KubaState
 from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
@@ -34,6 +34,7 @@ __version__: str = _native.__version__
 __all__ = [
     "GAMES",
     "GlacierError",
+    "IceCubeCheckersState",
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -68,7 +69,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[KubaState]
+State = Union[IceCubeCheckersState, KubaState]
 
 
 def native_class(name: str) -> type[State]:

@@ -189,9 +189,10 @@ macro_rules! game_class {
             }
 
             /// A position read from its text.
-            #[staticmethod]
+            #[classmethod]
             #[pyo3(signature = (text, **params))]
             fn from_text(
+                _cls: &Bound<'_, pyo3::types::PyType>,
                 text: &Bound<'_, PyAny>,
                 params: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Self> {
@@ -382,11 +383,16 @@ macro_rules! game_class {
     };
 }
 
+game_class!(
+    IceCubeCheckersState,
+    glacier_core::games::ice_cube_checkers::IceCubeCheckers
+);
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<IceCubeCheckersState>()?;
     m.add_class::<KubaState>()?;
     batch::register(m)?;
     Ok(())

@@ -1,0 +1,271 @@
+"""Ice Cube Checkers, the reference implementation (RULINGS.md section 2; docs/rules/ice_cube_checkers.md).
+
+Twelve slots ``a``..``l`` form a counter-clockwise ring. A slot is stored as its counts
+``(white cubes, black cubes, kings)``: identical pieces are indistinguishable, so a move is
+a slot plus the sequence of piece kinds dropped, and the moves of a slot are the distinct
+orders of its pieces that end with one of the mover's cubes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Optional
+
+from . import _zobrist
+from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+
+NAME = "ice_cube_checkers"
+PARAMS: tuple[Param, ...] = (max_plies(200),)
+
+SLOTS = 12
+LETTERS = "abcdefghijkl"
+KINDS = "WBK"  # index 0 is White's cube (player 0), 1 Black's (player 1), 2 a King Kube
+KING = 2
+TOTALS = (5, 5, 2)
+KIND_NAMES = ("White cubes", "Black cubes", "King Kubes")
+PLAYER_NAMES = ("White", "Black")
+START = "W/W/W/K/W/W/B/B/B/K/B/B w 0"
+
+# Zobrist keys: seed and indices as in docs/rules/ice_cube_checkers.md.
+SEED = 0x0049434543554245  # "ICECUBE"
+COUNT_KEYS = _zobrist.table(SEED, 0, SLOTS * 3 * 6)  # (slot * 3 + kind) * 6 + count, count >= 1
+BLACK_TO_MOVE_KEY = _zobrist.key(SEED, SLOTS * 3 * 6)
+
+Counts = tuple[int, int, int]
+
+
+def resolve(params: dict[str, Any]) -> dict[str, Optional[int]]:
+    return resolve_params(NAME, PARAMS, params)
+
+
+@cache
+def drop_orders(counts: Counts) -> tuple[str, ...]:
+    """Every distinct order of the multiset ``counts`` (W, B, K), each exactly once.
+
+    A distinct order is a first piece (one per kind present) followed by a distinct order
+    of the rest, so nothing is produced twice and nothing needs filtering.
+    """
+    if sum(counts) == 0:
+        return ("",)
+    orders: list[str] = []
+    for kind in range(3):
+        if counts[kind]:
+            rest = list(counts)
+            rest[kind] -= 1
+            orders.extend(KINDS[kind] + tail for tail in drop_orders(tuple(rest)))  # type: ignore[arg-type]
+    return tuple(orders)
+
+
+def slot_text(counts: Counts) -> str:
+    return "".join(KINDS[kind] * counts[kind] for kind in range(3)) or "-"
+
+
+def controls(slots: tuple[Counts, ...], player: int, slot: int) -> bool:
+    """A player controls a slot with at least one of its cubes and none of the opponent's."""
+    return slots[slot][player] > 0 and slots[slot][1 - player] == 0
+
+
+def holds_the_kings(slots: tuple[Counts, ...], player: int) -> bool:
+    """Whether ``player`` controls every slot that holds a King."""
+    opponent = 1 - player
+    return all(counts[player] and not counts[opponent] for counts in slots if counts[KING])
+
+
+def controlled_slots(slots: tuple[Counts, ...], player: int) -> int:
+    return sum(1 for s in range(SLOTS) if controls(slots, player, s))
+
+
+def judge(slots: tuple[Counts, ...], first: int, ply: int, params: dict[str, Optional[int]]) -> Outcome:
+    """``first`` (the player who just moved) wins if it holds the Kings, then the other
+    player; then the ply limit, where more controlled slots wins and equal is a draw."""
+    for player in (first, 1 - first):
+        if holds_the_kings(slots, player):
+            return player
+    if ply >= params["max_plies"]:  # type: ignore[operator]
+        white, black = controlled_slots(slots, 0), controlled_slots(slots, 1)
+        return 0 if white > black else 1 if black > white else "draw"
+    return None
+
+
+def illegal(move: str, why: str) -> str:
+    return f"illegal move '{move}': {why}"
+
+
+class IceCubeCheckersPosition(Position):
+    num_players = 2
+
+    def __init__(
+        self, params: dict[str, Optional[int]], slots: tuple[Counts, ...], side: int, ply: int, outcome: Outcome
+    ) -> None:
+        self.params = params
+        self.slots = slots
+        self.current_player = side
+        self.ply = ply
+        self.outcome = outcome
+
+    # --- rules -------------------------------------------------------------------------
+
+    def _generate(self) -> dict[str, Position]:
+        if self.outcome is not None:
+            return {}
+        mover = self.current_player
+        moves: dict[str, Position] = {}
+        for slot in range(SLOTS):
+            counts = self.slots[slot]
+            if not counts[mover]:
+                continue
+            rest = list(counts)
+            rest[mover] -= 1  # the last piece dropped is one of the mover's cubes
+            for order in drop_orders(tuple(rest)):  # type: ignore[arg-type]
+                drops = order + KINDS[mover]
+                moves[f"{LETTERS[slot]}:{drops}"] = self.after(slot, drops)
+        return moves
+
+    def after(self, slot: int, drops: str) -> IceCubeCheckersPosition:
+        """The position after lifting ``slot`` and dropping ``drops`` one per slot onwards."""
+        board = list(self.slots)
+        board[slot] = (0, 0, 0)
+        for i, piece in enumerate(drops):
+            to = (slot + 1 + i) % SLOTS
+            w, b, k = board[to]
+            board[to] = (w + (piece == "W"), b + (piece == "B"), k + (piece == "K"))
+        slots = tuple(board)
+        mover = self.current_player
+        outcome = judge(slots, mover, self.ply + 1, self.params)
+        return IceCubeCheckersPosition(self.params, slots, 1 - mover, self.ply + 1, outcome)
+
+    def explain_illegal(self, move: str) -> str:
+        if len(move) < 2 or move[1] != ":":
+            return (
+                f"'{move}' is not an Ice Cube Checkers move: expected a slot letter, ':' and "
+                "the pieces dropped in order, like 'd:KW'"
+            )
+        letter, pieces = move[0], move[2:]
+        if letter not in LETTERS:
+            return illegal(move, f"unknown slot '{letter}' (the slots are a..l)")
+        for c in pieces:
+            if c not in KINDS:
+                return illegal(move, f"unknown piece '{c}' (pieces are W, B and K)")
+        slot = LETTERS.index(letter)
+        mover = self.current_player
+        counts = self.slots[slot]
+        if not counts[mover]:
+            return illegal(move, f"slot {letter} holds no {PLAYER_NAMES[mover]} cube of the side to move")
+        if len(pieces) != sum(counts):
+            return illegal(
+                move, f"wrong number of pieces: slot {letter} holds {sum(counts)}, the move drops {len(pieces)}"
+            )
+        for kind in range(3):
+            dropped = pieces.count(KINDS[kind])
+            if dropped != counts[kind]:
+                return illegal(
+                    move,
+                    f"the pieces dropped are not the pieces in slot {letter}: "
+                    f"it holds {counts[kind]} '{KINDS[kind]}', the move drops {dropped}",
+                )
+        if pieces[-1] != KINDS[mover]:
+            return illegal(move, f"the last piece dropped must be a {PLAYER_NAMES[mover]} cube ('{KINDS[mover]}')")
+        return illegal(move, "it is not legal here")
+
+    # --- text and hash -----------------------------------------------------------------
+
+    def text(self) -> str:
+        return f"{'/'.join(slot_text(c) for c in self.slots)} {'wb'[self.current_player]} {self.ply}"
+
+    def hash(self) -> int:
+        h = 0
+        for slot, counts in enumerate(self.slots):
+            for kind, count in enumerate(counts):
+                if count:
+                    h ^= COUNT_KEYS[(slot * 3 + kind) * 6 + count]
+        if self.current_player == 1:
+            h ^= BLACK_TO_MOVE_KEY
+        return h
+
+    def board_string(self) -> str:
+        cells = [slot_text(c).replace("-", ".") for c in self.slots]
+        width = max(len(c) for c in cells)
+
+        def row(order: range, label: bool) -> str:
+            return "  ".join(f"{LETTERS[s] if label else cells[s]:<{width}}" for s in order).rstrip()
+
+        black_row = range(SLOTS - 1, 5, -1)  # g..l runs right to left seen from White's side
+        lines = [row(black_row, True), row(black_row, False), row(range(6), False), row(range(6), True)]
+        if self.outcome is None:
+            status = f"{PLAYER_NAMES[self.current_player]} to move"
+        elif self.outcome == "draw":
+            status = "draw"
+        else:
+            status = f"{PLAYER_NAMES[self.outcome]} wins"  # type: ignore[index]
+        lines.append(
+            f"{status}, ply {self.ply}; White controls {controlled_slots(self.slots, 0)} slots, "
+            f"Black {controlled_slots(self.slots, 1)}"
+        )
+        return "\n".join(lines)
+
+
+def start(params: dict[str, Optional[int]]) -> IceCubeCheckersPosition:
+    return parse(START, params)
+
+
+def _parse_slots(text: str) -> tuple[Counts, ...]:
+    parts = text.split("/")
+    if len(parts) != SLOTS:
+        raise InvalidPositionError(
+            f"an Ice Cube Checkers position needs 12 slots a..l separated by '/', got {len(parts)}"
+        )
+    slots = []
+    totals = [0, 0, 0]
+    for slot, part in enumerate(parts):
+        letter = LETTERS[slot]
+        counts = [0, 0, 0]
+        if part == "-":
+            slots.append((0, 0, 0))
+            continue
+        if not part:
+            raise InvalidPositionError(f"slot {letter} is blank: write '-' for an empty slot")
+        last_kind = 0
+        for c in part:
+            if c not in KINDS:
+                raise InvalidPositionError(
+                    f"unexpected '{c}' in slot {letter} ('{part}'): a slot holds W, B and K, or is '-'"
+                )
+            kind = KINDS.index(c)
+            if kind < last_kind:
+                raise InvalidPositionError(f"slot {letter} ('{part}') must list its pieces in the order W, B, K")
+            last_kind = kind
+            totals[kind] += 1
+            if totals[kind] > TOTALS[kind]:
+                raise InvalidPositionError(
+                    f"too many {KIND_NAMES[kind]}: the position must have exactly {TOTALS[kind]} in all"
+                )
+            counts[kind] += 1
+        slots.append((counts[0], counts[1], counts[2]))
+    for kind in range(3):
+        if totals[kind] != TOTALS[kind]:
+            raise InvalidPositionError(
+                f"the position has {totals[kind]} {KIND_NAMES[kind]} ('{KINDS[kind]}'), "
+                f"it must have exactly {TOTALS[kind]}"
+            )
+    return tuple(slots)
+
+
+def parse(text: str, params: dict[str, Optional[int]]) -> IceCubeCheckersPosition:
+    if not isinstance(text, str):
+        raise TypeError(f"position text must be a str, got {type(text).__name__}")
+    fields = text.split(" ")
+    if len(fields) != 3:
+        raise InvalidPositionError(
+            "an Ice Cube Checkers position has 3 fields separated by single spaces "
+            f"(slots, side to move, ply count), got {len(fields)}: '{text}'"
+        )
+    slots_text, side_text, ply_text = fields
+    slots = _parse_slots(slots_text)
+    if side_text not in ("w", "b"):
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
+    side = "wb".index(side_text)
+    ply = parse_count(ply_text)
+    if ply is None or ply > 2**32 - 1:
+        raise InvalidPositionError(f"ply count must be a number (no sign or leading zeros), got '{ply_text}'")
+    # Judged as after a move: the player not to move (who made the last move) first.
+    return IceCubeCheckersPosition(params, slots, side, ply, judge(slots, 1 - side, ply, params))

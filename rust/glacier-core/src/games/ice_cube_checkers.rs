@@ -1,0 +1,662 @@
+//! Ice Cube Checkers (RULINGS.md section 2; docs/rules/ice_cube_checkers.md).
+//!
+//! Twelve slots `a`..`l` in a counter-clockwise ring hold 5 White cubes, 5 Black cubes and
+//! 2 King Kubes. A move lifts every piece of a slot holding one of the mover's cubes and
+//! sows them one per slot counter-clockwise, in the mover's chosen order, the last piece
+//! dropped being one of the mover's cubes. A player who controls (has cubes and no
+//! opponent cubes in) every slot holding a King wins.
+//!
+//! A slot is stored as its three counts (White cubes, Black cubes, Kings): identical
+//! pieces are indistinguishable, so a move is a slot plus a sequence of piece kinds, and
+//! the moves of a slot are the distinct permutations of its multiset whose last element
+//! is a mover cube. They are generated directly over the remaining counts (never by
+//! filtering duplicates) and counted in bulk by a multinomial coefficient.
+
+use crate::error::Error;
+use crate::game::{Game, Outcome};
+use crate::params::{ParamSpec, ParamValue};
+use crate::{bad_position, zobrist};
+use std::fmt::Write as _;
+
+/// The number of slots in the ring.
+pub const SLOTS: usize = 12;
+
+/// Piece kinds are indices into a slot's counts and the 2-bit symbols of a move:
+/// 0 White cube (also player 0), 1 Black cube (player 1), 2 King Kube.
+const KING: usize = 2;
+const KIND_CHARS: [char; 3] = ['W', 'B', 'K'];
+/// How many pieces of each kind there are, all of them always on the board.
+const TOTALS: [u32; 3] = [5, 5, 2];
+const KIND_NAMES: [&str; 3] = ["White cubes", "Black cubes", "King Kubes"];
+const PLAYER_NAMES: [&str; 2] = ["White", "Black"];
+
+const START: &str = "W/W/W/K/W/W/B/B/B/K/B/B w 0";
+
+/// `MULTINOMIAL[w][b][k]`: the number of distinct orders of `w` White cubes, `b` Black
+/// cubes and `k` Kings, `(w + b + k)! / (w! b! k!)` (at most 6930, for 5, 4 and 2).
+const MULTINOMIAL: [[[u64; 3]; 6]; 6] = {
+    let mut fact = [1u64; 13];
+    let mut i = 1;
+    while i < 13 {
+        fact[i] = fact[i - 1] * i as u64;
+        i += 1;
+    }
+    let mut table = [[[0u64; 3]; 6]; 6];
+    let mut w = 0;
+    while w < 6 {
+        let mut b = 0;
+        while b < 6 {
+            let mut k = 0;
+            while k < 3 {
+                table[w][b][k] = fact[w + b + k] / (fact[w] * fact[b] * fact[k]);
+                k += 1;
+            }
+            b += 1;
+        }
+        w += 1;
+    }
+    table
+};
+
+// Zobrist keys (seed and indices documented in docs/rules/ice_cube_checkers.md).
+const ZOBRIST_SEED: u64 = 0x0049_4345_4355_4245; // "ICECUBE"
+/// Index `(slot * 3 + kind) * 6 + count`, count 1..=5: that slot holds exactly `count`
+/// pieces of that kind (an absent kind has no key).
+const COUNT_KEYS: [u64; SLOTS * 3 * 6] = zobrist::table(ZOBRIST_SEED, 0);
+/// Index 216: Black to move.
+const BLACK_TO_MOVE_KEY: u64 = zobrist::key(ZOBRIST_SEED, (SLOTS * 3 * 6) as u64);
+
+#[inline]
+fn count_key(slot: usize, kind: usize, count: u8) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        COUNT_KEYS[(slot * 3 + kind) * 6 + count as usize]
+    }
+}
+
+/// A move: bits 0-3 the picked slot, bits 4-7 the number of pieces dropped, then two bits
+/// per dropped piece (0 White, 1 Black, 2 King), the first drop in bits 8-9.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct IccMove(u32);
+
+impl IccMove {
+    #[inline]
+    fn slot(self) -> usize {
+        (self.0 & 0xF) as usize
+    }
+    #[inline]
+    fn len(self) -> usize {
+        ((self.0 >> 4) & 0xF) as usize
+    }
+    #[inline]
+    fn piece(self, i: usize) -> usize {
+        ((self.0 >> (8 + 2 * i)) & 3) as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IccParams {
+    pub max_plies: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct IceCubeCheckers {
+    /// Per slot: White cubes, Black cubes, Kings.
+    slots: [[u8; 3]; SLOTS],
+    /// Per kind, bit `slot` set when the slot holds at least one piece of that kind
+    /// (derived from `slots`, kept for fast control tests).
+    present: [u16; 3],
+    /// 0 = White, 1 = Black.
+    side: u8,
+    ply: u32,
+    outcome: Outcome,
+    hash: u64,
+    params: IccParams,
+}
+
+fn slot_letter(slot: usize) -> char {
+    (b'a' + slot as u8) as char
+}
+
+/// A canonical non-negative decimal (no sign, no leading zeros) that fits a `u32`.
+fn parse_count(s: &str) -> Option<u32> {
+    let canonical =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    if canonical {
+        s.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Calls `sink` with every distinct sequence of the multiset `rest` (counts per kind, `n`
+/// pieces in all), appended to `acc` from position `pos` on. The distinct permutations of
+/// a multiset are exactly: for each kind still present, that kind first, then the distinct
+/// permutations of what remains; so no sequence is produced twice.
+#[inline]
+fn sequences(rest: &mut [u8; 3], n: usize, pos: usize, acc: u32, sink: &mut impl FnMut(u32)) {
+    if n == 0 {
+        sink(acc);
+        return;
+    }
+    for kind in 0..3 {
+        if rest[kind] > 0 {
+            rest[kind] -= 1;
+            sequences(
+                rest,
+                n - 1,
+                pos + 1,
+                acc | (kind as u32) << (8 + 2 * pos),
+                sink,
+            );
+            rest[kind] += 1;
+        }
+    }
+}
+
+impl IceCubeCheckers {
+    #[inline]
+    fn set_count(&mut self, slot: usize, kind: usize, count: u8) {
+        let old = self.slots[slot][kind];
+        self.hash ^= count_key(slot, kind, old) ^ count_key(slot, kind, count);
+        self.slots[slot][kind] = count;
+        if count == 0 {
+            self.present[kind] &= !(1 << slot);
+        } else {
+            self.present[kind] |= 1 << slot;
+        }
+    }
+
+    /// The slots `player` controls (bit per slot): at least one of its cubes and none of
+    /// the opponent's.
+    #[inline]
+    fn controlled(&self, player: usize) -> u16 {
+        self.present[player] & !self.present[1 - player]
+    }
+
+    /// Whether `player` controls every slot that holds a King.
+    #[inline]
+    fn holds_the_kings(&self, player: usize) -> bool {
+        self.present[KING] & !self.controlled(player) == 0
+    }
+
+    fn controlled_slots(&self, player: usize) -> u32 {
+        self.controlled(player).count_ones()
+    }
+
+    /// The tie-break at the ply limit: more controlled slots wins, equal is a draw.
+    fn tie_break(&self) -> Outcome {
+        let (white, black) = (self.controlled_slots(0), self.controlled_slots(1));
+        match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Outcome::Win(0),
+            std::cmp::Ordering::Less => Outcome::Win(1),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
+    /// Judges the state: `first` (the player who just moved) wins if it holds the Kings,
+    /// then the other player; then the ply limit.
+    fn judge(&mut self, first: usize) {
+        self.outcome = if self.holds_the_kings(first) {
+            Outcome::Win(first as u8)
+        } else if self.holds_the_kings(1 - first) {
+            Outcome::Win(1 - first as u8)
+        } else if self.ply >= self.params.max_plies {
+            self.tie_break()
+        } else {
+            Outcome::Ongoing
+        };
+    }
+
+    fn slot_text(counts: [u8; 3], out: &mut String) {
+        if counts == [0, 0, 0] {
+            out.push('-');
+            return;
+        }
+        for kind in 0..3 {
+            for _ in 0..counts[kind] {
+                out.push(KIND_CHARS[kind]);
+            }
+        }
+    }
+
+    fn parse_slots(text: &str) -> Result<[[u8; 3]; SLOTS], Error> {
+        let parts: Vec<&str> = text.split('/').collect();
+        if parts.len() != SLOTS {
+            return Err(bad_position!(
+                "an Ice Cube Checkers position needs 12 slots a..l separated by '/', got {}",
+                parts.len()
+            ));
+        }
+        let mut slots = [[0u8; 3]; SLOTS];
+        let mut totals = [0u32; 3];
+        for (slot, part) in parts.iter().enumerate() {
+            let letter = slot_letter(slot);
+            if *part == "-" {
+                continue;
+            }
+            if part.is_empty() {
+                return Err(bad_position!(
+                    "slot {letter} is blank: write '-' for an empty slot"
+                ));
+            }
+            let mut last_kind = 0;
+            for c in part.chars() {
+                let Some(kind) = KIND_CHARS.iter().position(|&k| k == c) else {
+                    return Err(bad_position!(
+                        "unexpected '{c}' in slot {letter} ('{part}'): a slot holds W, B and K, or is '-'"
+                    ));
+                };
+                if kind < last_kind {
+                    return Err(bad_position!(
+                        "slot {letter} ('{part}') must list its pieces in the order W, B, K"
+                    ));
+                }
+                last_kind = kind;
+                totals[kind] += 1;
+                if totals[kind] > TOTALS[kind] {
+                    return Err(bad_position!(
+                        "too many {}: the position must have exactly {} in all",
+                        KIND_NAMES[kind],
+                        TOTALS[kind]
+                    ));
+                }
+                slots[slot][kind] += 1;
+            }
+        }
+        for kind in 0..3 {
+            if totals[kind] != TOTALS[kind] {
+                return Err(bad_position!(
+                    "the position has {} {} ('{}'), it must have exactly {}",
+                    totals[kind],
+                    KIND_NAMES[kind],
+                    KIND_CHARS[kind],
+                    TOTALS[kind]
+                ));
+            }
+        }
+        Ok(slots)
+    }
+
+    fn illegal(text: &str, why: &str) -> Error {
+        Error::IllegalMove(format!("illegal move '{text}': {why}"))
+    }
+}
+
+impl Game for IceCubeCheckers {
+    const NAME: &'static str = "ice_cube_checkers";
+    const PARAMS: &'static [ParamSpec] = &[ParamSpec::max_plies(200)];
+
+    type Params = IccParams;
+    type Move = IccMove;
+
+    fn build_params(values: &[ParamValue]) -> Result<IccParams, Error> {
+        let max_plies = values.first().map_or(200, |v| v.int());
+        Ok(IccParams {
+            max_plies: u32::try_from(max_plies).map_err(|_| {
+                Error::InvalidParameter(format!("max_plies out of range: {max_plies}"))
+            })?,
+        })
+    }
+
+    fn param_values(params: &IccParams) -> Vec<ParamValue> {
+        vec![ParamValue::Int(params.max_plies.into())]
+    }
+
+    fn params(&self) -> &IccParams {
+        &self.params
+    }
+
+    fn start(params: &IccParams) -> Self {
+        match Self::from_text(START, params) {
+            Ok(state) => state,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
+    }
+
+    fn from_text(text: &str, params: &IccParams) -> Result<Self, Error> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        let [slots, side, ply] = fields[..] else {
+            return Err(bad_position!(
+                "an Ice Cube Checkers position has 3 fields separated by single spaces \
+                 (slots, side to move, ply count), got {}: '{text}'",
+                fields.len()
+            ));
+        };
+        let slots = Self::parse_slots(slots)?;
+        let side = match side {
+            "w" => 0,
+            "b" => 1,
+            _ => {
+                return Err(bad_position!(
+                    "side to move must be 'w' or 'b', got '{side}'"
+                ))
+            }
+        };
+        let ply = parse_count(ply).ok_or_else(|| {
+            bad_position!("ply count must be a number (no sign or leading zeros), got '{ply}'")
+        })?;
+        let mut present = [0u16; 3];
+        for (slot, counts) in slots.iter().enumerate() {
+            for kind in 0..3 {
+                if counts[kind] > 0 {
+                    present[kind] |= 1 << slot;
+                }
+            }
+        }
+        let mut state = IceCubeCheckers {
+            slots,
+            present,
+            side,
+            ply,
+            outcome: Outcome::Ongoing,
+            hash: 0,
+            params: *params,
+        };
+        state.hash = state.hash_from_scratch();
+        // The player who made the last move (the one not to move) is checked first, as
+        // after a move; the two wins exclude each other anyway.
+        state.judge(1 - side as usize);
+        Ok(state)
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::with_capacity(40);
+        for (slot, &counts) in self.slots.iter().enumerate() {
+            if slot > 0 {
+                out.push('/');
+            }
+            Self::slot_text(counts, &mut out);
+        }
+        let _ = write!(out, " {} {}", ["w", "b"][self.side as usize], self.ply);
+        out
+    }
+
+    fn board_string(&self) -> String {
+        let cells: Vec<String> = self
+            .slots
+            .iter()
+            .map(|&counts| {
+                let mut s = String::new();
+                Self::slot_text(counts, &mut s);
+                if s == "-" {
+                    ".".to_string()
+                } else {
+                    s
+                }
+            })
+            .collect();
+        let width = cells.iter().map(String::len).max().unwrap_or(1);
+        let row = |order: &mut dyn Iterator<Item = usize>, label: bool| -> String {
+            let items: Vec<String> = order
+                .map(|s| {
+                    let item = if label {
+                        slot_letter(s).to_string()
+                    } else {
+                        cells[s].clone()
+                    };
+                    format!("{item:<width$}")
+                })
+                .collect();
+            items.join("  ").trim_end().to_string()
+        };
+        let mut out = String::new();
+        // Black's row g..l runs right to left seen from White's side of the board.
+        out.push_str(&row(&mut (6..SLOTS).rev(), true));
+        out.push('\n');
+        out.push_str(&row(&mut (6..SLOTS).rev(), false));
+        out.push('\n');
+        out.push_str(&row(&mut (0..6), false));
+        out.push('\n');
+        out.push_str(&row(&mut (0..6), true));
+        out.push('\n');
+        let status = match self.outcome {
+            Outcome::Ongoing => format!("{} to move", PLAYER_NAMES[self.side as usize]),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Win(p) => format!("{} wins", PLAYER_NAMES[p as usize]),
+        };
+        let _ = write!(
+            out,
+            "{status}, ply {}; White controls {} slots, Black {}",
+            self.ply,
+            self.controlled_slots(0),
+            self.controlled_slots(1)
+        );
+        out
+    }
+
+    fn current_player(&self) -> usize {
+        self.side as usize
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for (slot, counts) in self.slots.iter().enumerate() {
+            for (kind, &count) in counts.iter().enumerate() {
+                h ^= count_key(slot, kind, count);
+            }
+        }
+        if self.side == 1 {
+            h ^= BLACK_TO_MOVE_KEY;
+        }
+        h
+    }
+
+    #[inline]
+    fn generate_moves(&self, sink: &mut impl FnMut(IccMove)) {
+        if self.outcome != Outcome::Ongoing {
+            return;
+        }
+        let mover = self.side as usize;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
+            let n = (rest[0] + rest[1] + rest[2]) as usize;
+            // The last drop is fixed to a mover cube; the first n - 1 are any distinct order
+            // of the rest.
+            rest[mover] -= 1;
+            let base = slot as u32 | (n as u32) << 4 | (mover as u32) << (8 + 2 * (n - 1));
+            sequences(&mut rest, n - 1, 0, base, &mut |code| sink(IccMove(code)));
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.outcome != Outcome::Ongoing {
+            return 0;
+        }
+        let mover = self.side as usize;
+        let mut total = 0;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
+            rest[mover] -= 1;
+            // The last drop is a mover cube; the others are any distinct order of the rest.
+            total += MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
+        }
+        total
+    }
+
+    fn play(&mut self, mv: IccMove) {
+        let mover = self.side as usize;
+        let from = mv.slot();
+        for kind in 0..3 {
+            self.set_count(from, kind, 0);
+        }
+        let mut to = from;
+        for i in 0..mv.len() {
+            to = if to + 1 == SLOTS { 0 } else { to + 1 };
+            let kind = mv.piece(i);
+            self.set_count(to, kind, self.slots[to][kind] + 1);
+        }
+        self.ply += 1;
+        self.side ^= 1;
+        self.hash ^= BLACK_TO_MOVE_KEY;
+        self.judge(mover);
+    }
+
+    fn move_text(&self, mv: IccMove) -> String {
+        let mut out = String::with_capacity(2 + mv.len());
+        out.push(slot_letter(mv.slot()));
+        out.push(':');
+        for i in 0..mv.len() {
+            out.push(KIND_CHARS[mv.piece(i)]);
+        }
+        out
+    }
+
+    fn parse_move(&self, text: &str) -> Result<IccMove, Error> {
+        let mut chars = text.chars();
+        let (Some(letter), Some(':')) = (chars.next(), chars.next()) else {
+            return Err(Error::IllegalMove(format!(
+                "'{text}' is not an Ice Cube Checkers move: expected a slot letter, ':' and \
+                 the pieces dropped in order, like 'd:KW'"
+            )));
+        };
+        if !letter.is_ascii_lowercase() || letter > 'l' {
+            return Err(Self::illegal(
+                text,
+                &format!("unknown slot '{letter}' (the slots are a..l)"),
+            ));
+        }
+        let slot = (letter as u8 - b'a') as usize;
+        let mut dropped = [0usize; 3];
+        let mut code = slot as u32;
+        let mut n = 0usize;
+        let mut last = None;
+        for c in chars {
+            let Some(kind) = KIND_CHARS.iter().position(|&k| k == c) else {
+                return Err(Self::illegal(
+                    text,
+                    &format!("unknown piece '{c}' (pieces are W, B and K)"),
+                ));
+            };
+            if n < SLOTS {
+                code |= (kind as u32) << (8 + 2 * n);
+            }
+            dropped[kind] += 1;
+            n += 1;
+            last = Some(kind);
+        }
+        let mover = self.side as usize;
+        let counts = self.slots[slot];
+        if counts[mover] == 0 {
+            return Err(Self::illegal(
+                text,
+                &format!(
+                    "slot {letter} holds no {} cube of the side to move",
+                    PLAYER_NAMES[mover]
+                ),
+            ));
+        }
+        let held = (counts[0] + counts[1] + counts[2]) as usize;
+        if n != held {
+            return Err(Self::illegal(
+                text,
+                &format!("wrong number of pieces: slot {letter} holds {held}, the move drops {n}"),
+            ));
+        }
+        for kind in 0..3 {
+            if dropped[kind] != counts[kind] as usize {
+                return Err(Self::illegal(
+                    text,
+                    &format!(
+                        "the pieces dropped are not the pieces in slot {letter}: it holds {} '{}', the move drops {}",
+                        counts[kind], KIND_CHARS[kind], dropped[kind]
+                    ),
+                ));
+            }
+        }
+        if last != Some(mover) {
+            return Err(Self::illegal(
+                text,
+                &format!(
+                    "the last piece dropped must be a {} cube ('{}')",
+                    PLAYER_NAMES[mover], KIND_CHARS[mover]
+                ),
+            ));
+        }
+        Ok(IccMove(code | (n as u32) << 4))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> IccParams {
+        IccParams { max_plies: 200 }
+    }
+
+    fn moves(state: &IceCubeCheckers) -> Vec<String> {
+        let mut out = Vec::new();
+        state.generate_moves(&mut |mv| out.push(state.move_text(mv)));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn start_text_round_trips() {
+        let s = IceCubeCheckers::start(&params());
+        assert_eq!(s.text(), START);
+        assert_eq!(s.hash(), s.hash_from_scratch());
+        assert_eq!(moves(&s), ["a:W", "b:W", "c:W", "e:W", "f:W"]);
+    }
+
+    #[test]
+    fn start_perft_matches_rulings() {
+        let s = IceCubeCheckers::start(&params());
+        let expected = [1, 5, 25, 110, 482, 1975, 8098];
+        for (depth, &n) in expected.iter().enumerate() {
+            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(
+                crate::perft::perft_no_bulk(&s, depth as u32),
+                n,
+                "depth {depth} without bulk counting"
+            );
+        }
+    }
+
+    #[test]
+    fn moves_are_distinct_and_counted_by_the_formula() {
+        // Slot a holds everything: 5 W, 5 B, 2 K. White's moves: 11! / (4! 5! 2!) = 6930.
+        let s = IceCubeCheckers::from_text("WWWWWBBBBBKK/-/-/-/-/-/-/-/-/-/-/- w 0", &params())
+            .expect("valid");
+        let all = moves(&s);
+        assert_eq!(all.len(), 6930);
+        assert_eq!(s.count_moves(), 6930);
+        let mut unique = all.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len());
+        for text in &all {
+            let mv = s.parse_move(text).expect("generated moves parse");
+            assert_eq!(&s.move_text(mv), text);
+            let mut child = s.clone();
+            child.play(mv);
+            assert_eq!(child.hash(), child.hash_from_scratch());
+            let reread = IceCubeCheckers::from_text(&child.text(), &params()).expect("valid");
+            assert_eq!(child.present, reread.present, "slot masks after {text}");
+            assert_eq!(
+                child.slots[0],
+                [1, 0, 0],
+                "the last White cube lands back in a"
+            );
+        }
+    }
+}
