@@ -8,9 +8,12 @@ import pytest
 
 import glacier
 import glacier.batch
+import glacier.gymnasium_env
+import glacier.openspiel
+import glacier.pettingzoo_env
 import glacier.reference
 
-MODULES = [glacier, glacier.batch, glacier.reference]
+MODULES = [glacier, glacier.batch, glacier.reference, glacier.openspiel, glacier.gymnasium_env, glacier.pettingzoo_env]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

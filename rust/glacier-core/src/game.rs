@@ -110,6 +110,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// list of legal moves in generation order (environments offer legal-move counts).
     const NUM_ACTIONS: Option<usize> = None;
 
+    /// The number of action numbers a learning framework must allow: `NUM_ACTIONS` for a
+    /// fixed action space; otherwise a proven upper bound on the number of legal moves in
+    /// any position the game can read (0 when a game has none).
+    const ACTION_SPACE_SIZE: usize = match Self::NUM_ACTIONS {
+        Some(n) => n,
+        None => 0,
+    };
+
     /// The action number of a legal move, below `NUM_ACTIONS` (fixed action spaces only).
     fn action_of(&self, _mv: Self::Move) -> usize {
         0

@@ -77,6 +77,41 @@ impl<G: Game> Session<G> {
         self.history.push((before, mv));
     }
 
+    /// The action numbers of the legal moves (see `Game::NUM_ACTIONS`): sorted action ids for
+    /// a fixed action space, else `0..count` (positions in generation order).
+    pub fn legal_actions(&self) -> Vec<usize> {
+        let state = &self.state;
+        let mut out = Vec::new();
+        match G::NUM_ACTIONS {
+            Some(_) => {
+                state.generate_moves(&mut |mv| out.push(state.action_of(mv)));
+                out.sort_unstable();
+            }
+            None => out.extend(0..state.count_moves() as usize),
+        }
+        out
+    }
+
+    /// The legal move an action number stands for in this state.
+    pub fn action_move(&self, action: usize) -> Result<G::Move, Error> {
+        let state = &self.state;
+        let found = match G::NUM_ACTIONS {
+            None => crate::parallel::nth_move(state, action as u64),
+            Some(_) => {
+                let mut found = None;
+                state.generate_moves(&mut |mv| {
+                    if found.is_none() && state.action_of(mv) == action {
+                        found = Some(mv);
+                    }
+                });
+                found
+            }
+        };
+        found.ok_or_else(|| {
+            Error::IllegalMove(format!("action {action} is not legal in this position"))
+        })
+    }
+
     /// Takes back the last move and returns its text.
     pub fn undo(&mut self) -> Result<String, Error> {
         let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;

@@ -4,6 +4,7 @@
 //! (parsing moves, undo, history) is `glacier_core::Session`.
 
 use glacier_core::{Error, Game, ParamValue, Session};
+use numpy::PyArrayMethods;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -168,6 +169,15 @@ macro_rules! game_class {
         }
 
         impl $class {
+            fn action_move(&self, action: i64) -> PyResult<<$game as Game>::Move> {
+                let index = usize::try_from(action).map_err(|_| {
+                    IllegalMoveError::new_err(format!(
+                        "action {action} is not legal in this position"
+                    ))
+                })?;
+                self.session.action_move(index).map_err(to_py_err)
+            }
+
             fn action_table(py: Python<'_>) -> Option<&'static ActionTable> {
                 static TABLE: PyOnceLock<Option<ActionTable>> = PyOnceLock::new();
                 TABLE
@@ -247,6 +257,66 @@ macro_rules! game_class {
                     }
                 }
                 self.session.play(text).map_err(to_py_err)
+            }
+
+            /// The number of action numbers (fixed action space size, or a bound on the
+            /// number of legal moves when actions index the legal moves).
+            #[classattr]
+            fn num_distinct_actions() -> usize {
+                <$game as Game>::ACTION_SPACE_SIZE
+            }
+
+            /// Whether actions are fixed move numbers (True) or indices of the legal moves in
+            /// the engine's generation order (False).
+            #[classattr]
+            fn fixed_action_space() -> bool {
+                <$game as Game>::NUM_ACTIONS.is_some()
+            }
+
+            /// The shape of `observation()` (empty when the game has no encoding).
+            #[classattr]
+            fn observation_shape() -> Vec<usize> {
+                <$game as Game>::OBSERVATION_SHAPE.to_vec()
+            }
+
+            /// The legal moves as action numbers, ascending.
+            fn legal_actions(&self) -> Vec<usize> {
+                self.session.legal_actions()
+            }
+
+            /// Plays the move an action number stands for.
+            fn apply_action(&mut self, action: i64) -> PyResult<()> {
+                if self.session.state().is_terminal() {
+                    return Err(IllegalMoveError::new_err(format!(
+                        "cannot play action {action}: the game is over"
+                    )));
+                }
+                let mv = self.action_move(action)?;
+                self.session.play_move(mv);
+                Ok(())
+            }
+
+            /// The move text of a legal action number.
+            fn action_to_move(&self, action: i64) -> PyResult<String> {
+                let mv = self.action_move(action)?;
+                Ok(self.session.state().move_text(mv))
+            }
+
+            /// The state as a float32 array of `observation_shape`, from the point of view of
+            /// the player to move.
+            fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                let shape = <$game as Game>::OBSERVATION_SHAPE;
+                if shape.is_empty() {
+                    return Err(GlacierError::new_err(format!(
+                        "{} has no observation encoding",
+                        <$game as Game>::NAME
+                    )));
+                }
+                let mut out = vec![0.0f32; shape.iter().product()];
+                self.session.state().observe(&mut out);
+                Ok(numpy::IntoPyArray::into_pyarray(out, py)
+                    .reshape(shape)?
+                    .into_any())
             }
 
             /// Takes back the last move and returns it.
