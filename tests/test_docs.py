@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -20,3 +21,12 @@ MODULES = [glacier, glacier.batch, glacier.reference, glacier.openspiel, glacier
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, raise_on_error=False, report=True)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
+
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_documentation_examples(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
