@@ -15,6 +15,7 @@ import pytest
 
 import glacier
 from glacier import reference
+from glacier.testing import built_games
 
 #: Per game: (depth in Rust, depth through the Python API, depth of the reference).
 DEPTHS: dict[str, tuple[int, int, int]] = {
@@ -22,7 +23,7 @@ DEPTHS: dict[str, tuple[int, int, int]] = {
     "kuba": (6, 3, 4),
 }
 
-GAMES = [g for g in DEPTHS if g in glacier.GAMES and hasattr(glacier._native, glacier._CLASS_NAMES[g])]
+GAMES = [g for g in DEPTHS if g in built_games()]
 
 
 def python_api_perft(state: Any, depth: int) -> int:

@@ -9,22 +9,13 @@ import pytest
 
 import glacier
 from glacier import reference
-from glacier.errors import UnknownGameError
+from glacier.testing import built_games
 
 DATA = Path(__file__).parent / "data"
 
 
-def _built(name: str) -> bool:
-    try:
-        glacier.native_class(name)
-        reference.game_module(name)
-    except UnknownGameError:
-        return False
-    return True
-
-
 #: Games with both a native and a reference implementation.
-BUILT_GAMES = [name for name in glacier.GAMES if _built(name)]
+BUILT_GAMES = built_games()
 
 IMPLEMENTATIONS = {"native": glacier, "reference": reference}
 

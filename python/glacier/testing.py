@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from . import reference
 from .errors import GlacierError, IllegalMoveError, InvalidPositionError
 
-__all__ = ["DiffReport", "DifferentialMismatch", "check_contract", "differential", "replay"]
+__all__ = ["DiffReport", "DifferentialMismatch", "built_games", "check_contract", "differential", "replay"]
 
 ParamSets = Union[None, dict[str, Any], Sequence[dict[str, Any]]]
 
@@ -47,6 +47,22 @@ class DiffReport:
     perft_checks: int = 0
     terminal_games: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
+
+
+def built_games() -> list[str]:
+    """The games that have both a native and a reference implementation in this build."""
+    import glacier
+    from glacier.errors import UnknownGameError
+
+    names = []
+    for name in glacier.GAMES:
+        try:
+            glacier.native_class(name)
+            reference.game_module(name)
+        except UnknownGameError:
+            continue
+        names.append(name)
+    return names
 
 
 def replay(game: str, params: dict[str, Any], moves: Sequence[str]) -> tuple[Any, Any]:
