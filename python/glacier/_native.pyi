@@ -73,6 +73,7 @@ class NativeVectorEnv:
         auto_reset: bool = True,
         position: str | None = None,
         seed: int = 0,
+        threads: int = 1,
         **params: int | None,
     ) -> NativeVectorEnv: ...
     @property

@@ -80,6 +80,10 @@ class StepResult(NamedTuple):
 class VectorEnv:
     """``num_envs`` games of ``game`` stepped together, with numpy arrays in and out.
 
+    ``seed`` seeds :meth:`sample_actions` (environment ``i`` draws from its own stream);
+    ``threads`` > 1 (0 = every core) splits large batches over threads, with results that
+    do not depend on the thread count; ``position`` starts every game from a position text.
+
     >>> env = VectorEnv("kuba", num_envs=4, seed=0)
     >>> env.num_actions, env.legal_mask().shape, env.observations().shape
     (197, (4, 197), (4, 7, 7, 7))
@@ -96,11 +100,12 @@ class VectorEnv:
         auto_reset: bool = True,
         position: Optional[str] = None,
         seed: Optional[int] = None,
+        threads: int = 1,
         **params: Any,
     ) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, **params)
+        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, **params)
 
     @property
     def game(self) -> str:

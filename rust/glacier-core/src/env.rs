@@ -4,72 +4,123 @@
 //! numbers its moves with `Game::action_of` and the environment offers legal-move masks;
 //! any other game numbers the legal moves `0..count` in generation order and the
 //! environment offers counts (and the move texts in action order, for people).
+//!
+//! Large batches are split over threads. Each environment draws its random actions from
+//! its own generator, so results never depend on the thread count.
 
-use crate::parallel::nth_move;
+use crate::parallel::{nth_move, thread_count};
 use crate::rng::SplitMix64;
 use crate::{Error, Game};
+
+/// Below this many environments per thread, threads cost more than they save.
+const MIN_ENVS_PER_THREAD: usize = 256;
+
+/// One environment: its game, the plies of its current episode and its random stream.
+#[derive(Debug, Clone)]
+struct Slot<G: Game> {
+    state: G,
+    length: u32,
+    rng: SplitMix64,
+}
 
 /// `num_envs` copies of a game, each reset to `start` when it ends (with `auto_reset`).
 #[derive(Debug, Clone)]
 pub struct VecEnv<G: Game> {
     start: G,
-    states: Vec<G>,
-    episode_lengths: Vec<u32>,
+    slots: Vec<Slot<G>>,
     auto_reset: bool,
+    threads: usize,
 }
 
 /// What one step reports for one environment.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct StepResult {
     pub terminated: bool,
     /// Plies in the episode that just ended (0 when it goes on).
     pub episode_length: u32,
 }
 
+/// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads.
+fn chunked<T: Send, U: Send>(
+    items: &mut [T],
+    out: &mut [U],
+    per_item: usize,
+    threads: usize,
+    work: impl Fn(&mut [T], &mut [U]) + Sync,
+) {
+    let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
+    if threads == 1 {
+        work(items, out);
+        return;
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (items, out) in items
+            .chunks_mut(chunk)
+            .zip(out.chunks_mut(chunk * per_item))
+        {
+            let work = &work;
+            scope.spawn(move || work(items, out));
+        }
+    });
+}
+
+/// The move an action number stands for in `state`, if it is legal there.
+fn action_move<G: Game>(state: &G, action: i64) -> Option<G::Move> {
+    let action = u64::try_from(action).ok()?;
+    match G::NUM_ACTIONS {
+        None => nth_move(state, action),
+        Some(_) => {
+            let mut found = None;
+            state.generate_moves(&mut |mv| {
+                if found.is_none() && state.action_of(mv) as u64 == action {
+                    found = Some(mv);
+                }
+            });
+            found
+        }
+    }
+}
+
 impl<G: Game> VecEnv<G> {
-    pub fn new(start: G, num_envs: usize, auto_reset: bool) -> Self {
+    /// `num_envs` games from `start`; environment `i` draws random actions from stream `i`
+    /// of `seed`; `threads` (0 = every core) splits large batches.
+    pub fn new(start: G, num_envs: usize, auto_reset: bool, seed: u64, threads: usize) -> Self {
+        let slots = (0..num_envs)
+            .map(|i| Slot {
+                state: start.clone(),
+                length: 0,
+                rng: SplitMix64::stream(seed, i as u64),
+            })
+            .collect();
         VecEnv {
-            states: vec![start.clone(); num_envs],
-            episode_lengths: vec![0; num_envs],
             start,
+            slots,
             auto_reset,
+            threads: thread_count(threads),
         }
     }
 
     pub fn num_envs(&self) -> usize {
-        self.states.len()
+        self.slots.len()
     }
 
     pub fn num_players(&self) -> usize {
         self.start.num_players()
     }
 
-    pub fn states(&self) -> &[G] {
-        &self.states
+    pub fn state(&self, env: usize) -> &G {
+        &self.slots[env].state
+    }
+
+    pub fn states(&self) -> impl Iterator<Item = &G> {
+        self.slots.iter().map(|s| &s.state)
     }
 
     pub fn reset(&mut self) {
-        for (state, len) in self.states.iter_mut().zip(&mut self.episode_lengths) {
-            *state = self.start.clone();
-            *len = 0;
-        }
-    }
-
-    /// The move an action stands for in environment `env`, if the action is legal there.
-    pub fn action_move(&self, env: usize, action: i64) -> Option<G::Move> {
-        let state = &self.states[env];
-        let action = u64::try_from(action).ok()?;
-        match G::NUM_ACTIONS {
-            None => nth_move(state, action),
-            Some(_) => {
-                let mut found = None;
-                state.generate_moves(&mut |mv| {
-                    if found.is_none() && state.action_of(mv) as u64 == action {
-                        found = Some(mv);
-                    }
-                });
-                found
-            }
+        for slot in &mut self.slots {
+            slot.state = self.start.clone();
+            slot.length = 0;
         }
     }
 
@@ -82,7 +133,7 @@ impl<G: Game> VecEnv<G> {
         returns: &mut [f64],
         results: &mut [StepResult],
     ) -> Result<(), Error> {
-        let n = self.states.len();
+        let n = self.slots.len();
         let players = self.num_players();
         if actions.len() != n || returns.len() != n * players || results.len() != n {
             return Err(Error::InvalidParameter(format!(
@@ -90,56 +141,70 @@ impl<G: Game> VecEnv<G> {
                 actions.len()
             )));
         }
-        let mut moves = Vec::with_capacity(n);
-        for (env, &action) in actions.iter().enumerate() {
-            if self.states[env].is_terminal() {
-                return Err(Error::IllegalMove(format!(
-                    "environment {env} has ended; call reset() (or create the environment with auto_reset)"
-                )));
-            }
-            match self.action_move(env, action) {
-                Some(mv) => moves.push(mv),
-                None => {
-                    return Err(Error::IllegalMove(format!(
-                        "action {action} is not legal in environment {env}"
-                    )));
+        // Resolve every action first (read-only), so an illegal one changes nothing.
+        let mut moves: Vec<Option<G::Move>> = vec![None; n];
+        {
+            let slots = &self.slots;
+            let mut indexed: Vec<(usize, i64)> = actions.iter().copied().enumerate().collect();
+            chunked(&mut indexed, &mut moves, 1, self.threads, |items, out| {
+                for (&(env, action), slot) in items.iter().zip(out.iter_mut()) {
+                    let state = &slots[env].state;
+                    *slot = if state.is_terminal() {
+                        None
+                    } else {
+                        action_move(state, action)
+                    };
                 }
-            }
+            });
         }
+        if let Some(env) = moves.iter().position(Option::is_none) {
+            return Err(Error::IllegalMove(if self.slots[env].state.is_terminal() {
+                format!("environment {env} has ended; call reset() (or create the environment with auto_reset)")
+            } else {
+                format!("action {} is not legal in environment {env}", actions[env])
+            }));
+        }
+
+        let (start, auto_reset) = (&self.start, self.auto_reset);
+        let mut work: Vec<(&mut Slot<G>, G::Move, &mut StepResult)> = self
+            .slots
+            .iter_mut()
+            .zip(moves.into_iter().flatten())
+            .zip(results.iter_mut())
+            .map(|((slot, mv), result)| (slot, mv, result))
+            .collect();
         returns.fill(0.0);
-        for (env, mv) in moves.into_iter().enumerate() {
-            let state = &mut self.states[env];
-            state.play(mv);
-            self.episode_lengths[env] += 1;
-            let terminated = state.is_terminal();
-            results[env] = StepResult {
-                terminated,
-                episode_length: if terminated {
-                    self.episode_lengths[env]
-                } else {
-                    0
-                },
-            };
-            if terminated {
-                for (slot, r) in returns[env * players..(env + 1) * players]
-                    .iter_mut()
-                    .zip(state.outcome().returns(players))
-                {
-                    *slot = r;
+        chunked(
+            &mut work,
+            returns,
+            players,
+            self.threads,
+            |items, returns| {
+                for ((slot, mv, result), row) in items.iter_mut().zip(returns.chunks_mut(players)) {
+                    slot.state.play(*mv);
+                    slot.length += 1;
+                    let terminated = slot.state.is_terminal();
+                    **result = StepResult {
+                        terminated,
+                        episode_length: if terminated { slot.length } else { 0 },
+                    };
+                    if terminated {
+                        row.copy_from_slice(&slot.state.outcome().returns(players));
+                        if auto_reset {
+                            slot.state = start.clone();
+                            slot.length = 0;
+                        }
+                    }
                 }
-                if self.auto_reset {
-                    *state = self.start.clone();
-                    self.episode_lengths[env] = 0;
-                }
-            }
-        }
+            },
+        );
         Ok(())
     }
 
     /// The number of legal moves in every environment.
     pub fn legal_counts(&self, out: &mut [u32]) {
-        for (slot, state) in out.iter_mut().zip(&self.states) {
-            *slot = state.count_moves() as u32;
+        for (count, slot) in out.iter_mut().zip(&self.slots) {
+            *count = slot.state.count_moves() as u32;
         }
     }
 
@@ -152,8 +217,8 @@ impl<G: Game> VecEnv<G> {
             )));
         };
         out.fill(false);
-        for (env, state) in self.states.iter().enumerate() {
-            let row = &mut out[env * size..(env + 1) * size];
+        for (slot, row) in self.slots.iter().zip(out.chunks_mut(size)) {
+            let state = &slot.state;
             state.generate_moves(&mut |mv| row[state.action_of(mv)] = true);
         }
         Ok(())
@@ -169,32 +234,37 @@ impl<G: Game> VecEnv<G> {
             )));
         }
         out.fill(0.0);
-        for (env, state) in self.states.iter().enumerate() {
-            state.observe(&mut out[env * size..(env + 1) * size]);
+        for (slot, row) in self.slots.iter().zip(out.chunks_mut(size)) {
+            slot.state.observe(row);
         }
         Ok(())
     }
 
-    /// A uniformly random legal action for every environment (-1 where the episode has ended).
-    pub fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]) {
-        for (slot, state) in out.iter_mut().zip(&self.states) {
-            let count = state.count_moves();
-            *slot = if count == 0 {
-                -1
-            } else {
-                let index = rng.below(count);
-                match G::NUM_ACTIONS {
-                    None => index as i64,
-                    Some(_) => nth_move(state, index).map_or(-1, |mv| state.action_of(mv) as i64),
-                }
-            };
-        }
+    /// A uniformly random legal action for every environment (-1 where the episode has
+    /// ended), each from the environment's own random stream.
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
+            for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
+                let state = &slot.state;
+                let count = state.count_moves();
+                *action = if count == 0 {
+                    -1
+                } else {
+                    let index = slot.rng.below(count);
+                    match G::NUM_ACTIONS {
+                        None => index as i64,
+                        Some(_) => {
+                            nth_move(state, index).map_or(-1, |mv| state.action_of(mv) as i64)
+                        }
+                    }
+                };
+            }
+        });
     }
 
-    /// Legal move texts of environment `env`, listed in action order (index games) or paired
-    /// with their action numbers (fixed action spaces).
+    /// Legal move texts of environment `env` with their action numbers, in action order.
     pub fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
-        let state = &self.states[env];
+        let state = &self.slots[env].state;
         let mut out = Vec::new();
         let mut index = 0;
         state.generate_moves(&mut |mv| {
@@ -207,5 +277,32 @@ impl<G: Game> VecEnv<G> {
         });
         out.sort_unstable();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kuba::{Kuba, KubaParams};
+
+    fn run(threads: usize) -> (Vec<String>, Vec<f64>) {
+        let start = Kuba::start(&KubaParams { max_plies: 30 });
+        let mut env = VecEnv::new(start, 600, true, 9, threads);
+        let mut all_returns = Vec::new();
+        let mut actions = vec![0; 600];
+        let mut returns = vec![0.0; 1200];
+        let mut results = vec![StepResult::default(); 600];
+        for _ in 0..50 {
+            env.random_actions(&mut actions);
+            env.step(&actions, &mut returns, &mut results)
+                .expect("legal actions");
+            all_returns.extend_from_slice(&returns);
+        }
+        (env.states().map(Game::text).collect(), all_returns)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        assert_eq!(run(1), run(3));
     }
 }

@@ -5,7 +5,6 @@ use crate::{check_threads, extract_params, params_ref, to_py_err, InvalidParamet
 use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::params_from;
 use glacier_core::parallel::{playouts, Playout};
-use glacier_core::rng::SplitMix64;
 use glacier_core::{with_game, Error, Game, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -122,7 +121,7 @@ trait DynEnv: Send + Sync {
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)>;
-    fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]);
+    fn random_actions(&mut self, out: &mut [i64]);
 }
 
 impl<G: Game> DynEnv for VecEnv<G> {
@@ -162,19 +161,16 @@ impl<G: Game> DynEnv for VecEnv<G> {
         VecEnv::observations(self, out)
     }
     fn current_players(&self) -> Vec<i32> {
-        self.states()
-            .iter()
-            .map(|s| s.current_player() as i32)
-            .collect()
+        self.states().map(|s| s.current_player() as i32).collect()
     }
     fn texts(&self) -> Vec<String> {
-        self.states().iter().map(Game::text).collect()
+        self.states().map(Game::text).collect()
     }
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
         VecEnv::legal_actions(self, env)
     }
-    fn random_actions(&self, rng: &mut SplitMix64, out: &mut [i64]) {
-        VecEnv::random_actions(self, rng, out);
+    fn random_actions(&mut self, out: &mut [i64]) {
+        VecEnv::random_actions(self, out);
     }
 }
 
@@ -182,7 +178,6 @@ impl<G: Game> DynEnv for VecEnv<G> {
 #[pyclass(module = "glacier._native")]
 pub struct NativeVectorEnv {
     inner: Box<dyn DynEnv>,
-    rng: SplitMix64,
 }
 
 impl std::fmt::Debug for NativeVectorEnv {
@@ -199,15 +194,18 @@ impl std::fmt::Debug for NativeVectorEnv {
 #[pymethods]
 impl NativeVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, **params))]
+    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, threads = 1, **params))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
         num_envs: i64,
         auto_reset: bool,
         position: Option<&str>,
         seed: u64,
+        threads: i64,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let threads = check_threads(threads)?;
         let num_envs = usize::try_from(num_envs)
             .ok()
             .filter(|&n| n > 0)
@@ -217,12 +215,9 @@ impl NativeVectorEnv {
         let params = extract_params(params)?;
         let inner: Box<dyn DynEnv> = with_game!(game, G => {
             let start: G = start_state(position, &params).map_err(to_py_err)?;
-            Box::new(VecEnv::new(start, num_envs, auto_reset))
+            Box::new(VecEnv::new(start, num_envs, auto_reset, seed, threads))
         }, _ => return Err(unknown_game(game)));
-        Ok(NativeVectorEnv {
-            inner,
-            rng: SplitMix64::new(seed),
-        })
+        Ok(NativeVectorEnv { inner })
     }
 
     #[getter]
@@ -323,7 +318,7 @@ impl NativeVectorEnv {
     /// from the environment's own seeded generator.
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let mut out = vec![0; self.inner.num_envs()];
-        self.inner.random_actions(&mut self.rng, &mut out);
+        self.inner.random_actions(&mut out);
         out.into_pyarray(py)
     }
 
