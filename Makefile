@@ -41,7 +41,7 @@ bench: dev
 ## Formatting and lints, Rust and Python; the stub checked against the built module.
 lint: dev
 	cargo fmt --all --check
-	cargo clippy --workspace --release -- -D warnings
+	cargo clippy --workspace --release --all-targets -- -D warnings
 	$(BIN)/ruff check python tests benches
 	$(BIN)/ruff format --check python tests benches
 	$(BIN)/mypy

@@ -73,7 +73,8 @@ fn check_game<G: Game>(seed: u64) -> u32 {
 fn random_games_keep_every_invariant() {
     let mut checked = 0;
     for name in GAME_NAMES {
-        let plies: u32 = with_game!(name, G => (0..GAMES).map(|seed| check_game::<G>(seed)).sum(), _ => continue);
+        let plies: u32 =
+            with_game!(name, G => (0..GAMES).map(check_game::<G>).sum(), _ => continue);
         assert!(plies > 0, "{name}: no plies played");
         checked += 1;
     }
