@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import KubaState
+from ._native import IceAgeChessState, KubaState
 from .errors import (
     GlacierError,
     IllegalMoveError,
@@ -33,6 +33,7 @@ __version__: str = _native.__version__
 __all__ = [
     "GAMES",
     "GlacierError",
+    "IceAgeChessState",
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -63,7 +64,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[KubaState]
+State = Union[IceAgeChessState, KubaState]
 
 
 def native_class(name: str) -> type[State]:

@@ -1,5 +1,6 @@
 //! One module per game.
 
+pub mod ice_age_chess;
 pub mod kuba;
 
 /// The names of every game, in the order the Python API lists them.
@@ -18,6 +19,10 @@ pub const GAME_NAMES: [&str; 5] = [
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {
         match $name {
+            "ice_age_chess" => {
+                type $G = $crate::games::ice_age_chess::IceAgeChess;
+                $body
+            }
             "kuba" => {
                 type $G = $crate::games::kuba::Kuba;
                 $body
