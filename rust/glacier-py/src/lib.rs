@@ -249,7 +249,10 @@ macro_rules! game_class {
     };
 }
 
-game_class!(IceAgeChessState, glacier_core::games::ice_age_chess::IceAgeChess);
+game_class!(
+    IceAgeChessState,
+    glacier_core::games::ice_age_chess::IceAgeChess
+);
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
 
 #[pymodule]
