@@ -215,6 +215,9 @@ pub struct Sliders {
     table: Vec<Bitboard>,
 }
 
+/// Candidates tried per square at the smallest table size before allowing one more bit.
+const EXACT_SEARCH_BUDGET: u32 = 1000;
+
 /// xorshift64* (only to search magics; deterministic).
 struct Rng(u64);
 
@@ -235,15 +238,15 @@ impl Sliders {
         let mut sliders = Sliders {
             rook: [Magic::default(); 64],
             bishop: [Magic::default(); 64],
-            table: Vec::with_capacity(102_400 + 5_248),
+            table: Vec::with_capacity(2 * (102_400 + 5_248)),
         };
         let mut rng = Rng(0x1CE_A6E5_EED5);
         // Scratch space reused for every square: occupancies, their attacks, and the
         // attempt number that last wrote each slot (so slots need no clearing).
         let mut occupancies = vec![0; 4096];
         let mut attacks = vec![0; 4096];
-        let mut slots = vec![0; 4096];
-        let mut written = vec![0u32; 4096];
+        let mut slots = vec![0; 8192];
+        let mut written = vec![0u32; 8192];
         let mut attempt = 0u32;
         for first_dir in [0, 4] {
             for sq in 0..64 {
@@ -259,11 +262,19 @@ impl Sliders {
                     attacks[i] = slide(sq, subset, first_dir);
                     subset = subset.wrapping_sub(mask) & mask;
                 }
-                let shift = 64 - bits;
+                // Look for a magic with the smallest table first; when that takes long,
+                // allow one more index bit (a table twice the size, found far faster), so
+                // start-up stays short without any precomputed magic.
+                let mut shift = 64 - bits;
+                let mut tries = 0u32;
                 let magic = loop {
                     let candidate = rng.sparse();
                     if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
                         continue;
+                    }
+                    tries += 1;
+                    if tries == EXACT_SEARCH_BUDGET {
+                        shift -= 1;
                     }
                     attempt += 1;
                     let fits = (0..size).all(|i| {
@@ -280,6 +291,7 @@ impl Sliders {
                         break candidate;
                     }
                 };
+                let slot_count = 1usize << (64 - shift);
                 let entry = Magic {
                     mask,
                     magic,
@@ -287,7 +299,7 @@ impl Sliders {
                     offset: sliders.table.len() as u32,
                 };
                 // Slots no occupancy maps to stay empty; they are never looked up.
-                sliders.table.extend((0..size).map(|i| {
+                sliders.table.extend((0..slot_count).map(|i| {
                     if written[i] == attempt {
                         slots[i]
                     } else {
