@@ -523,3 +523,39 @@ def test_board_drawing(impl: Any) -> None:
     drawing = str(impl.new_game(GAME))
     assert "a b c d e f g h" in drawing and "White to move" in drawing
     assert "next Ice Age after Black's move 20" in drawing
+
+
+# --- standard chess against an independent implementation ----------------------------
+
+
+def test_standard_chess_agrees_with_python_chess(impl: Any) -> None:
+    """With ice_age_period=0 and no ice the game is standard chess: over seeded random
+    games the position text (python-chess writes the en-passant square under the same
+    X-FEN rule), the legal moves and the ends (mate, stalemate, 100 halfmoves) match
+    python-chess move for move."""
+    chess = pytest.importorskip("chess")
+    import random
+
+    games = 40 if impl.__name__ == "glacier" else 8
+    ends = set()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = fen(impl, CHESS_START, ice_age_period=0)
+        board = chess.Board()
+        while True:
+            assert state.text() == board.fen(en_passant="xfen")
+            moves = state.legal_moves()
+            if board.is_checkmate():
+                winner = 0 if board.turn == chess.BLACK else 1
+                assert state.returns() == ([1.0, -1.0] if winner == 0 else [-1.0, 1.0]) and moves == []
+                ends.add("mate")
+                break
+            if board.is_stalemate() or board.halfmove_clock >= 100:
+                assert state.is_terminal() and state.returns() == [0.0, 0.0] and moves == []
+                ends.add("draw")
+                break
+            assert moves == sorted(m.uci() for m in board.legal_moves)
+            move = rng.choice(moves)
+            state.play(move)
+            board.push_uci(move)
+    assert ends == {"mate", "draw"}
