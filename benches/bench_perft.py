@@ -19,6 +19,7 @@ from glacier.testing import built_games
 
 #: Per game: (depth in Rust, depth through the Python API, depth of the reference).
 DEPTHS: dict[str, tuple[int, int, int]] = {
+    "ice_age_chess": (6, 4, 3),
     "ice_cube_checkers": (11, 8, 7),
     "kuba": (6, 3, 4),
 }

@@ -19,6 +19,13 @@ MAX_PLIES = 300
 
 #: Parameter sets cycled over the games of each game (game i uses PARAMS[i % len]).
 PARAMS: dict[str, list[dict[str, Any]]] = {
+    "ice_age_chess": [
+        {},
+        {"ice_age_period": 2},
+        {"ice_age_period": 0},
+        {"ice_age_period": 3, "max_plies": 120},
+        {"ice_age_period": 1},
+    ],
     "ice_cube_checkers": [{}, {"max_plies": 12}, {"max_plies": 5}, {"max_plies": 30}],
     "kuba": [{}, {"max_plies": 40}],
 }

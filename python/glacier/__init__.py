@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import IceCubeCheckersState, KubaState
+from ._native import IceAgeChessState, IceCubeCheckersState, KubaState
 from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
@@ -34,6 +34,7 @@ __version__: str = _native.__version__
 __all__ = [
     "GAMES",
     "GlacierError",
+    "IceAgeChessState",
     "IceCubeCheckersState",
     "IllegalMoveError",
     "InvalidParameterError",
@@ -69,7 +70,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[IceCubeCheckersState, KubaState]
+State = Union[IceAgeChessState, IceCubeCheckersState, KubaState]
 
 
 def native_class(name: str) -> type[State]:

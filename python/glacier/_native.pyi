@@ -2,7 +2,7 @@
 
 from typing import Any, ClassVar, TypeVar, final
 
-__all__ = ["IceCubeCheckersState", "KubaState", "NativeVectorEnv", "__version__", "playouts_native"]
+__all__ = ["IceAgeChessState", "IceCubeCheckersState", "KubaState", "NativeVectorEnv", "__version__", "playouts_native"]
 __version__: str
 
 _S = TypeVar("_S", bound="_GameState")
@@ -45,6 +45,11 @@ class _GameState:
     def _repr_svg_(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
+
+@final
+class IceAgeChessState(_GameState):
+    """Ice Age Chess (RULINGS.md section 1). Parameters: ``max_plies`` (default 1000),
+    ``ice_age_period`` (default 20; 0 disables the Ice Age)."""
 
 @final
 class IceCubeCheckersState(_GameState):

@@ -164,9 +164,11 @@ def register_all() -> list[str]:
     """Registers every built glacier game with OpenSpiel (idempotent); returns their names."""
     for name in glacier.GAMES:
         try:
-            glacier.native_class(name)
+            cls = glacier.native_class(name)
         except glacier.UnknownGameError:
             continue
+        if cls.num_distinct_actions == 0:
+            continue  # OpenSpiel needs a bound on the action numbers
         if name not in _REGISTERED:
             pyspiel.register_game(game_type(name), _game_class(name))
             _REGISTERED.add(name)

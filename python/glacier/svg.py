@@ -138,3 +138,53 @@ def _ice_cube_checkers(position: Any) -> str:
     svg.text(svg.width / 2, svg.height - 30, f"{status}, ply {position.ply}", 13)
     svg.text(svg.width / 2, svg.height - 12, "white, dark: cubes; gold: King Kubes; a ring marks a controlled cup", 10)
     return str(svg)
+
+
+#: Unicode chess figures (filled shapes for both sides, coloured by fill and outline).
+_CHESS_FIGURES = {"K": "\u265a", "Q": "\u265b", "R": "\u265c", "B": "\u265d", "N": "\u265e", "P": "\u265f"}
+
+
+@_renderer("ice_age_chess")
+def _ice_age_chess(position: Any) -> str:
+    """The chess board from White's side; ice as pale blue blocks with a frosted edge."""
+    cell, margin = 48, 26
+    size = 8 * cell
+    svg = _Svg(size + 2 * margin, size + 2 * margin + 24, "#ffffff")
+    for rank in range(8):
+        for file in range(8):
+            x, y = margin + file * cell, margin + (7 - rank) * cell
+            light = (rank + file) % 2 == 1
+            svg.add("rect", x=x, y=y, width=cell, height=cell, fill="#f0d9b5" if light else "#b58863")
+            piece = position.board[rank * 8 + file]
+            if piece == "*":
+                svg.add(
+                    "rect",
+                    x=x + 3,
+                    y=y + 3,
+                    width=cell - 6,
+                    height=cell - 6,
+                    rx=6,
+                    fill="#d6f0ff",
+                    stroke="#7fb3d5",
+                    stroke_width=2,
+                    opacity=0.95,
+                )
+                svg.add("line", x1=x + 10, y1=y + 12, x2=x + 22, y2=y + 12, stroke="#ffffff", stroke_width=2)
+            elif piece != ".":
+                white = piece.isupper()
+                svg.text(
+                    x + cell / 2,
+                    y + cell / 2 + 2,
+                    _CHESS_FIGURES[piece.upper()],
+                    cell * 0.78,
+                    fill="#ffffff" if white else "#1b1b1b",
+                    stroke="#1b1b1b" if white else "#000000",
+                    stroke_width=1.2,
+                )
+    for i in range(8):
+        svg.text(margin + i * cell + cell / 2, margin + size + 11, "abcdefgh"[i], 11)
+        svg.text(margin - 11, margin + (7 - i) * cell + cell / 2, str(i + 1), 11)
+    status = _status(position, ("White", "Black"))
+    rights = position.castling or "-"
+    svg.text(svg.width / 2, size + 2 * margin + 10, f"{status}, move {position.fullmove}, castling {rights}", 13)
+    return str(svg)

@@ -1,7 +1,9 @@
 //! Engine invariants over seeded random games of every built game, checked after every move:
 //! the incremental Zobrist hash equals the hash recomputed from scratch, the position text
 //! reads back to the same state, every generated move's text parses back to that move,
-//! `count_moves` agrees with generation, and a state is terminal exactly when it has no moves.
+//! `count_moves` agrees with generation, a state is terminal exactly when it has no moves,
+//! action numbers are distinct, in range and (where a game has them) name the move's text,
+//! and observations fit their shape with every value in [0, 1].
 
 use glacier_core::games::GAME_NAMES;
 use glacier_core::parallel::nth_move;
@@ -35,8 +37,22 @@ fn check_game<G: Game>(seed: u64) -> u32 {
         );
 
         let mut generated = 0u64;
+        let mut actions = Vec::new();
         state.generate_moves(&mut |mv| {
             generated += 1;
+            if let Some(size) = G::NUM_ACTIONS {
+                let action = state.action_of(mv);
+                assert!(action < size, "{}: action {action} out of range", G::NAME);
+                if let Some(text) = G::action_text(action) {
+                    assert_eq!(
+                        text,
+                        state.move_text(mv),
+                        "{}: action {action} names another move",
+                        G::NAME
+                    );
+                }
+                actions.push(action);
+            }
             let move_text = state.move_text(mv);
             let parsed = state
                 .parse_move(&move_text)

@@ -454,6 +454,10 @@ macro_rules! game_class {
 }
 
 game_class!(
+    IceAgeChessState,
+    glacier_core::games::ice_age_chess::IceAgeChess
+);
+game_class!(
     IceCubeCheckersState,
     glacier_core::games::ice_cube_checkers::IceCubeCheckers
 );
@@ -462,6 +466,7 @@ game_class!(KubaState, glacier_core::games::kuba::Kuba);
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<IceAgeChessState>()?;
     m.add_class::<IceCubeCheckersState>()?;
     m.add_class::<KubaState>()?;
     batch::register(m)?;

@@ -1,5 +1,6 @@
 //! One module per game.
 
+pub mod ice_age_chess;
 pub mod ice_cube_checkers;
 pub mod kuba;
 
@@ -19,6 +20,10 @@ pub const GAME_NAMES: [&str; 5] = [
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {
         match $name {
+            "ice_age_chess" => {
+                type $G = $crate::games::ice_age_chess::IceAgeChess;
+                $body
+            }
             "ice_cube_checkers" => {
                 type $G = $crate::games::ice_cube_checkers::IceCubeCheckers;
                 $body

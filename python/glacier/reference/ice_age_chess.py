@@ -1,0 +1,532 @@
+"""Ice Age Chess, the reference implementation (RULINGS.md section 1; docs/rules/ice_age_chess.md).
+
+Standard chess plus ice (``*``): a neutral, immobile piece that blocks sliders, pawn pushes
+and castling, that either side may capture, and that never attacks. Every
+``ice_age_period`` full moves, after Black's move, the Ice Age freezes every isolated piece
+and fills every unsheltered empty square with ice.
+
+The board is a list of 64 one-letter strings, square ``rank * 8 + file`` (a1 = 0, h8 = 63):
+FEN letters for pieces, ``*`` for ice and ``.`` for an empty square. Moves are generated
+pseudo-legally and kept when the mover's king is not attacked afterwards: slow and plain.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from . import _zobrist
+from ._base import U32_MAX, InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+
+NAME = "ice_age_chess"
+PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32_MAX))
+
+START = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+WHITE, BLACK = 0, 1
+COLOUR_NAMES = ("White", "Black")
+EMPTY, ICE = ".", "*"
+#: Each side's pieces, in the order P N B R Q K.
+PIECES = ("PNBRQK", "pnbrqk")
+#: What each side may capture: the opponent's pieces and ice.
+CAPTURABLE = ("pnbrqk*", "PNBRQK*")
+ROLE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+HALFMOVE_LIMIT = 100
+#: Castling rights in text order, each with its king square and rook square.
+CASTLING = (("K", 4, 7), ("Q", 4, 0), ("k", 60, 63), ("q", 60, 56))
+
+# Zobrist keys: seed and indices as in docs/rules/ice_age_chess.md.
+SEED = 0x494345414745  # "ICEAGE"
+SQUARE_CODES = "PNBRQKpnbrqk*"  # code * 64 + sq
+SQUARE_KEYS = _zobrist.table(SEED, 0, 13 * 64)
+BLACK_TO_MOVE_KEY = _zobrist.key(SEED, 832)
+CASTLE_KEYS = dict(zip("KQkq", _zobrist.table(SEED, 833, 4)))
+EP_KEYS = _zobrist.table(SEED, 837, 8)  # by file of the en-passant square
+HALFMOVE_KEY = _zobrist.key(SEED, 845)
+
+
+def _targets(sq: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    file, rank = sq % 8, sq // 8
+    return tuple((rank + dr) * 8 + file + df for df, dr in steps if 0 <= file + df < 8 and 0 <= rank + dr < 8)
+
+
+def _rays(sq: int, dirs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    rays = []
+    for df, dr in dirs:
+        ray, f, r = [], sq % 8 + df, sq // 8 + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            ray.append(r * 8 + f)
+            f, r = f + df, r + dr
+        if ray:
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+ORTHOGONAL = ((0, 1), (0, -1), (1, 0), (-1, 0))
+DIAGONAL = ((1, 1), (-1, -1), (1, -1), (-1, 1))
+KNIGHT_TARGETS = [
+    _targets(s, ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))) for s in range(64)
+]
+KING_TARGETS = [_targets(s, ORTHOGONAL + DIAGONAL) for s in range(64)]
+ORTHOGONAL_NEIGHBOURS = [_targets(s, ORTHOGONAL) for s in range(64)]
+#: PAWN_CAPTURES[colour][sq]: the squares a pawn of ``colour`` on ``sq`` attacks.
+PAWN_CAPTURES = (
+    [_targets(s, ((-1, 1), (1, 1))) for s in range(64)],
+    [_targets(s, ((-1, -1), (1, -1))) for s in range(64)],
+)
+ROOK_RAYS = [_rays(s, ORTHOGONAL) for s in range(64)]
+BISHOP_RAYS = [_rays(s, DIAGONAL) for s in range(64)]
+SLIDER_RAYS = {"B": BISHOP_RAYS, "R": ROOK_RAYS, "Q": [ROOK_RAYS[s] + BISHOP_RAYS[s] for s in range(64)]}
+
+
+def square_name(sq: int) -> str:
+    return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+
+
+def parse_square(text: str) -> Optional[int]:
+    if len(text) == 2 and text[0] in "abcdefgh" and text[1] in "12345678":
+        return (int(text[1]) - 1) * 8 + "abcdefgh".index(text[0])
+    return None
+
+
+def is_attacked(board: list[str], sq: int, by: int) -> bool:
+    """Whether a piece of colour ``by`` attacks ``sq`` (ice blocks and never attacks)."""
+    pawn, knight, bishop, rook, queen, king = tuple(PIECES[by])
+    for t in KNIGHT_TARGETS[sq]:
+        if board[t] == knight:
+            return True
+    for t in KING_TARGETS[sq]:
+        if board[t] == king:
+            return True
+    for t in PAWN_CAPTURES[1 - by][sq]:  # a pawn of `by` there attacks sq
+        if board[t] == pawn:
+            return True
+    for rays, slider in ((ROOK_RAYS, rook), (BISHOP_RAYS, bishop)):
+        for ray in rays[sq]:
+            for t in ray:
+                q = board[t]
+                if q != EMPTY:
+                    if q in (slider, queen):
+                        return True
+                    break
+    return False
+
+
+def ep_capturable(board: list[str], side: int, ep: int) -> bool:
+    """Whether an en-passant capture onto ``ep`` is pseudo-legal for ``side`` (from the board
+    alone): the square empty, the opponent's pawn just past it, and a pawn of ``side`` beside
+    that pawn."""
+    behind = ep - 8 if side == WHITE else ep + 8
+    return (
+        board[ep] == EMPTY
+        and board[behind] == PIECES[1 - side][0]
+        and any(board[s] == PIECES[side][0] for s in PAWN_CAPTURES[1 - side][ep])
+    )
+
+
+def castling_kept(board: list[str], castling: str) -> str:
+    """The rights whose king and rook still stand on their original squares."""
+    kept = ""
+    for right, king_sq, rook_sq in CASTLING:
+        colour = WHITE if right.isupper() else BLACK
+        if right in castling and board[king_sq] == PIECES[colour][5] and board[rook_sq] == PIECES[colour][3]:
+            kept += right
+    return kept
+
+
+def ice_age(board: list[str]) -> None:
+    """Freezes, all at once: every isolated piece, and every empty square that has an
+    on-board orthogonal neighbour holding no piece (ice is not a piece)."""
+    is_piece = [c != EMPTY and c != ICE for c in board]
+    freezing = []
+    for sq in range(64):
+        if is_piece[sq]:
+            for n in KING_TARGETS[sq]:
+                if is_piece[n]:
+                    break
+            else:
+                freezing.append(sq)  # isolated
+        elif board[sq] == EMPTY:
+            for n in ORTHOGONAL_NEIGHBOURS[sq]:
+                if not is_piece[n]:
+                    freezing.append(sq)  # unsheltered
+                    break
+    for sq in freezing:
+        board[sq] = ICE
+
+
+def resolve(params: dict[str, Any]) -> dict[str, Optional[int]]:
+    return resolve_params(NAME, PARAMS, params)
+
+
+_UNJUDGED: Any = object()
+
+
+class IceAgeChessPosition(Position):
+    num_players = 2
+
+    def __init__(
+        self,
+        params: dict[str, Optional[int]],
+        board: list[str],
+        side: int,
+        castling: str,
+        ep: Optional[int],
+        halfmove: int,
+        fullmove: int,
+    ) -> None:
+        self.params = params
+        self.board = board
+        self.current_player = side
+        self.castling = castling  # a subsequence of "KQkq"
+        self.ep = ep  # kept only while an en-passant capture is pseudo-legal
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self._outcome: Outcome = _UNJUDGED
+        self._hash: Optional[int] = None
+
+    # --- rules -------------------------------------------------------------------------
+
+    def plies(self) -> int:
+        return 2 * (self.fullmove - 1) + self.current_player
+
+    def kings_missing(self) -> tuple[bool, bool]:
+        return "K" not in self.board, "k" not in self.board
+
+    def over(self) -> bool:
+        """A king is frozen, or a counter ended the game (mate and stalemate aside)."""
+        return (
+            any(self.kings_missing()) or self.halfmove >= HALFMOVE_LIMIT or self.plies() >= self.params["max_plies"]  # type: ignore[operator]
+        )
+
+    def in_check(self) -> bool:
+        king = PIECES[self.current_player][5]
+        return king in self.board and is_attacked(self.board, self.board.index(king), 1 - self.current_player)
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """Judged on first use, in the order of RULINGS.md section 1."""
+        if self._outcome is _UNJUDGED:
+            self._outcome = self._judge()
+        return self._outcome
+
+    def _judge(self) -> Outcome:
+        white_gone, black_gone = self.kings_missing()
+        if white_gone or black_gone:
+            return "draw" if white_gone and black_gone else (BLACK if white_gone else WHITE)
+        has_move = next(self._legal(), None) is not None
+        if not has_move:
+            return 1 - self.current_player if self.in_check() else "draw"
+        return "draw" if self.over() else None
+
+    def pseudo_moves(self) -> Iterator[tuple[int, int, str]]:
+        """(from, to, promotion letter or "") for every pseudo-legal move."""
+        board, side = self.board, self.current_player
+        own, capturable = PIECES[side], CAPTURABLE[side]
+        up = 8 if side == WHITE else -8
+        for sq in range(64):
+            p = board[sq]
+            if p not in own:
+                continue
+            role = p.upper()
+            if role == "P":
+                targets = []
+                t = sq + up
+                if board[t] == EMPTY:
+                    targets.append(t)
+                    if sq // 8 == (1 if side == WHITE else 6) and board[t + up] == EMPTY:
+                        targets.append(t + up)
+                for t in PAWN_CAPTURES[side][sq]:
+                    if board[t] in capturable or t == self.ep:
+                        targets.append(t)
+                for t in targets:
+                    if t // 8 in (0, 7):
+                        for letter in "qrbn":
+                            yield sq, t, letter
+                    else:
+                        yield sq, t, ""
+            elif role == "N" or role == "K":
+                for t in (KNIGHT_TARGETS if role == "N" else KING_TARGETS)[sq]:
+                    if board[t] not in own:
+                        yield sq, t, ""
+            else:
+                for ray in SLIDER_RAYS[role][sq]:
+                    for t in ray:
+                        q = board[t]
+                        if q == EMPTY:
+                            yield sq, t, ""
+                            continue
+                        if q in capturable:
+                            yield sq, t, ""
+                        break
+        # Castling: the right, empty squares between king and rook, and the king neither in
+        # check nor passing or landing on an attacked square.
+        them = 1 - side
+        for right, king_sq, rook_sq in CASTLING[2 * side : 2 * side + 2]:
+            if right not in self.castling:
+                continue
+            step = 1 if rook_sq > king_sq else -1
+            between = range(king_sq + step, rook_sq, step)
+            if all(board[s] == EMPTY for s in between) and not any(
+                is_attacked(board, king_sq + i * step, them) for i in range(3)
+            ):
+                yield king_sq, king_sq + 2 * step, ""
+
+    def _legal(self) -> Iterator[tuple[str, IceAgeChessPosition]]:
+        for frm, to, promotion in self.pseudo_moves():
+            child = self.after(frm, to, promotion)
+            if child is not None:
+                yield square_name(frm) + square_name(to) + promotion, child
+
+    def _generate(self) -> dict[str, Position]:
+        if self.over():
+            return {}
+        return dict(self._legal())
+
+    def after(self, frm: int, to: int, promotion: str) -> Optional[IceAgeChessPosition]:
+        """The position after a pseudo-legal move, or None when it leaves the mover's king
+        attacked."""
+        side = self.current_player
+        board = list(self.board)
+        piece, captured = board[frm], board[to]
+        role = piece.upper()
+        board[frm] = EMPTY
+        board[to] = piece
+        if role == "P":
+            if to == self.ep:  # en passant: the captured pawn stands beside the mover
+                board[to - 8 if side == WHITE else to + 8] = EMPTY
+            if promotion:
+                board[to] = promotion.upper() if side == WHITE else promotion
+        elif role == "K" and abs(to - frm) == 2:  # castling: the rook jumps over the king
+            rook_from, rook_to = (to + 1, to - 1) if to > frm else (to - 2, to + 1)
+            board[rook_to], board[rook_from] = board[rook_from], EMPTY
+        king_sq = to if role == "K" else board.index(PIECES[side][5])
+        if is_attacked(board, king_sq, 1 - side):
+            return None
+
+        halfmove = 0 if role == "P" or captured != EMPTY else self.halfmove + 1
+        castling = "".join(
+            r for r, k, rk in CASTLING if r in self.castling and frm not in (k, rk) and to not in (k, rk)
+        )
+        ep = None
+        if role == "P" and abs(to - frm) == 16:
+            passed = (frm + to) // 2
+            if ep_capturable(board, 1 - side, passed):
+                ep = passed
+        fullmove = self.fullmove
+        if side == BLACK:
+            period = self.params["ice_age_period"]
+            if period and fullmove % period == 0:  # type: ignore[operator]
+                ice_age(board)
+                castling = castling_kept(board, castling)
+                if ep is not None and not ep_capturable(board, WHITE, ep):
+                    ep = None
+            fullmove += 1
+        return IceAgeChessPosition(self.params, board, 1 - side, castling, ep, halfmove, fullmove)
+
+    def explain_illegal(self, move: str) -> str:
+        frm, to = parse_square(move[:2]), parse_square(move[2:4])
+        promotion = move[4:]
+        if len(move) not in (4, 5) or frm is None or to is None or promotion not in ("", "q", "r", "b", "n"):
+            return (
+                f"{move!r} is not a UCI move: expected from-square, to-square and an optional "
+                "promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'"
+            )
+        side = self.current_player
+        piece = self.board[frm]
+        if piece not in PIECES[side]:
+            return f"illegal move {move!r}: no {COLOUR_NAMES[side]} piece on {square_name(frm)}"
+        role = piece.upper()
+        reach = {t for f, t, _ in self.pseudo_moves() if f == frm}
+        if role == "K":  # castling is judged below; a king's reach is its one-square steps
+            reach = {t for t in KING_TARGETS[frm] if self.board[t] not in PIECES[side]}
+        promotes = role == "P" and to // 8 in (0, 7)
+        if role == "K" and frm == 4 + 56 * side and abs(to - frm) == 2:
+            why = (
+                "castling needs the right to castle, empty squares between king and rook, "
+                "and no attacked square on the king's way (nor a king in check)"
+            )
+        elif to not in reach:
+            why = f"the {ROLE_NAMES[role]} on {square_name(frm)} cannot move to {square_name(to)}"
+        elif promotes and not promotion:
+            why = "a pawn reaching the last rank must promote: add q, r, b or n"
+        elif not promotes and promotion:
+            why = "only a pawn move to the last rank takes a promotion letter"
+        else:
+            why = "it would leave the king in check"
+        return f"illegal move {move!r}: {why}"
+
+    # --- text and hash -----------------------------------------------------------------
+
+    def placement(self) -> str:
+        ranks = []
+        for rank in range(7, -1, -1):
+            out, empty = "", 0
+            for c in self.board[rank * 8 : rank * 8 + 8]:
+                if c == EMPTY:
+                    empty += 1
+                    continue
+                if empty:
+                    out += str(empty)
+                    empty = 0
+                out += c
+            ranks.append(out + (str(empty) if empty else ""))
+        return "/".join(ranks)
+
+    def text(self) -> str:
+        ep = "-" if self.ep is None else square_name(self.ep)
+        side = "wb"[self.current_player]
+        return f"{self.placement()} {side} {self.castling or '-'} {ep} {self.halfmove} {self.fullmove}"
+
+    def hash(self) -> int:
+        if self._hash is None:
+            h = 0
+            for sq, c in enumerate(self.board):
+                if c != EMPTY:
+                    h ^= SQUARE_KEYS[SQUARE_CODES.index(c) * 64 + sq]
+            if self.current_player == BLACK:
+                h ^= BLACK_TO_MOVE_KEY
+            for right in self.castling:
+                h ^= CASTLE_KEYS[right]
+            if self.ep is not None:
+                h ^= EP_KEYS[self.ep % 8]
+            if self.halfmove >= HALFMOVE_LIMIT:
+                h ^= HALFMOVE_KEY
+            self._hash = h
+        return self._hash
+
+    def board_string(self) -> str:
+        lines = []
+        for rank in range(7, -1, -1):
+            lines.append(f"{rank + 1}  " + " ".join(self.board[rank * 8 : rank * 8 + 8]))
+        lines.append("   a b c d e f g h")
+        if self.outcome is None:
+            status = f"{COLOUR_NAMES[self.current_player]} to move" + (" (in check)" if self.in_check() else "")
+        elif self.outcome == "draw":
+            status = "draw"
+        else:
+            status = f"{COLOUR_NAMES[self.outcome]} wins"  # type: ignore[index]
+        ep = "-" if self.ep is None else square_name(self.ep)
+        lines.append(
+            f"{status}; move {self.fullmove}, halfmove clock {self.halfmove}; "
+            f"castling {self.castling or '-'}; en passant {ep}"
+        )
+        period = self.params["ice_age_period"]
+        if period:
+            nxt = -(-self.fullmove // period) * period  # type: ignore[operator]
+            lines.append(f"next Ice Age after Black's move {nxt}")
+        return "\n".join(lines)
+
+
+def start(params: dict[str, Optional[int]]) -> IceAgeChessPosition:
+    return parse(START, params)
+
+
+def _parse_placement(text: str) -> list[str]:
+    ranks = text.split("/")
+    if len(ranks) != 8:
+        raise InvalidPositionError(f"the placement needs 8 ranks separated by '/', got {len(ranks)}")
+    board = [EMPTY] * 64
+    for i, rank_text in enumerate(ranks):
+        rank = 7 - i
+        file = 0
+        last_was_digit = False
+        for c in rank_text:
+            if c in "12345678":
+                if last_was_digit:
+                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: {rank_text!r}")
+                file += int(c)
+                last_was_digit = True
+                continue
+            if c not in SQUARE_CODES:
+                raise InvalidPositionError(f"unexpected {c!r} in rank {rank + 1}: {rank_text!r}")
+            if file < 8:
+                board[rank * 8 + file] = c
+            file += 1
+            last_was_digit = False
+        if file != 8:
+            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not 8: {rank_text!r}")
+    return board
+
+
+def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
+    if not isinstance(text, str):
+        raise TypeError(f"position text must be a str, got {type(text).__name__}")
+    fields = text.split(" ")
+    if len(fields) != 6:
+        raise InvalidPositionError(
+            "an Ice Age Chess position (FEN) has 6 fields separated by single spaces "
+            f"(placement, side, castling, en passant, halfmove clock, fullmove number), got {len(fields)}: {text!r}"
+        )
+    placement, side_text, castling, ep_text, halfmove_text, fullmove_text = fields
+    board = _parse_placement(placement)
+    if side_text not in ("w", "b"):
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {side_text!r}")
+    side = "wb".index(side_text)
+    if castling == "-":
+        castling = ""
+    else:
+        rest = "KQkq"
+        for c in castling:
+            if c not in rest:
+                raise InvalidPositionError(f"castling must be '-' or some of 'KQkq' in that order, got {castling!r}")
+            rest = rest[rest.index(c) + 1 :]
+        if not castling:
+            raise InvalidPositionError("castling must be '-' or some of 'KQkq' in that order, got ''")
+    ep: Optional[int] = None
+    if ep_text != "-":
+        ep = parse_square(ep_text)
+        if ep is None:
+            raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got {ep_text!r}")
+    halfmove = parse_count(halfmove_text)
+    if halfmove is None or halfmove > U32_MAX:
+        raise InvalidPositionError(f"the halfmove clock must be a number, got {halfmove_text!r}")
+    fullmove = parse_count(fullmove_text)
+    if fullmove is None or not 1 <= fullmove <= U32_MAX:
+        raise InvalidPositionError(f"the fullmove number must be a number >= 1, got {fullmove_text!r}")
+
+    # What chess can reach.
+    for colour, name in enumerate(COLOUR_NAMES):
+        pawn, king = PIECES[colour][0], PIECES[colour][5]
+        if board.count(king) > 1:
+            raise InvalidPositionError(f"{name} has {board.count(king)} kings")
+        if board.count(pawn) > 8:
+            raise InvalidPositionError(f"{name} has {board.count(pawn)} pawns; chess allows at most 8")
+        men = sum(board.count(p) for p in PIECES[colour])
+        if men > 16:
+            raise InvalidPositionError(f"{name} has {men} pieces; chess allows at most 16")
+    for sq in list(range(8)) + list(range(56, 64)):
+        if board[sq] in ("P", "p"):
+            raise InvalidPositionError(f"a pawn stands on {square_name(sq)} (pawns never stand on rank 1 or 8)")
+    for right, king_sq, rook_sq in CASTLING:
+        if right in castling and castling_kept(board, right) != right:
+            owner = COLOUR_NAMES[0 if right.isupper() else 1]
+            raise InvalidPositionError(
+                f"castling right {right!r} needs the {owner} king on {square_name(king_sq)} "
+                f"and a {owner} rook on {square_name(rook_sq)}"
+            )
+    if ep is not None:
+        rank = 5 if side == WHITE else 2
+        if ep // 8 != rank:
+            raise InvalidPositionError(
+                f"en passant square {ep_text} is on the wrong rank: "
+                f"with {COLOUR_NAMES[side]} to move it must be on rank {rank + 1}"
+            )
+        # The pawn that just moved two squares stands in front of it; the square it passed
+        # and the one it came from are empty.
+        pushed, origin = (ep - 8, ep + 8) if side == WHITE else (ep + 8, ep - 8)
+        if board[pushed] != PIECES[1 - side][0] or board[ep] != EMPTY or board[origin] != EMPTY:
+            raise InvalidPositionError(
+                f"en passant square {ep_text} needs a {COLOUR_NAMES[1 - side]} pawn on {square_name(pushed)} "
+                f"that just moved two squares from {square_name(origin)} "
+                f"(with {ep_text} and {square_name(origin)} empty)"
+            )
+        if not ep_capturable(board, side, ep):
+            ep = None  # consistent, but no pseudo-legal capture: normalised away
+    not_to_move = 1 - side
+    king = PIECES[not_to_move][5]
+    if king in board and is_attacked(board, board.index(king), side):
+        raise InvalidPositionError(
+            f"the side not to move is in check ({COLOUR_NAMES[not_to_move]}'s king on "
+            f"{square_name(board.index(king))} is attacked)"
+        )
+    return IceAgeChessPosition(params, board, side, castling, ep, halfmove, fullmove)
