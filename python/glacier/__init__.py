@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import KubaState
+from ._native import KubaState, MartianChineseCheckersState
 from .errors import (
     GlacierError,
     IllegalMoveError,
@@ -37,6 +37,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
     "KubaState",
+    "MartianChineseCheckersState",
     "State",
     "UnknownGameError",
     "__version__",
@@ -63,7 +64,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[KubaState]
+State = Union[KubaState, MartianChineseCheckersState]
 
 
 def native_class(name: str) -> type[State]:

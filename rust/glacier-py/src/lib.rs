@@ -250,10 +250,15 @@ macro_rules! game_class {
 }
 
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
+game_class!(
+    MartianChineseCheckersState,
+    glacier_core::games::martian_chinese_checkers::MartianChineseCheckers
+);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<KubaState>()?;
+    m.add_class::<MartianChineseCheckersState>()?;
     Ok(())
 }

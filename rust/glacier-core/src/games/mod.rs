@@ -1,6 +1,7 @@
 //! One module per game.
 
 pub mod kuba;
+pub mod martian_chinese_checkers;
 
 /// The names of every game, in the order the Python API lists them.
 pub const GAME_NAMES: [&str; 5] = [
@@ -20,6 +21,10 @@ macro_rules! with_game {
         match $name {
             "kuba" => {
                 type $G = $crate::games::kuba::Kuba;
+                $body
+            }
+            "martian_chinese_checkers" => {
+                type $G = $crate::games::martian_chinese_checkers::MartianChineseCheckers;
                 $body
             }
             _ => $otherwise,
