@@ -19,6 +19,7 @@ from glacier import reference
 #: Per game: (depth in Rust, depth through the Python API, depth of the reference).
 DEPTHS: dict[str, tuple[int, int, int]] = {
     "kuba": (6, 3, 4),
+    "martian_chinese_checkers": (5, 3, 3),
 }
 
 GAMES = [g for g in DEPTHS if g in glacier.GAMES and hasattr(glacier._native, glacier._CLASS_NAMES[g])]

@@ -21,6 +21,17 @@ MAX_PLIES = 300
 #: Parameter sets cycled over the games of each game (game i uses PARAMS[i % len]).
 PARAMS: dict[str, list[dict[str, Any]]] = {
     "kuba": [{}, {"max_plies": 40}],
+    "martian_chinese_checkers": [
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 6},
+        {"players": 2, "stack_limit": 2},
+        {"players": 4, "stack_limit": 3},
+        {"players": 3, "max_plies": 50},
+        {"players": 6, "stack_limit": 1, "max_plies": 120},
+    ],
 }
 
 

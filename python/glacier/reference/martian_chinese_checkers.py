@@ -171,15 +171,18 @@ def swap(board: Board, x: Place, g: Place) -> Board:
     return tuple(out)
 
 
-def guards_of(board: Board, me: int) -> list[tuple[Place, int]]:
-    """Every piece of another colour than ``me`` that traps a piece of ``me``, with its colour:
-    the possible partners G of an exchange."""
+def guards_on(hex_: int, stack: Stack, me: int) -> list[tuple[Place, int]]:
+    """The pieces of ``stack`` (on ``hex_``) of another colour than ``me`` that trap a piece
+    of ``me``, with their colours: the possible partners G of an exchange."""
     return [
         ((hex_, level), colour)
-        for hex_, stack in enumerate(board)
         for level, (colour, _) in enumerate(stack)
         if colour != me and me in trapped_colours(stack, level)
     ]
+
+
+def guards_of(board: Board, me: int) -> list[tuple[Place, int]]:
+    return [guard for hex_, stack in enumerate(board) if len(stack) > 1 for guard in guards_on(hex_, stack, me)]
 
 
 def exchange_partners(board: Board, me: int, x: Place, guards: list[tuple[Place, int]]) -> list[Place]:
@@ -260,7 +263,9 @@ class MartianPosition(Position):
             me = self.seats[self.current_player]
             sizes = []
             for hex_, stack in enumerate(self.board):
-                if stack and stack[-1][0] == me:
+                if not stack:
+                    sizes.append(3)
+                elif stack[-1][0] == me:
                     sizes.append(0)
                 else:
                     home = HOME[hex_]
@@ -280,13 +285,19 @@ class MartianPosition(Position):
         """Whether the straight ``path`` (the hexes at distance 1..size) splits into steps and
         jumps (each over an occupied hex) that touch down only on landable hexes."""
         board = self.board
+        sizes = self.landing_sizes()
+        limit = self.params["stack_limit"]
+
+        def landable(hex_: int) -> bool:  # as self.landable(hex_, size, moving)
+            return sizes[hex_] >= size and (limit is None or len(board[hex_]) + moving <= limit)
+
         for split in SPLITS[size]:
             done = 0
             for length in split:
                 if length == 2 and not board[path[done]]:
                     break  # a jump needs a piece to jump over
                 done += length
-                if not self.landable(path[done - 1], size, moving):
+                if not landable(path[done - 1]):
                     break
             else:
                 return True
@@ -305,11 +316,11 @@ class MartianPosition(Position):
                     if len(ray) >= size and self.walkable(ray[:size], size, moving):
                         yield hex_, level, ray[size - 1]
 
-    def exchanges(self) -> Iterator[tuple[Place, Place]]:
-        """Every whole-turn guard exchange ``(X, G)`` of the player to move."""
+    def exchanges(self, guards: list[tuple[Place, int]]) -> Iterator[tuple[Place, Place]]:
+        """Every whole-turn guard exchange ``(X, G)`` of the player to move (``guards``: the
+        pieces that trap one of its pieces)."""
         board = self.board
         me = self.seats[self.current_player]
-        guards = guards_of(board, me)
         if not guards:
             return
         for hex_, stack in enumerate(board):
@@ -324,6 +335,7 @@ class MartianPosition(Position):
         board = self.board
         me = self.seats[self.current_player]
         moves: dict[str, Position] = {}
+        guards = guards_of(board, me)
         for frm, level, to in self.movements():
             text = f"{HEX_NAMES[frm]}/{level}-{HEX_NAMES[to]}"
             moves[text] = self._child(recipe=lambda frm=frm, level=level, to=to: lift_and_drop(board, frm, level, to))
@@ -332,9 +344,12 @@ class MartianPosition(Position):
             if any(c != me and s <= size for c, s in board[to]):
                 after = lift_and_drop(board, frm, level, to)
                 x = (to, len(board[to]))
-                for g in exchange_partners(after, me, x, guards_of(after, me)):
+                # Only the two stacks the movement touched have new guards.
+                guards_after = [g for g in guards if g[0][0] not in (frm, to)]
+                guards_after += guards_on(frm, after[frm], me) + guards_on(to, after[to], me)
+                for g in exchange_partners(after, me, x, guards_after):
                     moves[text + exchange_text(x, g)] = self._child(recipe=lambda after=after, x=x, g=g: swap(after, x, g))
-        for x, g in self.exchanges():
+        for x, g in self.exchanges(guards):
             moves[exchange_text(x, g)] = self._child(recipe=lambda x=x, g=g: swap(board, x, g))
         if not moves:
             moves["pass"] = self._child(board=board)
