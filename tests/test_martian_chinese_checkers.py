@@ -645,3 +645,16 @@ def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str)
 def test_board_drawing(impl: Any) -> None:
     drawing = str(state_of(impl, {"h3": "0s3l"}))
     assert "3l+" in drawing and "h3=0s3l" in drawing and "player 0 (colour 0) to move" in drawing
+
+
+def test_both_implementations_draw_the_same_board() -> None:
+    import glacier
+    from glacier import reference
+
+    for text, params in [
+        (START_2P, {}),
+        (position({"h3": "0s3l", "e8": "3m0s"}, ply=12), {}),
+        (position({**territory(3, 0), **territory(0, 3)}, to_move=1), {}),  # finished
+        (position({}, players=6, to_move=4, ply=99), {"players": 6}),
+    ]:
+        assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))

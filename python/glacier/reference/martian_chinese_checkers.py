@@ -147,11 +147,6 @@ def trapped_colours(stack: Stack, level: int) -> set[int]:
     return {c for c, s in stack[:level] if s <= size}
 
 
-def traps_colour(board: Board, place: Place, colour: int) -> bool:
-    hex_, level = place
-    return colour in trapped_colours(board[hex_], level)
-
-
 def lift_and_drop(board: Board, frm: int, level: int, to: int) -> Board:
     """The piece at ``frm``/``level`` with everything above it moved onto ``to``."""
     b = list(board)
@@ -161,14 +156,17 @@ def lift_and_drop(board: Board, frm: int, level: int, to: int) -> Board:
 
 
 def swap(board: Board, x: Place, g: Place) -> Board:
-    """The pieces at places ``x`` and ``g`` trade places."""
-    b = [list(board[x[0]]), list(board[g[0]])] if x[0] != g[0] else [list(board[x[0]])]
-    sx, sg = b[0], b[-1]
-    sx[x[1]], sg[g[1]] = sg[g[1]], sx[x[1]]
-    out = list(board)
-    out[x[0]] = tuple(sx)
-    out[g[0]] = tuple(sg)
-    return tuple(out)
+    """The pieces at places ``x`` and ``g`` trade places (the two may share a stack)."""
+    (hx, lx), (hg, lg) = x, g
+    piece_x, piece_g = board[hx][lx], board[hg][lg]
+    stacks = list(board)
+    stack = list(stacks[hx])
+    stack[lx] = piece_g
+    stacks[hx] = tuple(stack)
+    stack = list(stacks[hg])  # the updated stack when they share one
+    stack[lg] = piece_x
+    stacks[hg] = tuple(stack)
+    return tuple(stacks)
 
 
 def guards_on(hex_: int, stack: Stack, me: int) -> list[tuple[Place, int]]:
@@ -386,7 +384,7 @@ def parse_place(text: str) -> Optional[Place]:
     """``<hex>/<level>`` with a canonical level, or None."""
     name, sep, level_text = text.partition("/")
     level = parse_count(level_text)
-    if not sep or name not in HEX_BY_NAME or level is None:
+    if not sep or name not in HEX_BY_NAME or level is None or level > U32_MAX:
         return None
     return HEX_BY_NAME[name], level
 
