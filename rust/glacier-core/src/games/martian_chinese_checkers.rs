@@ -461,6 +461,28 @@ impl MartianChineseCheckers {
 
     /// Recomputes the summaries of hex `h` and of the pieces on it.
     fn refresh(&mut self, h: usize) {
+        // The common short stacks first.
+        match self.height[h] {
+            0 => {
+                self.guard[h] = NO_GUARD;
+                self.top_colour[h] = NONE;
+                return;
+            }
+            1 => {
+                let id = self.top[h] as usize;
+                let (size, colour) = (size_of(id), self.colour(id));
+                self.free[player_of(id)] |= 1 << (id % PIECES);
+                self.traps[id] = 0;
+                self.guard[h] = if HOME[h] & (1 << colour) != 0 {
+                    size
+                } else {
+                    NO_GUARD
+                };
+                self.top_colour[h] = colour;
+                return;
+            }
+            _ => {}
+        }
         let mut buf = [NONE; MAX_PIECES];
         let n = self.stack(h, &mut buf);
         // Top down: a piece is free when nothing above is at least as large.
