@@ -22,6 +22,7 @@ DEPTHS: dict[str, tuple[int, int, int]] = {
     "ice_age_chess": (6, 4, 3),
     "ice_cube_checkers": (11, 8, 7),
     "kuba": (6, 3, 4),
+    "martian_chinese_checkers": (5, 3, 3),
 }
 
 GAMES = [g for g in DEPTHS if g in built_games()]

@@ -28,6 +28,17 @@ PARAMS: dict[str, list[dict[str, Any]]] = {
     ],
     "ice_cube_checkers": [{}, {"max_plies": 12}, {"max_plies": 5}, {"max_plies": 30}],
     "kuba": [{}, {"max_plies": 40}],
+    "martian_chinese_checkers": [
+        {"players": 2},
+        {"players": 3},
+        {"players": 4},
+        {"players": 5},
+        {"players": 6},
+        {"players": 2, "stack_limit": 2},
+        {"players": 4, "stack_limit": 3},
+        {"players": 3, "max_plies": 50},
+        {"players": 6, "stack_limit": 1, "max_plies": 120},
+    ],
 }
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import IceAgeChessState, IceCubeCheckersState, KubaState
+from ._native import IceAgeChessState, IceCubeCheckersState, KubaState, MartianChineseCheckersState
 from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
@@ -40,6 +40,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
     "KubaState",
+    "MartianChineseCheckersState",
     "Playouts",
     "State",
     "StepResult",
@@ -70,7 +71,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[IceAgeChessState, IceCubeCheckersState, KubaState]
+State = Union[IceAgeChessState, IceCubeCheckersState, KubaState, MartianChineseCheckersState]
 
 
 def native_class(name: str) -> type[State]:

@@ -2,7 +2,15 @@
 
 from typing import Any, ClassVar, TypeVar, final
 
-__all__ = ["IceAgeChessState", "IceCubeCheckersState", "KubaState", "NativeVectorEnv", "__version__", "playouts_native"]
+__all__ = [
+    "IceAgeChessState",
+    "IceCubeCheckersState",
+    "KubaState",
+    "MartianChineseCheckersState",
+    "NativeVectorEnv",
+    "__version__",
+    "playouts_native",
+]
 __version__: str
 
 _S = TypeVar("_S", bound="_GameState")
@@ -58,6 +66,11 @@ class IceCubeCheckersState(_GameState):
 @final
 class KubaState(_GameState):
     """Kuba (RULINGS.md section 3). Parameters: ``max_plies`` (default 1000)."""
+
+@final
+class MartianChineseCheckersState(_GameState):
+    """E, Martian Chinese Checkers (RULINGS.md section 5). Parameters: ``players`` (2-6,
+    default 2), ``stack_limit`` (default None, no limit), ``max_plies`` (default 2000)."""
 
 def playouts_native(
     game: str,

@@ -462,6 +462,10 @@ game_class!(
     glacier_core::games::ice_cube_checkers::IceCubeCheckers
 );
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
+game_class!(
+    MartianChineseCheckersState,
+    glacier_core::games::martian_chinese_checkers::MartianChineseCheckers
+);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -469,6 +473,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<IceAgeChessState>()?;
     m.add_class::<IceCubeCheckersState>()?;
     m.add_class::<KubaState>()?;
+    m.add_class::<MartianChineseCheckersState>()?;
     batch::register(m)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 pub mod ice_age_chess;
 pub mod ice_cube_checkers;
 pub mod kuba;
+pub mod martian_chinese_checkers;
 
 /// The names of every game, in the order the Python API lists them.
 pub const GAME_NAMES: [&str; 5] = [
@@ -30,6 +31,10 @@ macro_rules! with_game {
             }
             "kuba" => {
                 type $G = $crate::games::kuba::Kuba;
+                $body
+            }
+            "martian_chinese_checkers" => {
+                type $G = $crate::games::martian_chinese_checkers::MartianChineseCheckers;
                 $body
             }
             _ => $otherwise,

@@ -1,0 +1,582 @@
+"""Martian Chinese Checkers, "E", the reference implementation (RULINGS.md section 5;
+docs/rules/martian_chinese_checkers.md).
+
+The board is the hexagon of side 7 in axial coordinates ``(q, r)`` (``s = -q - r``); hexes are
+numbered 0..126 in board order (``q`` first, then ``r``), which is also the order of the
+position text. A board is a tuple of 127 stacks; a stack is a tuple of pieces bottom to top;
+a piece is ``(colour, size)`` with the colour a territory number 0..5 and the size 1 (small),
+2 (medium) or 3 (large).
+
+Children in the move dict are built lazily: a child keeps a recipe for its board and only
+builds it when something looks at it, so generating the moves of a position costs little
+more than testing them.
+"""
+
+from __future__ import annotations
+
+from functools import cache, partial
+from typing import Any, Callable, Iterator, Optional
+
+from . import _zobrist
+from ._base import U32_MAX, InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+
+NAME = "martian_chinese_checkers"
+PARAMS: tuple[Param, ...] = (
+    Param("players", 2, 2, 6),
+    Param("stack_limit", None, 1, U32_MAX, optional=True),
+    max_plies(2000),
+)
+
+Piece = tuple[int, int]
+Stack = tuple[Piece, ...]
+Board = tuple[Stack, ...]
+Place = tuple[int, int]  # (hex, level)
+
+LETTERS = "abcdefghijklm"
+SIZE_LETTERS = "sml"  # size 1, 2, 3
+SIZE_NAMES = ("small", "medium", "large")
+#: Axial steps (dq, dr), as RULINGS.md lists them.
+DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+#: The sign pattern of (q, r, s) of each territory, numbered clockwise.
+SIGNS = ((1, -1, -1), (1, -1, 1), (-1, -1, 1), (-1, 1, 1), (-1, 1, -1), (1, 1, -1))
+#: The territories (colours) of the seats, player i taking the i-th one.
+SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+PIECES_PER_SIZE = 5
+PIECES = 3 * PIECES_PER_SIZE
+#: A stack never holds more than every piece of six players.
+MAX_LEVELS = 6 * PIECES
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+HEXES = [(q, r) for q in range(-6, 7) for r in range(-6, 7) if max(abs(q), abs(r), abs(q + r)) <= 6]
+INDEX = {qr: i for i, qr in enumerate(HEXES)}
+HEX_NAMES = [LETTERS[q + 6] + str(r + 7) for q, r in HEXES]
+HEX_BY_NAME = {name: i for i, name in enumerate(HEX_NAMES)}
+CUBE = [(q, r, -q - r) for q, r in HEXES]
+NEIGHBOURS = [tuple(INDEX.get((q + dq, r + dr)) for dq, dr in DIRS) for q, r in HEXES]
+DISTANCE = [max(abs(c) for c in cube) for cube in CUBE]
+
+
+def _ray(hex_: Optional[int], d: int) -> list[int]:
+    out = []
+    for _ in range(3):
+        hex_ = NEIGHBOURS[hex_][d] if hex_ is not None else None
+        if hex_ is None:
+            break
+        out.append(hex_)
+    return out
+
+
+#: RAYS[hex][d]: the (up to 3) hexes from ``hex`` in direction ``d``, nearest first.
+RAYS = [[_ray(h, d) for d in range(6)] for h in range(len(HEXES))]
+#: The ways to split a movement of 1, 2 or 3 hexes into steps (1) and jumps (2).
+SPLITS = {1: ((1,),), 2: ((1, 1), (2,)), 3: ((1, 1, 1), (1, 2), (2, 1))}
+#: The territory a hex lies in, or None on the border lines and the centre.
+TERRITORY: list[Optional[int]] = [
+    SIGNS.index(tuple(_sign(c) for c in cube)) if 0 not in cube else None  # type: ignore[arg-type]
+    for cube in CUBE
+]
+#: The territories whose home (its 15 hexes, its two border rays and the centre) holds a hex:
+#: every coordinate is 0 or has the territory's sign.
+HOME = [
+    frozenset(t for t in range(6) if all(c == 0 or _sign(c) == SIGNS[t][j] for j, c in enumerate(cube)))
+    for cube in CUBE
+]
+TERRITORY_HEXES = [[i for i in range(len(HEXES)) if TERRITORY[i] == t] for t in range(6)]
+
+
+def start_size(i: int) -> int:
+    """The size of the piece on territory hex ``i`` at the start: large on the outer row,
+    medium on the next, small-medium-small (medium on the axis, where two coordinates are
+    equal), then 2 small and 1 small at the tip."""
+    d = DISTANCE[i]
+    if d == 6:
+        return 3
+    if d == 5:
+        return 2
+    q, r, s = CUBE[i]
+    if d == 4 and (q == r or s in (q, r)):
+        return 2
+    return 1
+
+
+def goal_of(colour: int) -> int:
+    return (colour + 3) % 6
+
+
+# Zobrist keys: seed and indices as in docs/rules/martian_chinese_checkers.md.
+SEED = 0x4D415253  # "MARS"
+SIDE_BASE = len(HEXES) * MAX_LEVELS * 6 * 3  # 205740
+
+
+@cache
+def piece_key(hex_: int, level: int, colour: int, size: int) -> int:
+    return _zobrist.key(SEED, ((hex_ * MAX_LEVELS + level) * 6 + colour) * 3 + size - 1)
+
+
+SIDE_KEYS = _zobrist.table(SEED, SIDE_BASE, 6)
+
+
+def resolve(params: dict[str, Any]) -> dict[str, Optional[int]]:
+    return resolve_params(NAME, PARAMS, params)
+
+
+def place_name(place: Place) -> str:
+    return f"{HEX_NAMES[place[0]]}/{place[1]}"
+
+
+def exchange_text(x: Place, g: Place) -> str:
+    return f"x{place_name(x)}={place_name(g)}"
+
+
+# --- board operations (boards are immutable tuples) ----------------------------------------
+
+
+def is_trapped(stack: Stack, level: int) -> bool:
+    """Some piece above is at least as large."""
+    size = stack[level][1]
+    return any(s >= size for _, s in stack[level + 1 :])
+
+
+def trapped_colours(stack: Stack, level: int) -> set[int]:
+    """The colours of the pieces the piece at ``level`` traps (below it, at most its size)."""
+    size = stack[level][1]
+    return {c for c, s in stack[:level] if s <= size}
+
+
+def lift_and_drop(board: Board, frm: int, level: int, to: int) -> Board:
+    """The piece at ``frm``/``level`` with everything above it moved onto ``to``."""
+    b = list(board)
+    b[to] = board[to] + board[frm][level:]
+    b[frm] = board[frm][:level]
+    return tuple(b)
+
+
+def swap(board: Board, x: Place, g: Place) -> Board:
+    """The pieces at places ``x`` and ``g`` trade places (the two may share a stack)."""
+    (hx, lx), (hg, lg) = x, g
+    piece_x, piece_g = board[hx][lx], board[hg][lg]
+    stacks = list(board)
+    stack = list(stacks[hx])
+    stack[lx] = piece_g
+    stacks[hx] = tuple(stack)
+    stack = list(stacks[hg])  # the updated stack when they share one
+    stack[lg] = piece_x
+    stacks[hg] = tuple(stack)
+    return tuple(stacks)
+
+
+def guards_on(hex_: int, stack: Stack, me: int) -> list[tuple[Place, int]]:
+    """The pieces of ``stack`` (on ``hex_``) of another colour than ``me`` that trap a piece
+    of ``me``, with their colours: the possible partners G of an exchange."""
+    return [
+        ((hex_, level), colour)
+        for level, (colour, _) in enumerate(stack)
+        if colour != me and me in trapped_colours(stack, level)
+    ]
+
+
+def guards_of(board: Board, me: int) -> list[tuple[Place, int]]:
+    return [guard for hex_, stack in enumerate(board) if len(stack) > 1 for guard in guards_on(hex_, stack, me)]
+
+
+def exchange_partners(board: Board, me: int, x: Place, guards: list[tuple[Place, int]]) -> list[Place]:
+    """Every G the mover (colour ``me``) may exchange with its piece at ``x``: G has a colour
+    c other than ``me`` that X traps, and G traps a piece of ``me`` (``guards``)."""
+    wanted = trapped_colours(board[x[0]], x[1])
+    return [g for g, colour in guards if colour in wanted]
+
+
+def goal_complete(board: Board, colour: int) -> bool:
+    """Each of the 15 hexes of the colour's goal holds exactly one piece of that colour."""
+    return all(sum(1 for c, _ in board[h] if c == colour) == 1 for h in TERRITORY_HEXES[goal_of(colour)])
+
+
+class MartianPosition(Position):
+    def __init__(
+        self,
+        params: dict[str, Optional[int]],
+        player: int,
+        ply: int,
+        board: Optional[Board] = None,
+        recipe: Optional[Callable[[], Board]] = None,
+        judge_from: int = 0,
+    ) -> None:
+        self.params = params
+        self.num_players = params["players"]  # type: ignore[assignment]
+        self.seats = SEATS[self.num_players]
+        self.current_player = player
+        self.ply = ply
+        self._board = board
+        self._recipe = recipe
+        self._judge_from = judge_from  # the first player whose goal is checked
+        self._judged = False
+        self._outcome: Outcome = None
+        self._landing: Optional[list[int]] = None
+
+    # --- lazily built state ------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            assert self._recipe is not None
+            self._board = self._recipe()
+            self._recipe = None
+        return self._board
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        if not self._judged:
+            self._outcome = self._judge()
+            self._judged = True
+        return self._outcome
+
+    def _judge(self) -> Outcome:
+        """The goal check, from ``judge_from`` on clockwise, then the ply limit."""
+        n = self.num_players
+        for k in range(n):
+            player = (self._judge_from + k) % n
+            if goal_complete(self.board, self.seats[player]):
+                return player
+        if self.ply >= self.params["max_plies"]:  # type: ignore[operator]
+            return "draw"
+        return None
+
+    def _child(self, board: Optional[Board] = None, recipe: Optional[Callable[[], Board]] = None) -> MartianPosition:
+        mover = self.current_player
+        return MartianPosition(
+            self.params, (mover + 1) % self.num_players, self.ply + 1, board, recipe, judge_from=mover
+        )
+
+    # --- rules -------------------------------------------------------------------------
+
+    def landing_sizes(self) -> list[int]:
+        """Per hex, the largest moved piece of the player to move that may touch down there,
+        0 when none may: not directly on its own colour, and smaller than every piece there
+        whose owner's home territory holds the hex (the moving pieces are never on it)."""
+        if self._landing is None:
+            me = self.seats[self.current_player]
+            sizes = []
+            for hex_, stack in enumerate(self.board):
+                if not stack:
+                    sizes.append(3)
+                elif stack[-1][0] == me:
+                    sizes.append(0)
+                else:
+                    home = HOME[hex_]
+                    sizes.append(min((s for c, s in stack if c in home), default=4) - 1)
+            self._landing = sizes
+        return self._landing
+
+    def landable(self, hex_: int, size: int, moving: int) -> bool:
+        """Whether the player to move may touch down on ``hex_`` with a moved piece of ``size``
+        carrying ``moving`` pieces in all (itself and its riders)."""
+        if self.landing_sizes()[hex_] < size:
+            return False
+        limit = self.params["stack_limit"]
+        return limit is None or len(self.board[hex_]) + moving <= limit
+
+    def walkable(self, path: list[int], size: int, moving: int) -> bool:
+        """Whether the straight ``path`` (the hexes at distance 1..size) splits into steps and
+        jumps (each over an occupied hex) that touch down only on landable hexes."""
+        board = self.board
+        sizes = self.landing_sizes()
+        limit = self.params["stack_limit"]
+
+        def landable(hex_: int) -> bool:  # as self.landable(hex_, size, moving)
+            return sizes[hex_] >= size and (limit is None or len(board[hex_]) + moving <= limit)
+
+        for split in SPLITS[size]:
+            done = 0
+            for length in split:
+                if length == 2 and not board[path[done]]:
+                    break  # a jump needs a piece to jump over
+                done += length
+                if not landable(path[done - 1]):
+                    break
+            else:
+                return True
+        return False
+
+    def movements(self) -> Iterator[tuple[int, int, int]]:
+        """Every legal movement ``(from hex, level, to hex)`` of the player to move."""
+        board = self.board
+        me = self.seats[self.current_player]
+        for hex_, stack in enumerate(board):
+            for level, (colour, size) in enumerate(stack):
+                if colour != me or is_trapped(stack, level):
+                    continue
+                moving = len(stack) - level
+                for ray in RAYS[hex_]:
+                    if len(ray) >= size and self.walkable(ray[:size], size, moving):
+                        yield hex_, level, ray[size - 1]
+
+    def exchanges(self, guards: list[tuple[Place, int]]) -> Iterator[tuple[Place, Place]]:
+        """Every whole-turn guard exchange ``(X, G)`` of the player to move (``guards``: the
+        pieces that trap one of its pieces)."""
+        board = self.board
+        me = self.seats[self.current_player]
+        if not guards:
+            return
+        for hex_, stack in enumerate(board):
+            for level, (colour, _) in enumerate(stack):
+                if colour == me:
+                    for g in exchange_partners(board, me, (hex_, level), guards):
+                        yield (hex_, level), g
+
+    def _generate(self) -> dict[str, Position]:
+        if self.outcome is not None:
+            return {}
+        board = self.board
+        me = self.seats[self.current_player]
+        moves: dict[str, Position] = {}
+        guards = guards_of(board, me)
+        for frm, level, to in self.movements():
+            text = f"{HEX_NAMES[frm]}/{level}-{HEX_NAMES[to]}"
+            moves[text] = self._child(recipe=partial(lift_and_drop, board, frm, level, to))
+            size = board[frm][level][1]
+            # An exchange can end the move only if X now traps a piece of another colour.
+            if any(c != me and s <= size for c, s in board[to]):
+                after = lift_and_drop(board, frm, level, to)
+                x = (to, len(board[to]))
+                # Only the two stacks the movement touched have new guards.
+                guards_after = [g for g in guards if g[0][0] not in (frm, to)]
+                guards_after += guards_on(frm, after[frm], me) + guards_on(to, after[to], me)
+                for g in exchange_partners(after, me, x, guards_after):
+                    moves[text + exchange_text(x, g)] = self._child(recipe=partial(swap, after, x, g))
+        for x, g in self.exchanges(guards):
+            moves[exchange_text(x, g)] = self._child(recipe=partial(swap, board, x, g))
+        if not moves:
+            moves["pass"] = self._child(board=board)
+        return moves
+
+    def explain_illegal(self, move: str) -> str:
+        return explain_illegal(self, move)
+
+    # --- text and hash -----------------------------------------------------------------
+
+    def text(self) -> str:
+        stacks = [
+            f"{HEX_NAMES[h]}={''.join(f'{c}{SIZE_LETTERS[s - 1]}' for c, s in stack)}"
+            for h, stack in enumerate(self.board)
+            if stack
+        ]
+        return " ".join([str(self.num_players), str(self.current_player), str(self.ply), *stacks])
+
+    def hash(self) -> int:
+        h = SIDE_KEYS[self.current_player]
+        for hex_, stack in enumerate(self.board):
+            for level, (colour, size) in enumerate(stack):
+                h ^= piece_key(hex_, level, colour, size)
+        return h
+
+    def board_string(self) -> str:
+        return board_string(self)
+
+
+# --- explaining illegal moves ------------------------------------------------------------
+
+
+def parse_place(text: str) -> Optional[Place]:
+    """``<hex>/<level>`` with a canonical level, or None."""
+    name, sep, level_text = text.partition("/")
+    level = parse_count(level_text)
+    if not sep or name not in HEX_BY_NAME or level is None or level > U32_MAX:
+        return None
+    return HEX_BY_NAME[name], level
+
+
+def parse_move_text(text: str) -> Optional[tuple[Optional[tuple[Place, int]], Optional[tuple[Place, Place]]]]:
+    """Splits a move into its movement ``((from, level), to)`` and its exchange ``(X, G)``,
+    either of which may be absent; None when the text is not in the notation."""
+    movement_text, sep, exchange_part = text.partition("x")
+    movement = None
+    if movement_text:
+        frm_text, dash, to_text = movement_text.partition("-")
+        frm = parse_place(frm_text)
+        if not dash or frm is None or to_text not in HEX_BY_NAME:
+            return None
+        movement = (frm, HEX_BY_NAME[to_text])
+    exchange = None
+    if sep:
+        x_text, eq, g_text = exchange_part.partition("=")
+        x, g = parse_place(x_text), parse_place(g_text)
+        if not eq or x is None or g is None:
+            return None
+        exchange = (x, g)
+    if movement is None and exchange is None:
+        return None
+    return movement, exchange
+
+
+def explain_illegal(position: MartianPosition, move: str) -> str:
+    if move == "pass":
+        return "'pass' is only legal when the player to move has no other move"
+    parsed = parse_move_text(move)
+    if parsed is None:
+        return (
+            f"{move!r} is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally "
+            "followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'"
+        )
+    movement, exchange = parsed
+    board = position.board
+    me = position.seats[position.current_player]
+    if movement is not None:
+        (frm, level), to = movement
+        stack = board[frm]
+        if level >= len(stack):
+            return f"illegal move {move!r}: there is no piece at {place_name((frm, level))}"
+        colour, size = stack[level]
+        if colour != me:
+            return (
+                f"illegal move {move!r}: the piece at {place_name((frm, level))} "
+                f"has colour {colour}, not the mover's {me}"
+            )
+        if is_trapped(stack, level):
+            return (
+                f"illegal move {move!r}: the piece at {place_name((frm, level))} "
+                "is trapped (a piece above it is at least as large)"
+            )
+        path = next((ray[:size] for ray in RAYS[frm] if len(ray) >= size and ray[size - 1] == to), None)
+        if path is None:
+            return (
+                f"illegal move {move!r}: a {SIZE_NAMES[size - 1]} piece moves exactly {size} "
+                f"hex{'es' if size > 1 else ''} in a straight line"
+            )
+        if not position.walkable(path, size, len(stack) - level):
+            return (
+                f"illegal move {move!r}: no split of the path into steps and jumps touches down only on "
+                "landable hexes (empty or topped by another colour, no trap in a home territory, "
+                "within the stack limit)"
+            )
+        if exchange is None:
+            return f"illegal move {move!r}: it is not legal here"
+        return f"illegal move {move!r}: that guard exchange cannot end this move"
+    return f"illegal move {move!r}: not a guard exchange the player to move can make"
+
+
+# --- reading and writing -------------------------------------------------------------------
+
+
+def board_string(position: MartianPosition) -> str:
+    """The board as rows of constant r (number 1 at the top), each hex showing its top piece."""
+    board = position.board
+    lines = []
+    for r in range(-6, 7):
+        cells = []
+        for q in range(-6, 7):
+            i = INDEX.get((q, r))
+            if i is None:
+                continue
+            stack = board[i]
+            if not stack:
+                cells.append(" . " if TERRITORY[i] is None else " - ")
+            else:
+                c, s = stack[-1]
+                cells.append(f"{c}{SIZE_LETTERS[s - 1]}{'+' if len(stack) > 1 else ' '}")
+        lines.append(f"{r + 7:>2} " + " " * (2 * abs(r)) + " ".join(cells))
+    tall = [
+        f"{HEX_NAMES[h]}={''.join(f'{c}{SIZE_LETTERS[s - 1]}' for c, s in st)}"
+        for h, st in enumerate(board)
+        if len(st) > 1
+    ]
+    if tall:
+        lines.append("stacks (bottom to top): " + " ".join(tall))
+    outcome = position.outcome
+    if outcome is None:
+        status = f"player {position.current_player} (colour {position.seats[position.current_player]}) to move"
+    elif outcome == "draw":
+        status = "draw"
+    else:
+        status = f"player {outcome} (colour {position.seats[outcome]}) wins"  # type: ignore[index]
+    lines.append(f"{position.num_players} players, {status}, ply {position.ply}")
+    return "\n".join(lines)
+
+
+def start(params: dict[str, Optional[int]]) -> MartianPosition:
+    n = params["players"]
+    assert n is not None
+    stacks: list[Stack] = [() for _ in HEXES]
+    for colour in SEATS[n]:
+        for h in TERRITORY_HEXES[colour]:
+            stacks[h] = ((colour, start_size(h)),)
+    position = MartianPosition(params, 0, 0, tuple(stacks), judge_from=n - 1)
+    return position
+
+
+def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
+    if not isinstance(text, str):
+        raise TypeError(f"position text must be a str, got {type(text).__name__}")
+    fields = text.split(" ")
+    if len(fields) < 4:
+        raise InvalidPositionError(
+            "an E position is '<players> <player to move> <ply> <hex>=<stack> ...' separated by "
+            f"single spaces, got {text!r}"
+        )
+    players_text, player_text, ply_text = fields[:3]
+    n = parse_count(players_text)
+    if n is None or not 2 <= n <= 6:
+        raise InvalidPositionError(f"the number of players must be 2 to 6, got {players_text!r}")
+    if n != params["players"]:
+        raise InvalidPositionError(
+            f"the text is for {n} players but the parameter players is {params['players']} (pass players={n})"
+        )
+    player = parse_count(player_text)
+    if player is None or player >= n:
+        raise InvalidPositionError(f"the player to move must be a number from 0 to {n - 1}, got {player_text!r}")
+    ply = parse_count(ply_text)
+    if ply is None or ply > U32_MAX:
+        raise InvalidPositionError(f"the ply count must be a number, got {ply_text!r}")
+    seats = SEATS[n]
+    stacks: list[Stack] = [() for _ in HEXES]
+    seen = [False] * len(HEXES)
+    counts: dict[Piece, int] = {}
+    limit = params["stack_limit"]
+    for field in fields[3:]:
+        name, eq, stack_text = field.partition("=")
+        if not eq:
+            raise InvalidPositionError(f"expected '<hex>=<stack>', got {field!r}")
+        hex_ = HEX_BY_NAME.get(name)
+        if hex_ is None:
+            raise InvalidPositionError(f"{name!r} is not a hex of the board (a1..m13, within the hexagon)")
+        if seen[hex_]:
+            raise InvalidPositionError(f"hex {name} is listed twice")
+        seen[hex_] = True
+        if not stack_text or len(stack_text) % 2:
+            raise InvalidPositionError(
+                f"the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got {stack_text!r}"
+            )
+        pieces = []
+        for k in range(0, len(stack_text), 2):
+            digit, letter = stack_text[k], stack_text[k + 1]
+            if digit not in "012345" or letter not in SIZE_LETTERS:
+                raise InvalidPositionError(
+                    f"bad piece {stack_text[k : k + 2]!r} on {name}: a piece is a colour digit 0-5 and a size s/m/l"
+                )
+            colour = int(digit)
+            if colour not in seats:
+                raise InvalidPositionError(
+                    f"a piece of colour {colour} on {name}, "
+                    f"but with {n} players the colours are {', '.join(map(str, seats))}"
+                )
+            piece = (colour, SIZE_LETTERS.index(letter) + 1)
+            counts[piece] = counts.get(piece, 0) + 1
+            pieces.append(piece)
+        if limit is not None and len(pieces) > limit:
+            raise InvalidPositionError(
+                f"the stack on {name} has {len(pieces)} pieces, more than the stack_limit {limit}"
+            )
+        stacks[hex_] = tuple(pieces)
+    for colour in seats:
+        for size in (1, 2, 3):
+            count = counts.get((colour, size), 0)
+            if count != PIECES_PER_SIZE:
+                raise InvalidPositionError(
+                    f"colour {colour} has {count} {SIZE_NAMES[size - 1]} pieces; every seated colour has exactly "
+                    f"{PIECES_PER_SIZE} small, {PIECES_PER_SIZE} medium and {PIECES_PER_SIZE} large"
+                )
+    # Judged as read: the goal check from the player before the one to move, then the ply limit.
+    return MartianPosition(params, player, ply, tuple(stacks), judge_from=(player - 1) % n)

@@ -1,0 +1,689 @@
+"""E (Martian Chinese Checkers), hand-verified positions for every rule (RULINGS.md section 5),
+on both implementations.
+
+Hex names: letter a..m is q = -6..6, number 1..13 is r + 7 (s = -q - r). Handy facts used below:
+- row 3 (r = -4): e3 f3 are territory 2, g3 is the q = 0 border ray (homes of 1 and 2), h3 i3
+  j3 are territory 1, k3 is the s = 0 ray (homes of 0 and 1), l3 m3 are territory 0;
+- row 7 (r = 0): a7..f7 are the ray in the homes of 2 and 3, g7 the centre (every home),
+  h7..m7 the ray in the homes of 0 and 5;
+- directions: east (1,0) is letter+1, west letter-1, (0,-1) number-1, (0,1) number+1,
+  (1,-1) letter+1 number-1, (-1,1) letter-1 number+1.
+
+With 2 players the colours are 0 (player 0) and 3 (player 1), so territories 1 and 2 and the
+q = 0 ray are nobody's home. ``position()`` parks every piece a test does not place in one stack
+per colour (small, medium, large from the bottom) on a corner far from the action, so the texts
+hold the full 15 pieces per colour; tests look at the moves of the pieces they placed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pytest
+
+from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+from glacier.reference import _zobrist
+
+GAME = "martian_chinese_checkers"
+SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+#: Each colour's parking corner (in its own home, far from the hexes the tests use).
+PARK = {0: "m1", 1: "g1", 2: "a7", 3: "a13", 4: "g13", 5: "m7"}
+#: Room for colours 0 and 3 to park in low stacks, along the edges near their corners.
+PARK_LINE = {
+    0: ["m1", "l1", "k1", "j1", "i1", "h1", "g1", "m2", "m3", "m4", "m5", "m6", "m7", "l2", "k2"],
+    3: ["a13", "b13", "c13", "d13", "e13", "f13", "g13", "a12", "a11", "a10", "a9", "a8", "a7", "b12", "c12"],
+}
+
+START_2P = (
+    "2 0 0 a8=3l a9=3l a10=3l a11=3l a12=3l b8=3m b9=3m b10=3m b11=3m c8=3s c9=3m c10=3s d8=3s "
+    "d9=3s e8=3s i6=0s j5=0s j6=0s k4=0s k5=0m k6=0s l3=0m l4=0m l5=0m l6=0m m2=0l m3=0l m4=0l "
+    "m5=0l m6=0l"
+)
+
+#: The hexes of each territory with the size of the piece the set-up puts there.
+TERRITORY_START = {
+    0: "i6=s j5=s j6=s k4=s k5=m k6=s l3=m l4=m l5=m l6=m m2=l m3=l m4=l m5=l m6=l",
+    1: "h1=l h2=m h3=s h4=s h5=s i1=l i2=m i3=m i4=s j1=l j2=m j3=s k1=l k2=m l1=l",
+    2: "b6=l c5=l c6=m d4=l d5=m d6=s e3=l e4=m e5=m e6=s f2=l f3=m f4=s f5=s f6=s",
+    3: "a8=l a9=l a10=l a11=l a12=l b8=m b9=m b10=m b11=m c8=s c9=m c10=s d8=s d9=s e8=s",
+    4: "b13=l c12=m c13=l d11=s d12=m d13=l e10=s e11=m e12=m e13=l f9=s f10=s f11=s f12=m f13=l",
+    5: "h8=s h9=s h10=s h11=m h12=l i8=s i9=m i10=m i11=l j8=s j9=m j10=l k8=m k9=l l8=l",
+}
+
+
+def territory(t: int, colour: int) -> dict[str, str]:
+    """Territory ``t`` filled as at the start, with pieces of ``colour``."""
+    return {cell.split("=")[0]: f"{colour}{cell.split('=')[1]}" for cell in TERRITORY_START[t].split()}
+
+
+def position(
+    stacks: dict[str, str], players: int = 2, to_move: int = 0, ply: int = 0, height: Optional[int] = None
+) -> str:
+    """A position text with ``stacks``; each seated colour's missing pieces are parked, in one
+    stack on its corner, or (with ``height``, for stack limits) in stacks of at most ``height``
+    pieces along the board's edge near that corner (colours 0 and 3 only)."""
+    counts = {(c, s): 0 for c in SEATS[players] for s in "sml"}
+    for stack in stacks.values():
+        for k in range(0, len(stack), 2):
+            counts[int(stack[k]), stack[k + 1]] += 1
+    stacks = dict(stacks)
+    for c in SEATS[players]:
+        missing = [f"{c}{s}" for s in "sml" for _ in range(5 - counts[c, s])]
+        spots = [PARK[c]] if height is None else PARK_LINE[c]
+        chunk = max(len(missing), 1) if height is None else height
+        for spot, k in zip(spots, range(0, len(missing), chunk)):
+            assert spot not in stacks
+            stacks[spot] = "".join(missing[k : k + chunk])
+    return f"{players} {to_move} {ply} " + " ".join(f"{h}={s}" for h, s in stacks.items())
+
+
+def state_of(impl: Any, stacks: dict[str, str], players: int = 2, to_move: int = 0, ply: int = 0, **params: Any) -> Any:
+    text = position(stacks, players, to_move, ply, height=params.get("stack_limit"))
+    return impl.from_text(GAME, text, players=players, **params)
+
+
+def moves_from(state: Any, place: str) -> list[str]:
+    return [m for m in state.legal_moves() if m.startswith(place + "-")]
+
+
+def stacks_of(state: Any) -> dict[str, str]:
+    return dict(field.split("=") for field in state.text().split()[3:])
+
+
+# --- set-up ------------------------------------------------------------------------------
+
+
+def test_start_two_players(impl: Any) -> None:
+    state = impl.new_game(GAME)
+    assert state.text() == START_2P
+    assert state.num_players == 2 and state.current_player == 0 and not state.is_terminal()
+    assert state.params == {"players": 2, "stack_limit": None, "max_plies": 2000}
+
+
+def test_start_all_player_counts(impl: Any) -> None:
+    for n, seats in SEATS.items():
+        state = impl.new_game(GAME, players=n)
+        assert state.num_players == n and state.current_player == 0
+        expected = {}
+        for colour in seats:
+            expected.update(territory(colour, colour))
+        assert stacks_of(state) == expected, n
+
+
+def test_start_moves_two_players(impl: Any) -> None:
+    """Worked out by hand: 12 small, 12 medium and 4 large movements (RULINGS perft(1) = 28)."""
+    state = impl.new_game(GAME)
+    expected = [
+        # small: the tip i6 has four empty neighbours, the other four smalls two each
+        "i6/0-h6",
+        "i6/0-h7",
+        "i6/0-i5",
+        "i6/0-i7",
+        "j6/0-i7",
+        "j6/0-j7",
+        "j5/0-i5",
+        "j5/0-j4",
+        "k6/0-j7",
+        "k6/0-k7",
+        "k4/0-j4",
+        "k4/0-k3",
+        # medium: k5 jumps out over its four neighbours; each of l3..l6 has two ways out
+        "k5/0-k3",
+        "k5/0-i5",
+        "k5/0-i7",
+        "k5/0-k7",
+        "l6/0-j8",
+        "l6/0-l8",
+        "l5/0-j7",
+        "l5/0-l7",
+        "l4/0-l2",
+        "l4/0-j4",
+        "l3/0-l1",
+        "l3/0-j3",
+        # large: m6 walks out, m5 and m3 jump a neighbour first, m2 walks out; m4 is boxed in
+        "m6/0-j9",
+        "m5/0-j8",
+        "m3/0-j3",
+        "m2/0-j2",
+    ]
+    assert state.legal_moves() == sorted(expected)
+
+
+# --- movement ----------------------------------------------------------------------------
+
+
+def test_small_steps_one_hex_every_way(impl: Any) -> None:
+    state = state_of(impl, {"h4": "0s"})
+    assert moves_from(state, "h4/0") == ["h4/0-g4", "h4/0-g5", "h4/0-h3", "h4/0-h5", "h4/0-i3", "h4/0-i4"]
+
+
+@pytest.mark.parametrize(
+    ("between", "legal"),
+    [
+        ({}, True),  # step + step
+        ({"f3": "0s"}, True),  # jump over an own piece (a step onto it is refused)
+        ({"f3": "3s"}, True),  # step onto an opponent, or jump it
+        ({"f3": "3s0s"}, True),  # jump over a stack topped by an own piece
+        ({"g3": "0s"}, False),  # never land on an own piece
+        ({"g3": "3s"}, True),  # landing on an opponent outside its home
+    ],
+)
+def test_medium_moves_two_hexes(impl: Any, between: dict, legal: bool) -> None:
+    state = state_of(impl, {"e3": "0m", **between})
+    assert ("e3/0-g3" in state.legal_moves()) is legal
+    assert "e3/0-f3" not in state.legal_moves() and "e3/0-h3" not in state.legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("between", "legal"),
+    [
+        ({}, True),  # 1+1+1
+        ({"f3": "0s"}, True),  # 2+1: jump f3 onto g3, step to h3
+        ({"g3": "0s"}, True),  # 1+2: step to f3, jump g3 onto h3
+        ({"f3": "0s", "g3": "0s"}, False),  # two own pieces in a row: no split works
+        ({"f3": "3s", "g3": "0s"}, True),  # 1+2 touching down on the opponent on f3
+        ({"f3": "0s", "g3": "3s"}, True),  # 2+1 touching down on the opponent on g3
+        ({"h3": "0s"}, False),  # the last hex is own
+        ({"f3": "3s", "g3": "3s", "h3": "3s"}, True),  # opponents outside their home: 1+1+1
+    ],
+)
+def test_large_moves_three_hexes_in_any_split(impl: Any, between: dict, legal: bool) -> None:
+    state = state_of(impl, {"e3": "0l", **between})
+    assert ("e3/0-h3" in state.legal_moves()) is legal
+
+
+def test_a_movement_is_one_move_however_split(impl: Any) -> None:
+    # f3 and g3 hold opponents: 1+1+1, 1+2 and 2+1 all work, and it is still one move.
+    state = state_of(impl, {"e3": "0l", "f3": "3s", "g3": "3s"})
+    assert state.legal_moves().count("e3/0-h3") == 1
+    state.play("e3/0-h3")
+    assert stacks_of(state)["h3"] == "0l" and "e3" not in stacks_of(state)
+    assert state.current_player == 1 and state.text().split()[:3] == ["2", "1", "1"]
+
+
+def test_landing_on_another_colour_stacks(impl: Any) -> None:
+    state = state_of(impl, {"h4": "0s", "h3": "3m"})
+    state.play("h4/0-h3")
+    assert stacks_of(state)["h3"] == "3m0s"
+    assert "h4" not in stacks_of(state)
+
+
+def test_board_edge_stops_a_movement(impl: Any) -> None:
+    # e3 lies on the edge (s = 6): west and (0,-1) leave the board at once.
+    state = state_of(impl, {"e3": "0m"})
+    assert moves_from(state, "e3/0") == ["e3/0-c5", "e3/0-e5", "e3/0-g1", "e3/0-g3"]
+
+
+# --- the home-territory rule -------------------------------------------------------------
+
+
+def test_no_trap_in_its_home_but_jumping_it_is_fine(impl: Any) -> None:
+    # e7 is on the ray in colour 3's home: a 3s there may not be trapped, even part-way.
+    state = state_of(impl, {"d7": "0m", "e7": "3s"})
+    assert "d7/0-f7" in state.legal_moves()  # a jump over e7
+    small = state_of(impl, {"d7": "0s", "e7": "3s"})
+    assert "d7/0-e7" not in small.legal_moves()
+    # Landing on f7 would trap a 3s there: refused at the end of the move too.
+    end = state_of(impl, {"d7": "0m", "e7": "3s", "f7": "3s"})
+    assert "d7/0-f7" not in end.legal_moves()
+
+
+def test_a_smaller_piece_traps_nothing(impl: Any) -> None:
+    state = state_of(impl, {"d7": "0s", "e7": "3m"})
+    assert "d7/0-e7" in state.legal_moves()  # small on medium: the medium is not trapped
+    state.play("d7/0-e7")
+    assert stacks_of(state)["e7"] == "3m0s"
+
+
+def test_home_rule_refuses_every_split(impl: Any) -> None:
+    # d7 and e7 both hold a 3s in its home: 1+1+1 and 1+2 touch d7, 2+1 touches e7.
+    home = state_of(impl, {"c7": "0l", "d7": "3s", "e7": "3s"})
+    assert "c7/0-f7" not in home.legal_moves()
+    assert "c7/0-f7" in state_of(impl, {"c7": "0l", "e7": "3s"}).legal_moves()  # 1+2 over e7
+    # The same pieces outside colour 3's home are fine to touch down on.
+    away = state_of(impl, {"e3": "0l", "f3": "3s", "g3": "3s"})
+    assert "e3/0-h3" in away.legal_moves()
+
+
+def test_home_rule_on_the_centre(impl: Any) -> None:
+    state = state_of(impl, {"h7": "0s", "g7": "3s"})
+    assert "h7/0-g7" not in state.legal_moves()
+    state = state_of(impl, {"h7": "0s", "g7": "3m"})
+    assert "h7/0-g7" in state.legal_moves()
+
+
+def test_home_rule_protects_the_movers_own_pieces(impl: Any) -> None:
+    # k3 is on the ray in colour 0's home: landing on it would trap the mover's own 0s.
+    home = state_of(impl, {"i3": "0m", "k3": "0s3s"})
+    assert "i3/0-k3" not in home.legal_moves()
+    assert "i3/0-k3" in state_of(impl, {"i3": "0m", "k3": "3s"}).legal_moves()  # k3 is not colour 3's home
+    # h3 is in nobody's home (territory 1, unseated): the same stack may be landed on.
+    away = state_of(impl, {"f3": "0m", "h3": "0s3s"})
+    assert "f3/0-h3" in away.legal_moves()
+
+
+def test_home_rule_counts_pieces_already_trapped(impl: Any) -> None:
+    # Three players (colours 0, 2, 4). f4 is in territory 2; its 2s is already trapped by 4l.
+    state = state_of(impl, {"h4": "0m", "f4": "2s4l"}, players=3)
+    assert "h4/0-f4" not in state.legal_moves()
+    assert "h4/0-f4" in state_of(impl, {"h4": "0m", "f4": "4l"}, players=3).legal_moves()
+    # Only pieces at most the mover's size count: a 2m under the 4l stops the medium but not a small.
+    state = state_of(impl, {"h4": "0m", "f4": "2m4l"}, players=3)
+    assert "h4/0-f4" not in state.legal_moves()
+    state = state_of(impl, {"g4": "0s", "f4": "2m4l"}, players=3)
+    assert "g4/0-f4" in state.legal_moves()
+    # The same stack in nobody's home is fine for the medium.
+    state = state_of(impl, {"j3": "0m", "h3": "2s4l"}, players=3)
+    assert "j3/0-h3" in state.legal_moves()
+
+
+# --- stacks, riders and trapping ----------------------------------------------------------
+
+
+def test_riders_come_along_and_pieces_below_stay(impl: Any) -> None:
+    state = state_of(impl, {"h3": "3s0m3s"})
+    assert moves_from(state, "h3/0") == [] and moves_from(state, "h3/2") == []
+    assert "h3/1-j3" in state.legal_moves()
+    state.play("h3/1-j3")
+    stacks = stacks_of(state)
+    assert stacks["h3"] == "3s" and stacks["j3"] == "0m3s"
+    # Player 1 now moves both of its freed smalls: the one left behind and the rider.
+    assert moves_from(state, "h3/0") and moves_from(state, "j3/1")
+
+
+def test_riders_are_not_checked(impl: Any) -> None:
+    # The rider 3s ends above the 0m, not on the 3s of j3: only the moved piece touches down.
+    state = state_of(impl, {"h3": "0m3s", "j3": "3s"})
+    state.play("h3/0-j3")
+    assert stacks_of(state)["j3"] == "3s0m3s"
+    # A rider of the mover's colour neither: the 0m lands on a 3s, the 0s rides on the 0m.
+    state = state_of(impl, {"h3": "0m0s", "j3": "3s"})
+    state.play("h3/0-j3")
+    assert stacks_of(state)["j3"] == "3s0m0s"
+
+
+def test_trapped_pieces_cannot_move(impl: Any) -> None:
+    state = state_of(impl, {"h3": "0s3m"})
+    assert moves_from(state, "h3/0") == []
+    with pytest.raises(IllegalMoveError, match="trapped"):
+        state.play("h3/0-i3")
+    equal = state_of(impl, {"h3": "0m3m"})  # at least as large traps
+    assert moves_from(equal, "h3/0") == []
+    smaller = state_of(impl, {"h3": "0m3s"})
+    assert moves_from(smaller, "h3/0") != []
+
+
+def test_the_top_of_a_stack_moves_alone(impl: Any) -> None:
+    state = state_of(impl, {"h3": "0s3m"}, to_move=1)
+    state.play("h3/1-j3")
+    stacks = stacks_of(state)
+    assert stacks["h3"] == "0s" and stacks["j3"] == "3m"
+
+
+# --- stack limit ---------------------------------------------------------------------------
+
+
+def test_stack_limit_counts_pieces_there_plus_moving(impl: Any) -> None:
+    one = state_of(impl, {"h4": "0s", "h3": "3s"}, stack_limit=2)
+    assert "h4/0-h3" in one.legal_moves()  # 1 + 1
+    two = state_of(impl, {"h4": "0s", "h3": "3m3s"}, stack_limit=2)
+    assert "h4/0-h3" not in two.legal_moves()  # 2 + 1
+    assert "h4/0-h3" in state_of(impl, {"h4": "0s", "h3": "3m3s"}).legal_moves()  # no limit
+    # Two pieces moving (the 0m and its rider) fit only on an empty hex.
+    carried = state_of(impl, {"h4": "0m3s", "f4": "3s"}, stack_limit=2)
+    assert "h4/0-f4" not in carried.legal_moves()
+    empty = state_of(impl, {"h4": "0m3s"}, stack_limit=2)
+    assert "h4/0-f4" in empty.legal_moves()
+
+
+def test_stack_limit_applies_at_every_touch_down(impl: Any) -> None:
+    # f3 is 2 high: the large may jump it but not touch down on it; g3 is own.
+    blocked = state_of(impl, {"e3": "0l", "f3": "3m3s", "g3": "0s"}, stack_limit=2)
+    assert "e3/0-h3" not in blocked.legal_moves()
+    free = state_of(impl, {"e3": "0l", "f3": "3m3s", "g3": "0s"})
+    assert "e3/0-h3" in free.legal_moves()  # 1+2 via f3
+    jump = state_of(impl, {"e3": "0l", "f3": "3m3s"}, stack_limit=2)
+    assert "e3/0-h3" in jump.legal_moves()  # 2+1 over f3
+
+
+def test_stack_limit_one_forbids_stacking(impl: Any) -> None:
+    state = state_of(impl, {"h4": "0s", "h3": "3s", "e3": "0m", "f3": "3s"}, stack_limit=1)
+    assert "h4/0-h3" not in state.legal_moves()
+    assert "e3/0-g3" in state.legal_moves()  # jumping is still fine
+
+
+def test_stack_limit_in_texts_and_parameters(impl: Any) -> None:
+    with pytest.raises(InvalidPositionError, match="more than the stack_limit 2"):
+        state_of(impl, {"h3": "0s3s0m"}, stack_limit=2)
+    for bad in (0, -1, "2", 1.5):
+        with pytest.raises(InvalidParameterError):
+            impl.new_game(GAME, stack_limit=bad)
+    assert impl.new_game(GAME, stack_limit=3).params["stack_limit"] == 3
+    assert impl.new_game(GAME, stack_limit=None).params["stack_limit"] is None
+
+
+# --- guard exchanges -------------------------------------------------------------------------
+
+
+def test_seed_example_one(impl: Any) -> None:
+    """Bob's large red (3l) traps Chris's small blue (0s) on h3. Chris (player 0) traps a small
+    red with her medium blue and exchanges: the medium blue covers her small blue, the large
+    red covers Bob's small red."""
+    state = state_of(impl, {"h3": "0s3l", "i3": "3s", "g3": "0m"})
+    assert not [m for m in state.legal_moves() if m.startswith("x")]  # nothing to exchange yet
+    assert moves_from(state, "g3/0") == [
+        "g3/0-e3",
+        "g3/0-e5",
+        "g3/0-g1",
+        "g3/0-g5",
+        "g3/0-i1",
+        "g3/0-i3",
+        "g3/0-i3xi3/1=h3/1",
+    ]
+    state.play("g3/0-i3xi3/1=h3/1")
+    stacks = stacks_of(state)
+    assert stacks["h3"] == "0s0m" and stacks["i3"] == "3s3l" and "g3" not in stacks
+    assert state.current_player == 1
+
+
+def test_declined_exchange_can_be_taken_by_either_player_later(impl: Any) -> None:
+    """Seed: if the mover does not exchange, the opponent may, as the whole of its turn; and
+    if it declines too, the first player may exchange on its next turn."""
+    state = state_of(impl, {"h3": "0s3l", "i3": "3s", "g3": "0m"})
+    state.play("g3/0-i3")  # the plain move, without the exchange
+    assert stacks_of(state)["i3"] == "3s0m"
+    assert "xh3/1=i3/1" in state.legal_moves()  # Bob's whole-turn exchange
+    state.play("a13/12-d13")  # Bob declines and moves his parked large
+    assert "xi3/1=h3/1" in state.legal_moves()  # Chris may exchange as her whole turn
+    state.play("xi3/1=h3/1")
+    stacks = stacks_of(state)
+    assert stacks["h3"] == "0s0m" and stacks["i3"] == "3s3l"
+
+
+def test_seed_example_two(impl: Any) -> None:
+    """Bob's medium red traps Chris's small blue on h3; Chris stacks a large blue on both and
+    exchanges: the medium red comes out of the middle onto her large blue."""
+    state = state_of(impl, {"h3": "0s3m", "e3": "0l"})
+    assert moves_from(state, "e3/0") == ["e3/0-b6", "e3/0-e6", "e3/0-h3", "e3/0-h3xh3/2=h3/1"]
+    state.play("e3/0-h3xh3/2=h3/1")
+    assert stacks_of(state)["h3"] == "0s0l3m"
+
+
+def test_seed_final_scenario(impl: Any) -> None:
+    """Three players: 0 (you), 2 (Bob), 4 (Chris). Bob's 2l traps your 0s; trapping one of
+    Chris's pieces gives no exchange with Bob's guard, trapping one of Bob's does."""
+    chris = state_of(impl, {"h3": "0s2l", "i3": "4s", "g3": "0m"}, players=3)
+    assert "g3/0-i3" in chris.legal_moves()
+    assert not [m for m in chris.legal_moves() if "x" in m]
+    bob = state_of(impl, {"h3": "0s2l", "i3": "2s", "g3": "0m"}, players=3)
+    assert [m for m in bob.legal_moves() if "x" in m] == ["g3/0-i3xi3/1=h3/1"]
+
+
+def test_exchange_with_trapped_pieces_in_one_stack(impl: Any) -> None:
+    # X = 0m traps 3s and is itself trapped by G = 3l, which traps the 0m: a whole-turn swap.
+    state = state_of(impl, {"h3": "3s0m3l"})
+    assert moves_from(state, "h3/1") == []
+    assert [m for m in state.legal_moves() if "x" in m] == ["xh3/1=h3/2"]
+    state.play("xh3/1=h3/2")
+    assert stacks_of(state)["h3"] == "3s3l0m"
+
+
+def test_exchange_names_places_after_the_movement(impl: Any) -> None:
+    # The 0l carries 0s and 3m (which traps the 0s) onto the 3s of e3; G is the rider 3m,
+    # named at its place after the movement.
+    state = state_of(impl, {"h3": "0l0s3m", "e3": "3s"})
+    assert [m for m in state.legal_moves() if "x" in m] == ["h3/0-e3xe3/1=e3/3"]
+    state.play("h3/0-e3xe3/1=e3/3")
+    assert stacks_of(state)["e3"] == "3s3m0s0l"
+
+
+def test_exchange_is_not_checked_against_landing_rules(impl: Any) -> None:
+    # The 3l lands (by the swap) on k3 above the 0l in colour 0's home, trapping it there.
+    state = state_of(impl, {"k3": "0l3s", "h3": "0s3l", "i3": "0m"})
+    state.play("i3/0-k3xk3/2=h3/1")
+    stacks = stacks_of(state)
+    assert stacks["k3"] == "0l3s3l" and stacks["h3"] == "0s0m"
+
+
+def test_exchange_needs_x_to_be_the_moved_piece(impl: Any) -> None:
+    state = state_of(impl, {"h3": "0s3l", "i3": "3s0m"})  # X = 0m already traps the 3s
+    assert "xi3/1=h3/1" in state.legal_moves()
+    with pytest.raises(IllegalMoveError, match="cannot end this move"):
+        state.play("m1/12-j1xi3/1=h3/1")  # the parked large moves: it is not X
+
+
+def test_several_guards_give_several_exchanges(impl: Any) -> None:
+    state = state_of(impl, {"h3": "0s3l", "h5": "0s3m", "i3": "3s0m"})
+    assert [m for m in state.legal_moves() if m.startswith("x")] == ["xi3/1=h3/1", "xi3/1=h5/1"]
+
+
+# --- passing ---------------------------------------------------------------------------------
+
+
+def test_pass_only_when_nothing_else_is_legal(impl: Any) -> None:
+    text = "2 0 7 a13=3s3s3s3s3s3m3m3m3m3m3l3l3l3l g7=0s0s0s0s0s0m0m0m0m0m0l0l0l0l0l3l"
+    state = impl.from_text(GAME, text)
+    assert state.legal_moves() == ["pass"] and not state.is_terminal()
+    state.play("pass")
+    assert state.text() == text.replace("2 0 7", "2 1 8")
+    assert "pass" not in state.legal_moves()
+    with pytest.raises(IllegalMoveError, match="only legal when"):
+        state.play("pass")
+
+
+# --- the goal --------------------------------------------------------------------------------
+
+#: Colour 0 in its goal (territory 3) except e8; a 3s shares a8 with it.
+ALMOST_HOME = {**territory(3, 0), "a8": "3s0l", "f8": "0s"}
+del ALMOST_HOME["e8"]
+
+
+def test_filling_the_goal_wins(impl: Any) -> None:
+    state = state_of(impl, ALMOST_HOME)
+    assert not state.is_terminal()
+    state.play("f8/0-e8")
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [1.0, -1.0]
+    assert state.current_player == 1  # the turn still passes on
+
+
+def test_goal_needs_one_piece_on_each_hex(impl: Any) -> None:
+    stacks = {**ALMOST_HOME, "d9": "0s0s"}
+    del stacks["f8"]
+    state = state_of(impl, stacks)  # all 15 in the goal territory, but e8 is empty
+    assert not state.is_terminal() and state.returns() == [0.0, 0.0]
+
+
+def test_a_rider_can_win_for_its_owner(impl: Any) -> None:
+    # Player 1 (colour 3) moves its 3m with colour 0's last small riding on it onto e8.
+    stacks = {**ALMOST_HOME, "g8": "3m0s"}
+    del stacks["f8"]
+    state = state_of(impl, stacks, to_move=1)
+    state.play("g8/0-e8")
+    assert stacks_of(state)["e8"] == "3m0s"
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_reading_a_finished_text_checks_from_the_player_before(impl: Any) -> None:
+    # Both colours fill their goals (the start with the colours swapped). The check starts
+    # with the player before the one to move and goes clockwise.
+    swapped = {**territory(3, 0), **territory(0, 3)}
+    assert state_of(impl, swapped, to_move=0).returns() == [-1.0, 1.0]
+    assert state_of(impl, swapped, to_move=1).returns() == [1.0, -1.0]
+    # Three players (colours 0, 2, 4; goals 3, 5, 1): players 1 and 2 both done.
+    both = {**territory(5, 2), **territory(1, 4)}
+    assert state_of(impl, both, players=3, to_move=0).returns() == [-0.5, -0.5, 1.0]  # 2 first
+    assert state_of(impl, both, players=3, to_move=1).returns() == [-0.5, 1.0, -0.5]  # 0 (not done), then 1
+    assert state_of(impl, both, players=3, to_move=2).returns() == [-0.5, 1.0, -0.5]  # 1 first
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_returns_for_every_player_count(impl: Any, players: int) -> None:
+    seats = SEATS[players]
+    winner = players - 1
+    colour = seats[winner]
+    state = state_of(impl, territory((colour + 3) % 6, colour), players=players, to_move=0, ply=10)
+    lose = -1.0 / (players - 1)
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [1.0 if p == winner else lose for p in range(players)]
+    assert impl.new_game(GAME, players=players).returns() == [0.0] * players
+
+
+# --- the ply limit ---------------------------------------------------------------------------
+
+
+def test_ply_limit_is_a_draw(impl: Any) -> None:
+    state = impl.new_game(GAME, max_plies=1)
+    state.play("i6/0-h6")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert state.current_player == 1
+    text = state_of(impl, {}, ply=5, max_plies=5)
+    assert text.is_terminal() and text.returns() == [0.0, 0.0]
+    assert not state_of(impl, {}, ply=4, max_plies=5).is_terminal()
+
+
+def test_a_win_on_the_last_ply_counts(impl: Any) -> None:
+    state = state_of(impl, ALMOST_HOME, ply=9, max_plies=10)
+    state.play("f8/0-e8")
+    assert state.returns() == [1.0, -1.0]
+    done = dict(ALMOST_HOME, e8="0s")
+    del done["f8"]
+    assert state_of(impl, done, to_move=1, ply=50, max_plies=10).returns() == [1.0, -1.0]
+
+
+def test_passes_count_as_plies(impl: Any) -> None:
+    text = "2 0 9 a13=3s3s3s3s3s3m3m3m3m3m3l3l3l3l g7=0s0s0s0s0s0m0m0m0m0m0l0l0l0l0l3l"
+    state = impl.from_text(GAME, text, max_plies=10)
+    state.play("pass")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+
+
+# --- hash ------------------------------------------------------------------------------------
+
+
+def test_hash_follows_the_documented_keys(impl: Any) -> None:
+    seed = 0x4D415253
+    state = impl.new_game(GAME)
+    expected = _zobrist.key(seed, 205740 + 0)
+    for field in START_2P.split()[3:]:
+        name, stack = field.split("=")
+        q, r = "abcdefghijklm".index(name[0]) - 6, int(name[1:]) - 7
+        hex_index = sum(1 for qq in range(-6, q) for rr in range(-6, 7) if abs(qq + rr) <= 6)
+        hex_index += sum(1 for rr in range(-6, r) if abs(q + rr) <= 6)
+        for level in range(len(stack) // 2):
+            colour, size = int(stack[2 * level]), "sml".index(stack[2 * level + 1]) + 1
+            expected ^= _zobrist.key(seed, ((hex_index * 90 + level) * 6 + colour) * 3 + size - 1)
+    assert state.hash() == expected
+
+
+def test_hash_depends_on_side_to_move_and_stack_order_not_ply(impl: Any) -> None:
+    a = state_of(impl, {"h3": "0s3l"}, to_move=0)
+    assert a.hash() != state_of(impl, {"h3": "0s3l"}, to_move=1).hash()
+    assert a.hash() == state_of(impl, {"h3": "0s3l"}, to_move=0, ply=33).hash()
+    assert a.hash() != state_of(impl, {"h3": "3l0s"}, to_move=0).hash()
+    three = state_of(impl, {}, players=3, to_move=2)
+    assert len({state_of(impl, {}, players=3, to_move=p).hash() for p in range(3)}) == 3
+    assert three.current_player == 2
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+BAD_TEXTS = [
+    ("2 0 0", "an E position is"),
+    ("7 0 0 i6=0s", "number of players must be 2 to 6"),
+    ("02 0 0 i6=0s", "number of players must be 2 to 6"),
+    (START_2P.replace("2 0 0", "2 2 0", 1), "player to move must be a number from 0 to 1"),
+    (START_2P.replace("2 0 0", "2 x 0", 1), "player to move"),
+    (START_2P.replace("2 0 0", "2 0 -1", 1), "ply count"),
+    (START_2P.replace("2 0 0", "2 0 01", 1), "ply count"),
+    (START_2P.replace("i6=0s", "a1=0s"), "'a1' is not a hex of the board"),
+    (START_2P.replace("i6=0s", "n7=0s"), "'n7' is not a hex"),
+    (START_2P.replace("i6=0s", "g07=0s"), "'g07' is not a hex"),
+    (START_2P.replace("i6=0s", "g14=0s"), "'g14' is not a hex"),
+    (START_2P.replace("i6=0s", "m8=0s"), "'m8' is not a hex"),
+    (START_2P.replace("i6=0s", "j6=0s"), "hex j6 is listed twice"),
+    (START_2P.replace("i6=0s", "i6="), "the stack on i6 must be pieces"),
+    (START_2P.replace("i6=0s", "i6=0"), "the stack on i6 must be pieces"),
+    (START_2P.replace("i6=0s", "i6=0x"), "bad piece '0x' on i6"),
+    (START_2P.replace("i6=0s", "i6=6s"), "bad piece '6s' on i6"),
+    (START_2P.replace("i6=0s", "i6=1s"), "colour 1 on i6, but with 2 players the colours are 0, 3"),
+    (START_2P.replace(" i6=0s", ""), "colour 0 has 4 small pieces"),
+    (START_2P.replace("i6=0s", "i6=0s0s"), "colour 0 has 6 small pieces"),
+    (START_2P.replace("i6=0s", "i6=0m"), "colour 0 has 4 small pieces"),
+    (START_2P.replace(" i6=0s", "  i6=0s"), "expected '<hex>=<stack>'"),
+    (START_2P.replace("i6=0s", "i6:0s"), "expected '<hex>=<stack>'"),
+    (START_2P + " ", "expected '<hex>=<stack>'"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_TEXTS)
+def test_bad_texts(impl: Any, text: str, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        impl.from_text(GAME, text)
+
+
+def test_text_player_count_must_match_the_parameter(impl: Any) -> None:
+    three = impl.new_game(GAME, players=3).text()
+    with pytest.raises(InvalidPositionError, match=r"for 3 players but the parameter players is 2 \(pass players=3\)"):
+        impl.from_text(GAME, three)
+    assert impl.from_text(GAME, three, players=3).text() == three
+
+
+def test_texts_read_in_any_order_and_written_in_board_order(impl: Any) -> None:
+    fields = START_2P.split()
+    shuffled = " ".join(fields[:3] + list(reversed(fields[3:])))
+    assert impl.from_text(GAME, shuffled).text() == START_2P
+    # An own colour directly on its own (only an exchange makes that) reads fine.
+    state = state_of(impl, {"h3": "0s0m"})
+    assert stacks_of(state)["h3"] == "0s0m"
+
+
+@pytest.mark.parametrize("players", [7, 1, 0, -2, None, "3"])
+def test_bad_player_counts(impl: Any, players: Optional[Any]) -> None:
+    with pytest.raises(InvalidParameterError):
+        impl.new_game(GAME, players=players)
+
+
+BAD_MOVES = [
+    ("e5", "not an E move"),
+    ("i6/0-i5x", "not an E move"),
+    ("i6/00-i5", "not an E move"),
+    ("i6/0i5", "not an E move"),
+    ("z1/0-a1", "not an E move"),
+    ("x", "not an E move"),
+    ("e5/0-e6", "no piece at e5/0"),
+    ("i6/1-i5", "no piece at i6/1"),
+    ("e8/0-f8", "has colour 3, not the mover's 0"),
+    ("i6/0-i4", "a small piece moves exactly 1 hex in a straight line"),
+    ("k5/0-k6", "a medium piece moves exactly 2 hexes in a straight line"),
+    ("m4/0-j4", "no split of the path"),
+    ("i6/0-i5xi5/0=e8/0", "cannot end this move"),
+    ("xi6/0=e8/0", "not a guard exchange"),
+    ("pass", "only legal when"),
+]
+
+
+@pytest.mark.parametrize(("move", "message"), BAD_MOVES)
+def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str) -> None:
+    state = impl.new_game(GAME)
+    with pytest.raises(IllegalMoveError, match=message):
+        state.play(move)
+    assert state.text() == START_2P and state.moves == []
+
+
+def test_board_drawing(impl: Any) -> None:
+    drawing = str(state_of(impl, {"h3": "0s3l"}))
+    assert "3l+" in drawing and "h3=0s3l" in drawing and "player 0 (colour 0) to move" in drawing
+
+
+def test_both_implementations_draw_the_same_board() -> None:
+    import glacier
+    from glacier import reference
+
+    for text, params in [
+        (START_2P, {}),
+        (position({"h3": "0s3l", "e8": "3m0s"}, ply=12), {}),
+        (position({**territory(3, 0), **territory(0, 3)}, to_move=1), {}),  # finished
+        (position({}, players=6, to_move=4, ply=99), {"players": 6}),
+    ]:
+        assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))
