@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import KubaState
+from ._native import KingsCourtState, KubaState
 from .errors import (
     GlacierError,
     IllegalMoveError,
@@ -36,6 +36,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
+    "KingsCourtState",
     "KubaState",
     "State",
     "UnknownGameError",
@@ -63,7 +64,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[KubaState]
+State = Union[KingsCourtState, KubaState]
 
 
 def native_class(name: str) -> type[State]:

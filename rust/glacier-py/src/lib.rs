@@ -249,11 +249,16 @@ macro_rules! game_class {
     };
 }
 
+game_class!(
+    KingsCourtState,
+    glacier_core::games::kings_court::KingsCourt
+);
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<KingsCourtState>()?;
     m.add_class::<KubaState>()?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! One module per game.
 
+pub mod kings_court;
 pub mod kuba;
 
 /// The names of every game, in the order the Python API lists them.
@@ -18,6 +19,10 @@ pub const GAME_NAMES: [&str; 5] = [
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {
         match $name {
+            "kings_court" => {
+                type $G = $crate::games::kings_court::KingsCourt;
+                $body
+            }
             "kuba" => {
                 type $G = $crate::games::kuba::Kuba;
                 $body
