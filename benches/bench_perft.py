@@ -18,6 +18,7 @@ from glacier import reference
 
 #: Per game: (depth in Rust, depth through the Python API, depth of the reference).
 DEPTHS: dict[str, tuple[int, int, int]] = {
+    "kings_court": (7, 5, 4),
     "kuba": (6, 3, 4),
 }
 

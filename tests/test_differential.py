@@ -20,6 +20,7 @@ MAX_PLIES = 300
 
 #: Parameter sets cycled over the games of each game (game i uses PARAMS[i % len]).
 PARAMS: dict[str, list[dict[str, Any]]] = {
+    "kings_court": [{}, {"max_plies": 40}, {}, {"max_plies": 3}],
     "kuba": [{}, {"max_plies": 40}],
 }
 
