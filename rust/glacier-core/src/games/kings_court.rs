@@ -223,19 +223,20 @@ fn jump_masks(occupied: u64) -> [u64; 4] {
     masks
 }
 
-/// The square offset of a jump in each direction.
-const JUMP_OFFSET: [isize; 4] = [16, 2, -16, -2];
-
-/// The directions in which a piece on `sq` can jump to a square not in `visited`.
+/// The squares a piece on `sq` can jump to, leaving out those in `visited`.
 #[inline]
-fn jump_dirs(masks: &[u64; 4], sq: usize, visited: u64) -> u8 {
-    let mut dirs = 0;
-    for (d, mask) in masks.iter().enumerate() {
-        if mask & bit(sq) != 0 && visited & bit(sq.wrapping_add_signed(JUMP_OFFSET[d])) == 0 {
-            dirs |= 1 << d;
-        }
-    }
-    dirs
+fn jump_targets(masks: &[u64; 4], sq: usize, visited: u64) -> u64 {
+    let b = bit(sq);
+    // The masks only hold squares whose landing is on the board: no wrap-around.
+    ((masks[0] & b) << 16 | (masks[1] & b) << 2 | (masks[2] & b) >> 16 | (masks[3] & b) >> 2)
+        & !visited
+}
+
+/// The direction of the jump from `sq` to `land` (two squares apart on a file or rank).
+#[inline]
+fn jump_direction(sq: usize, land: usize) -> usize {
+    // +16 north (0), +2 east (1), -16 south (2), -2 west (3).
+    2 * usize::from(land < sq) + usize::from(land.abs_diff(sq) == 2)
 }
 
 /// Depth-first search over the jump chains from `from`, on a fixed-size stack (a chain has
@@ -253,11 +254,11 @@ fn jump_chains(
     mut visit: impl FnMut(usize, u64, usize) -> bool,
 ) -> bool {
     let mut at = [0u8; KcMove::MAX_JUMPS + 1];
-    // The directions still to try at each depth.
-    let mut todo = [0u8; KcMove::MAX_JUMPS + 1];
+    // The landings still to try at each depth.
+    let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
     at[0] = from as u8;
     let mut visited = bit(from);
-    todo[0] = jump_dirs(masks, from, visited);
+    todo[0] = jump_targets(masks, from, visited);
     let mut depth = 0usize;
     let mut dirs = 0u64;
     loop {
@@ -271,14 +272,14 @@ fn jump_chains(
             continue;
         }
         todo[depth] = pending & (pending - 1);
-        let d = pending.trailing_zeros() as usize;
-        let land = (at[depth] as usize).wrapping_add_signed(JUMP_OFFSET[d]);
+        let land = pending.trailing_zeros() as usize;
+        let d = jump_direction(at[depth] as usize, land);
         // Keep the directions of the jumps below this one; drop those of abandoned branches.
         dirs = (dirs & ((1 << (2 * depth)) - 1)) | (d as u64) << (2 * depth);
         depth += 1;
         at[depth] = land as u8;
         visited |= bit(land);
-        todo[depth] = jump_dirs(masks, land, visited);
+        todo[depth] = jump_targets(masks, land, visited);
         if allowed & bit(land) != 0 && visit(depth, dirs, land) {
             return true;
         }
@@ -290,15 +291,40 @@ fn jump_chains(
 /// end in the Court. They depend only on the position, not on which piece jumped to
 /// `first`: the piece's start square is occupied in the position, so no path from `first`
 /// can land on it, and (see [`jump_masks`]) its leaving opens no jump.
+///
+/// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
+/// is counted without being pushed.
 fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
     let mut all = 1u64;
-    let mut court = u64::from(COURT & bit(first) != 0);
-    jump_chains(masks, first, !0, |_, _, land| {
+    let mut court = (COURT >> first) & 1;
+    let mut at = [0u8; KcMove::MAX_JUMPS + 1];
+    let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
+    at[0] = first as u8;
+    let mut visited = bit(first);
+    todo[0] = jump_targets(masks, first, visited);
+    let mut depth = 0usize;
+    loop {
+        let pending = todo[depth];
+        if pending == 0 {
+            if depth == 0 {
+                return (all, court);
+            }
+            visited ^= bit(at[depth] as usize);
+            depth -= 1;
+            continue;
+        }
+        todo[depth] = pending & (pending - 1);
+        let land = pending.trailing_zeros() as usize;
         all += 1;
-        court += u64::from(COURT & bit(land) != 0);
-        false
-    });
-    (all, court)
+        court += (COURT >> land) & 1;
+        let onward = jump_targets(masks, land, visited | bit(land));
+        if onward != 0 {
+            depth += 1;
+            at[depth] = land as u8;
+            visited |= bit(land);
+            todo[depth] = onward;
+        }
+    }
 }
 
 impl KingsCourt {
@@ -853,12 +879,12 @@ impl Game for KingsCourt {
         }
         for first in squares(firsts) {
             let (all, court) = continuations(&masks, first);
-            for d in 0..4 {
-                let from = first.wrapping_add_signed(-JUMP_OFFSET[d]);
-                if from < SQUARES && masks[d] & own & bit(from) != 0 {
-                    n += if free & bit(from) != 0 { all } else { court };
-                }
-            }
+            // The pieces that jump to `first`: two squares back along each direction.
+            let b = bit(first);
+            let jumpers = own
+                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
+            n += u64::from((jumpers & free).count_ones()) * all
+                + u64::from((jumpers & !free).count_ones()) * court;
         }
         n
     }
