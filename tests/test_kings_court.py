@@ -197,6 +197,25 @@ def test_chain_may_leave_the_court_and_come_back(impl: Any) -> None:
     assert state.legal_moves() == ["f6-e6", "f6-f5"]
 
 
+def test_the_longest_chains_have_15_jumps(impl: Any) -> None:
+    # Every square with file + rank odd is full (Red on the odd files, Green on the even
+    # ones) and the 4x4 sublattice of a1 is empty but for the Red a1: every jump is open,
+    # so the chains from a1 are the self-avoiding walks of the 4x4 grid from a corner. The
+    # longest visit all 16 squares: 15 jumps, and there are 52 such Hamiltonian paths from
+    # a corner of the 4x4 grid (OEIS A096969).
+    state = impl.from_text(GAME, "G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/RR1R1R1R r 10")
+    chains = [m for m in state.legal_moves() if m.startswith("a1x")]
+    longest = [m for m in chains if m.count("x") == 15]
+    assert len(longest) == 52
+    assert max(m.count("x") for m in state.legal_moves()) == 15
+    # Up and down the files: every vertical jump takes a Green piece of ranks 2, 4, 6, every
+    # sideways jump goes over a Red piece of rank 7 or 1, which stays. Green keeps only
+    # rank 8, outside the Court: Red wins.
+    state.play("a1xa3xa5xa7xc7xc5xc3xc1xe1xe3xe5xe7xg7xg5xg3xg1")
+    assert state.text() == "G1G1G1G1/1R1R1R1R/8/1R1R1R1R/8/1R1R1R1R/8/1R1R1RRR g 11"
+    assert state.returns() == [1.0, -1.0]
+
+
 # --- the Court rule ---------------------------------------------------------------------
 
 

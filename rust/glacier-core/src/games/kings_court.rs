@@ -211,8 +211,10 @@ fn direction_between(a: usize, b: usize, table: &[[u8; 4]; SQUARES]) -> Option<u
 /// one coordinate of the other parity, so it is never a square of the sublattice. The
 /// moving piece leaving its start therefore opens no jump of its own chain (nothing can
 /// jump over its empty start square) and only makes the start a landing, which the
-/// no-revisit rule forbids anyway; jumped pieces stay on the board until the move ends,
-/// so they can be jumped again and never landed on.
+/// no-revisit rule forbids anyway. Jumped pieces stay on the board until the move ends,
+/// as the rules say; it makes no difference either, since their squares are never
+/// landings and a piece can be jumped only along one line, so jumping it a second time
+/// would revisit a landing.
 #[inline]
 fn jump_masks(occupied: u64) -> [u64; 4] {
     let empty = !occupied;
@@ -1003,6 +1005,24 @@ mod tests {
                 "depth {depth} without bulk counting"
             );
         }
+    }
+
+    #[test]
+    fn fifteen_jump_chains_round_trip() {
+        // The 4x4 sublattice of a1 is empty and every square between is full: the chains
+        // from a1 that visit all 16 squares are the 52 Hamiltonian paths from a corner.
+        let text = "G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/RR1R1R1R r 10";
+        let state = KingsCourt::from_text(text, &params()).expect("valid");
+        let mut longest = 0;
+        state.generate_moves(&mut |mv| {
+            if mv.jumps() == KcMove::MAX_JUMPS {
+                longest += 1;
+                let text = state.move_text(mv);
+                assert_eq!(state.parse_move(&text), Ok(mv), "{text}");
+            }
+        });
+        assert_eq!(longest, 52);
+        assert_eq!(state.count_moves(), moves(&state).len() as u64);
     }
 
     #[test]
