@@ -21,6 +21,7 @@ from glacier.testing import built_games
 DEPTHS: dict[str, tuple[int, int, int]] = {
     "ice_age_chess": (6, 4, 3),
     "ice_cube_checkers": (11, 8, 7),
+    "kings_court": (7, 5, 4),
     "kuba": (6, 3, 4),
     "martian_chinese_checkers": (5, 3, 3),
 }

@@ -27,6 +27,7 @@ PARAMS: dict[str, list[dict[str, Any]]] = {
         {"ice_age_period": 1},
     ],
     "ice_cube_checkers": [{}, {"max_plies": 12}, {"max_plies": 5}, {"max_plies": 30}],
+    "kings_court": [{}, {"max_plies": 40}, {}, {"max_plies": 3}],
     "kuba": [{}, {"max_plies": 40}],
     "martian_chinese_checkers": [
         {"players": 2},

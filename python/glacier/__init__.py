@@ -19,7 +19,13 @@ from __future__ import annotations
 from typing import Any, Union
 
 from . import _native
-from ._native import IceAgeChessState, IceCubeCheckersState, KubaState, MartianChineseCheckersState
+from ._native import (
+    IceAgeChessState,
+    IceCubeCheckersState,
+    KingsCourtState,
+    KubaState,
+    MartianChineseCheckersState,
+)
 from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
@@ -39,6 +45,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
+    "KingsCourtState",
     "KubaState",
     "MartianChineseCheckersState",
     "Playouts",
@@ -71,7 +78,7 @@ _CLASS_NAMES = {
 }
 
 #: Any native game state.
-State = Union[IceAgeChessState, IceCubeCheckersState, KubaState, MartianChineseCheckersState]
+State = Union[IceAgeChessState, IceCubeCheckersState, KingsCourtState, KubaState, MartianChineseCheckersState]
 
 
 def native_class(name: str) -> type[State]:

@@ -5,6 +5,7 @@ from typing import Any, ClassVar, TypeVar, final
 __all__ = [
     "IceAgeChessState",
     "IceCubeCheckersState",
+    "KingsCourtState",
     "KubaState",
     "MartianChineseCheckersState",
     "NativeVectorEnv",
@@ -62,6 +63,10 @@ class IceAgeChessState(_GameState):
 @final
 class IceCubeCheckersState(_GameState):
     """Ice Cube Checkers (RULINGS.md section 2). Parameters: ``max_plies`` (default 200)."""
+
+@final
+class KingsCourtState(_GameState):
+    """King's Court (RULINGS.md section 4). Parameters: ``max_plies`` (default 300)."""
 
 @final
 class KubaState(_GameState):

@@ -461,6 +461,10 @@ game_class!(
     IceCubeCheckersState,
     glacier_core::games::ice_cube_checkers::IceCubeCheckers
 );
+game_class!(
+    KingsCourtState,
+    glacier_core::games::kings_court::KingsCourt
+);
 game_class!(KubaState, glacier_core::games::kuba::Kuba);
 game_class!(
     MartianChineseCheckersState,
@@ -472,6 +476,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<IceAgeChessState>()?;
     m.add_class::<IceCubeCheckersState>()?;
+    m.add_class::<KingsCourtState>()?;
     m.add_class::<KubaState>()?;
     m.add_class::<MartianChineseCheckersState>()?;
     batch::register(m)?;

@@ -2,6 +2,7 @@
 
 pub mod ice_age_chess;
 pub mod ice_cube_checkers;
+pub mod kings_court;
 pub mod kuba;
 pub mod martian_chinese_checkers;
 
@@ -27,6 +28,10 @@ macro_rules! with_game {
             }
             "ice_cube_checkers" => {
                 type $G = $crate::games::ice_cube_checkers::IceCubeCheckers;
+                $body
+            }
+            "kings_court" => {
+                type $G = $crate::games::kings_court::KingsCourt;
                 $body
             }
             "kuba" => {

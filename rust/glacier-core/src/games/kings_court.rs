@@ -1,0 +1,1083 @@
+//! King's Court (RULINGS.md section 4; docs/rules/kings_court.md).
+//!
+//! An 8x8 grid of Red and Green pieces around the Center Court c3-f6. After two opening
+//! steps into the Court, a move is a step or a jump chain over pieces of either colour;
+//! jumped opponent pieces are removed. A player must always keep a piece in the Court and
+//! wins by leaving the opponent none there.
+//!
+//! The board is two bitboards (bit `rank * 8 + file`, a1 = 0, h8 = 63). Jump chains are
+//! searched depth first on a fixed-size stack with a visited bitboard: no heap allocation
+//! anywhere in move generation. A move is a `u64` holding the start square and the list of
+//! directions (see [`KcMove`]).
+
+use crate::error::Error;
+use crate::game::{Game, Outcome};
+use crate::params::{ParamSpec, ParamValue};
+use crate::{bad_position, zobrist};
+use std::fmt::Write as _;
+
+const SIZE: usize = 8;
+const SQUARES: usize = SIZE * SIZE;
+
+const RED: usize = 0;
+const GREEN: usize = 1;
+const NAMES: [&str; 2] = ["Red", "Green"];
+
+/// Each colour starts with this many pieces and never gains one.
+const PIECES: u32 = 24;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const RANK_2: u64 = 0xFF << 8;
+const RANK_7: u64 = 0xFF << 48;
+/// The Center Court c3-f6: files c-f (0x3C) of ranks 3-6.
+const COURT: u64 = 0x3C << 16 | 0x3C << 24 | 0x3C << 32 | 0x3C << 40;
+
+/// Directions, indexed 0..4: towards rank 8, towards file h, towards rank 1, towards file a.
+/// `d ^ 2` is the opposite direction.
+const DIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+const NORTH: usize = 0;
+const SOUTH: usize = 2;
+/// No square (off the board).
+const OFF: u8 = u8::MAX;
+
+const START: &str = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0";
+
+/// The square `n` squares from `sq` in direction `d`, or `OFF`.
+const fn ray_table(n: i8) -> [[u8; 4]; SQUARES] {
+    let mut table = [[OFF; 4]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (file, rank) = ((sq % SIZE) as i8, (sq / SIZE) as i8);
+        let mut d = 0;
+        while d < 4 {
+            let (f, r) = (file + n * DIRS[d].0, rank + n * DIRS[d].1);
+            if f >= 0 && f < SIZE as i8 && r >= 0 && r < SIZE as i8 {
+                table[sq][d] = (r as usize * SIZE + f as usize) as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+/// The neighbour in each direction (also the square jumped over).
+const NEIGHBOUR: [[u8; 4]; SQUARES] = ray_table(1);
+/// The landing square of a jump in each direction.
+const LANDING: [[u8; 4]; SQUARES] = ray_table(2);
+
+#[inline]
+const fn bit(sq: usize) -> u64 {
+    1u64 << sq
+}
+
+/// Every square of `b` moved one square in direction `d` (squares leaving the board drop out).
+#[inline]
+const fn shift(b: u64, d: usize) -> u64 {
+    match d {
+        0 => b << 8,
+        1 => (b & !FILE_H) << 1,
+        2 => b >> 8,
+        _ => (b & !FILE_A) >> 1,
+    }
+}
+
+/// Iterates over the squares of a bitboard, lowest first.
+#[inline]
+fn squares(mut b: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(sq)
+        }
+    })
+}
+
+// Zobrist keys (seed and indices documented in docs/rules/kings_court.md).
+const ZOBRIST_SEED: u64 = 0x4B43_5254; // "KCRT"
+/// Index `sq * 2 + colour` (colour 0 Red, 1 Green): a piece of that colour on that square.
+const PIECE_KEYS: [u64; SQUARES * 2] = zobrist::table(ZOBRIST_SEED, 0);
+/// Index 128: Green to move.
+const GREEN_TO_MOVE_KEY: u64 = zobrist::key(ZOBRIST_SEED, 128);
+/// Index 129: the first opening ply is due (ply count 0).
+const OPENING_1_KEY: u64 = zobrist::key(ZOBRIST_SEED, 129);
+/// Index 130: the second opening ply is due (ply count 1).
+const OPENING_2_KEY: u64 = zobrist::key(ZOBRIST_SEED, 130);
+
+/// The hash key of the ply count's phase: opening ply 1, opening ply 2, or later (none).
+const fn phase_key(ply: u32) -> u64 {
+    match ply {
+        0 => OPENING_1_KEY,
+        1 => OPENING_2_KEY,
+        _ => 0,
+    }
+}
+
+/// A move: a step or a jump chain, as a start square and a list of directions.
+///
+/// Bits 0-5 hold the start square, bits 6-9 the number of jumps `n` (0..=15; 0 marks a
+/// step), and from bit 10 on two bits per direction: the step's direction, or the
+/// direction of jump `i` at bits `10 + 2i`. Landings of a chain keep the parity of both
+/// coordinates, so they lie on a 4x4 sublattice of 16 squares; the start is one of them
+/// and none is visited twice, so a chain has at most 15 jumps (40 bits in all).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct KcMove(u64);
+
+impl KcMove {
+    const MAX_JUMPS: usize = 15;
+
+    #[inline]
+    const fn step(from: usize, dir: usize) -> KcMove {
+        KcMove(from as u64 | (dir as u64) << 10)
+    }
+    #[inline]
+    const fn chain(from: usize, jumps: usize, dirs: u64) -> KcMove {
+        KcMove(from as u64 | (jumps as u64) << 6 | dirs << 10)
+    }
+    #[inline]
+    fn from(self) -> usize {
+        (self.0 & 63) as usize
+    }
+    /// The number of jumps; 0 for a step.
+    #[inline]
+    fn jumps(self) -> usize {
+        ((self.0 >> 6) & 15) as usize
+    }
+    #[inline]
+    fn dir(self, i: usize) -> usize {
+        ((self.0 >> (10 + 2 * i)) & 3) as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingsCourtParams {
+    pub max_plies: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct KingsCourt {
+    /// Bitboards of Red's and Green's pieces.
+    pieces: [u64; 2],
+    /// 0 = Red, 1 = Green.
+    side: u8,
+    ply: u32,
+    outcome: Outcome,
+    hash: u64,
+    params: KingsCourtParams,
+}
+
+fn square_name(sq: usize) -> String {
+    let mut s = String::with_capacity(2);
+    s.push((b'a' + (sq % SIZE) as u8) as char);
+    s.push((b'1' + (sq / SIZE) as u8) as char);
+    s
+}
+
+fn parse_square(s: &[u8]) -> Option<usize> {
+    match s {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            Some((r - b'1') as usize * SIZE + (f - b'a') as usize)
+        }
+        _ => None,
+    }
+}
+
+/// A canonical non-negative decimal (no sign, no leading zeros).
+fn parse_count(s: &str) -> Option<u32> {
+    let canonical =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    if canonical {
+        s.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// The direction from `a` to `b` when `b` is `n` squares away along a file or rank.
+fn direction_between(a: usize, b: usize, table: &[[u8; 4]; SQUARES]) -> Option<usize> {
+    (0..4).find(|&d| table[a][d] as usize == b)
+}
+
+/// Where single jumps go in a position: `masks[d]` holds every square `v` whose neighbour
+/// in direction `d` is occupied and whose square beyond that is empty, so a piece on `v`
+/// could jump in direction `d`.
+///
+/// These masks serve every jump of every chain of the side to move, unchanged while a
+/// chain runs: a chain's landings keep the parity of both coordinates, so they and its
+/// start square lie on one 4x4 sublattice, while every square it jumps over has exactly
+/// one coordinate of the other parity, so it is never a square of the sublattice. The
+/// moving piece leaving its start therefore opens no jump of its own chain (nothing can
+/// jump over its empty start square) and only makes the start a landing, which the
+/// no-revisit rule forbids anyway. Jumped pieces stay on the board until the move ends,
+/// as the rules say; it makes no difference either, since their squares are never
+/// landings and a piece can be jumped only along one line, so jumping it a second time
+/// would revisit a landing.
+#[inline]
+fn jump_masks(occupied: u64) -> [u64; 4] {
+    let empty = !occupied;
+    let mut masks = [0; 4];
+    for (d, mask) in masks.iter_mut().enumerate() {
+        *mask = shift(occupied & shift(empty, d ^ 2), d ^ 2);
+    }
+    masks
+}
+
+/// The squares a piece on `sq` can jump to, leaving out those in `visited`.
+#[inline]
+fn jump_targets(masks: &[u64; 4], sq: usize, visited: u64) -> u64 {
+    let b = bit(sq);
+    // The masks only hold squares whose landing is on the board: no wrap-around.
+    ((masks[0] & b) << 16 | (masks[1] & b) << 2 | (masks[2] & b) >> 16 | (masks[3] & b) >> 2)
+        & !visited
+}
+
+/// The direction of the jump from `sq` to `land` (two squares apart on a file or rank).
+#[inline]
+fn jump_direction(sq: usize, land: usize) -> usize {
+    // +16 north (0), +2 east (1), -16 south (2), -2 west (3).
+    2 * usize::from(land < sq) + usize::from(land.abs_diff(sq) == 2)
+}
+
+/// Depth-first search over the jump chains from `from`, on a fixed-size stack (a chain has
+/// at most 15 jumps) with a visited bitboard; no heap allocation.
+///
+/// `visit` is called for every landing in `allowed` (each prefix of a chain is a move of
+/// its own) with the number of jumps so far, their packed directions (two bits each, the
+/// first jump lowest) and the landing square; it returns `true` to stop the search, and
+/// then `jump_chains` returns `true`.
+#[inline]
+fn jump_chains(
+    masks: &[u64; 4],
+    from: usize,
+    allowed: u64,
+    mut visit: impl FnMut(usize, u64, usize) -> bool,
+) -> bool {
+    let mut at = [0u8; KcMove::MAX_JUMPS + 1];
+    // The landings still to try at each depth.
+    let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
+    at[0] = from as u8;
+    let mut visited = bit(from);
+    todo[0] = jump_targets(masks, from, visited);
+    let mut depth = 0usize;
+    let mut dirs = 0u64;
+    loop {
+        let pending = todo[depth];
+        if pending == 0 {
+            if depth == 0 {
+                return false;
+            }
+            visited ^= bit(at[depth] as usize);
+            depth -= 1;
+            continue;
+        }
+        todo[depth] = pending & (pending - 1);
+        let land = pending.trailing_zeros() as usize;
+        let d = jump_direction(at[depth] as usize, land);
+        // Keep the directions of the jumps below this one; drop those of abandoned branches.
+        dirs = (dirs & ((1 << (2 * depth)) - 1)) | (d as u64) << (2 * depth);
+        depth += 1;
+        at[depth] = land as u8;
+        visited |= bit(land);
+        todo[depth] = jump_targets(masks, land, visited);
+        if allowed & bit(land) != 0 && visit(depth, dirs, land) {
+            return true;
+        }
+    }
+}
+
+/// The number of jump chains that continue from a first landing `first`: the simple paths
+/// of jumps from `first` (the path that stops there included), all of them and those that
+/// end in the Court. They depend only on the position, not on which piece jumped to
+/// `first`: the piece's start square is occupied in the position, so no path from `first`
+/// can land on it, and (see [`jump_masks`]) its leaving opens no jump.
+///
+/// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
+/// is counted without being pushed.
+fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
+    let mut all = 1u64;
+    let mut court = (COURT >> first) & 1;
+    let mut at = [0u8; KcMove::MAX_JUMPS + 1];
+    let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
+    at[0] = first as u8;
+    let mut visited = bit(first);
+    todo[0] = jump_targets(masks, first, visited);
+    let mut depth = 0usize;
+    loop {
+        let pending = todo[depth];
+        if pending == 0 {
+            if depth == 0 {
+                return (all, court);
+            }
+            visited ^= bit(at[depth] as usize);
+            depth -= 1;
+            continue;
+        }
+        todo[depth] = pending & (pending - 1);
+        let land = pending.trailing_zeros() as usize;
+        all += 1;
+        court += (COURT >> land) & 1;
+        let onward = jump_targets(masks, land, visited | bit(land));
+        if onward != 0 {
+            depth += 1;
+            at[depth] = land as u8;
+            visited |= bit(land);
+            todo[depth] = onward;
+        }
+    }
+}
+
+impl KingsCourt {
+    fn occupied(&self) -> u64 {
+        self.pieces[RED] | self.pieces[GREEN]
+    }
+
+    /// Whether the side to move is in an opening ply (ply counts 0 and 1).
+    fn in_opening(&self) -> bool {
+        self.ply < 2
+    }
+
+    /// The opening steps of the side to move: the pieces that may step, and the direction.
+    fn opening_steps(&self) -> (u64, usize) {
+        let empty = !self.occupied();
+        if self.ply == 0 {
+            (self.pieces[RED] & RANK_2 & shift(empty, SOUTH), NORTH)
+        } else {
+            (self.pieces[GREEN] & RANK_7 & shift(empty, NORTH), SOUTH)
+        }
+    }
+
+    /// The mover's pieces whose every move keeps another of its pieces in the Court
+    /// (`free`), and the others, whose moves must end in the Court (`bound`).
+    #[inline]
+    fn free_and_bound(own: u64) -> (u64, u64) {
+        let in_court = own & COURT;
+        match in_court.count_ones() {
+            0 => (0, own),
+            1 => (own & !in_court, in_court),
+            _ => (own, 0),
+        }
+    }
+
+    /// Calls `sink` for every legal move; stops early when `sink` returns `true`
+    /// (and then returns `true`).
+    #[inline]
+    fn for_each_move(&self, mut sink: impl FnMut(KcMove) -> bool) -> bool {
+        if self.in_opening() {
+            let (movers, dir) = self.opening_steps();
+            return squares(movers).any(|from| sink(KcMove::step(from, dir)));
+        }
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let empty = !occupied;
+        let (free, _) = Self::free_and_bound(own);
+        let masks = jump_masks(occupied);
+        for from in squares(own) {
+            let allowed = if free & bit(from) != 0 { !0 } else { COURT };
+            for (d, &to) in NEIGHBOUR[from].iter().enumerate() {
+                if to != OFF
+                    && empty & allowed & bit(to as usize) != 0
+                    && sink(KcMove::step(from, d))
+                {
+                    return true;
+                }
+            }
+            let stopped = jump_chains(&masks, from, allowed, |n, dirs, _| {
+                sink(KcMove::chain(from, n, dirs))
+            });
+            if stopped {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move has a legal move (quick bitboard tests first).
+    fn has_move(&self) -> bool {
+        if self.in_opening() {
+            return self.opening_steps().0 != 0;
+        }
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let empty = !occupied;
+        let (free, bound) = Self::free_and_bound(own);
+        let masks = jump_masks(occupied);
+        if (0..4).any(|d| shift(free, d) & empty != 0 || masks[d] & free != 0) {
+            return true;
+        }
+        squares(bound).any(|from| {
+            (0..4).any(|d| shift(bit(from), d) & empty & COURT != 0)
+                || jump_chains(&masks, from, COURT, |_, _, _| true)
+        })
+    }
+
+    fn set_piece(&mut self, sq: usize, colour: usize, on: bool) {
+        debug_assert_eq!(self.pieces[colour] & bit(sq) != 0, !on);
+        self.pieces[colour] ^= bit(sq);
+        self.hash ^= PIECE_KEYS[sq * 2 + colour];
+    }
+
+    /// The squares a move visits after its start: its landings (one for a step).
+    fn landings(mv: KcMove) -> impl Iterator<Item = usize> {
+        let from = mv.from();
+        let n = mv.jumps();
+        let table = if n == 0 { &NEIGHBOUR } else { &LANDING };
+        let count = n.max(1);
+        let mut sq = from;
+        (0..count).map(move |i| {
+            sq = table[sq][mv.dir(i)] as usize;
+            sq
+        })
+    }
+
+    /// Judges a position as it is read (see docs/rules/kings_court.md).
+    fn judge_text(&mut self) -> Result<(), Error> {
+        let side = self.side as usize;
+        let mover = 1 - side;
+        self.outcome = Outcome::Ongoing;
+        if self.ply >= 3 {
+            // The last move was made under the Court rule by the player not to move.
+            let court = [self.pieces[RED] & COURT, self.pieces[GREEN] & COURT];
+            if court[mover] == 0 {
+                return Err(if court[side] == 0 {
+                    bad_position!(
+                        "neither side has a piece in the Center Court (c3-f6): after the opening \
+                         the player who just moved must keep one there"
+                    )
+                } else {
+                    bad_position!(
+                        "{} has no piece in the Center Court (c3-f6), but {} just moved and must keep one there",
+                        NAMES[mover],
+                        NAMES[mover]
+                    )
+                });
+            }
+            if court[side] == 0 {
+                self.outcome = Outcome::Win(mover as u8);
+                return Ok(());
+            }
+        }
+        if self.ply >= self.params.max_plies {
+            self.outcome = Outcome::Draw;
+        } else if !self.has_move() {
+            self.outcome = Outcome::Win(mover as u8);
+        }
+        Ok(())
+    }
+
+    fn placement(&self) -> String {
+        let mut out = String::with_capacity(72);
+        for rank in (0..SIZE).rev() {
+            let mut empty = 0u8;
+            for file in 0..SIZE {
+                let sq = rank * SIZE + file;
+                let c = if self.pieces[RED] & bit(sq) != 0 {
+                    'R'
+                } else if self.pieces[GREEN] & bit(sq) != 0 {
+                    'G'
+                } else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    out.push((b'0' + empty) as char);
+                    empty = 0;
+                }
+                out.push(c);
+            }
+            if empty > 0 {
+                out.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+
+    fn parse_placement(text: &str) -> Result<[u64; 2], Error> {
+        let ranks: Vec<&str> = text.split('/').collect();
+        if ranks.len() != SIZE {
+            return Err(bad_position!(
+                "King's Court placement needs 8 ranks separated by '/', got {}",
+                ranks.len()
+            ));
+        }
+        let mut pieces = [0u64; 2];
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = SIZE - 1 - i;
+            let mut file = 0;
+            let mut last_was_digit = false;
+            for c in rank_text.chars() {
+                match c {
+                    '1'..='8' => {
+                        if last_was_digit {
+                            return Err(bad_position!(
+                                "rank {} has two digits in a row: '{rank_text}'",
+                                rank + 1
+                            ));
+                        }
+                        file += c as usize - '0' as usize;
+                        last_was_digit = true;
+                        continue;
+                    }
+                    'R' | 'G' => {
+                        if file < SIZE {
+                            pieces[usize::from(c == 'G')] |= bit(rank * SIZE + file);
+                        }
+                        file += 1;
+                    }
+                    _ => {
+                        return Err(bad_position!(
+                            "unexpected '{c}' in rank {}: '{rank_text}' (pieces are 'R' and 'G', digits 1-8 count empty squares)",
+                            rank + 1
+                        ))
+                    }
+                }
+                last_was_digit = false;
+            }
+            if file != SIZE {
+                return Err(bad_position!(
+                    "rank {} covers {file} squares, not 8: '{rank_text}'",
+                    rank + 1
+                ));
+            }
+        }
+        Ok(pieces)
+    }
+
+    /// Reads a move's text: its start square, whether it is a jump chain, and its landings
+    /// (at most 16, which is more than any legal chain has). `None` when malformed.
+    fn parse_move_syntax(text: &str) -> Option<(usize, bool, [u8; 16], usize)> {
+        let bytes = text.as_bytes();
+        let is_chain = match bytes.get(2) {
+            Some(b'-') => false,
+            Some(b'x') => true,
+            _ => return None,
+        };
+        // Squares of two characters, separated by one separator character.
+        if bytes.len() < 5 || (bytes.len() - 2) % 3 != 0 {
+            return None;
+        }
+        let from = parse_square(&bytes[..2])?;
+        let n = (bytes.len() - 2) / 3;
+        if !is_chain && n != 1 {
+            return None;
+        }
+        let mut landings = [0u8; 16];
+        for i in 0..n {
+            let at = 2 + 3 * i;
+            let sep = if is_chain { b'x' } else { b'-' };
+            if bytes[at] != sep {
+                return None;
+            }
+            let sq = parse_square(&bytes[at + 1..at + 3])?;
+            if i < landings.len() {
+                landings[i] = sq as u8;
+            }
+        }
+        Some((from, is_chain, landings, n))
+    }
+
+    /// The move `text` names, or why it is not legal here.
+    fn check_move(&self, text: &str) -> Result<KcMove, String> {
+        let Some((from, is_chain, landings, n)) = Self::parse_move_syntax(text) else {
+            return Err(format!(
+                "'{text}' is not a King's Court move: expected a step like 'd2-d3' or a jump chain like 'd4xd6xf6' (squares a1-h8)"
+            ));
+        };
+        let side = self.side as usize;
+        let own = self.pieces[side];
+        if own & bit(from) == 0 {
+            return Err(format!(
+                "there is no {} piece on {} (it is {}'s move)",
+                NAMES[side],
+                square_name(from),
+                NAMES[side]
+            ));
+        }
+        let occupied = self.occupied();
+        let blocked = occupied & !bit(from);
+        let mv = if !is_chain {
+            let to = landings[0] as usize;
+            let Some(dir) = direction_between(from, to, &NEIGHBOUR) else {
+                return Err("a step goes one square up, down, left or right".into());
+            };
+            if self.in_opening() {
+                let (from_rank, to_rank, opening_dir) = if self.ply == 0 {
+                    (2, 3, NORTH)
+                } else {
+                    (7, 6, SOUTH)
+                };
+                if dir != opening_dir || from / SIZE + 1 != from_rank {
+                    return Err(format!(
+                        "in this opening ply {} must step a piece from rank {from_rank} onto rank {to_rank}",
+                        NAMES[side]
+                    ));
+                }
+            }
+            if occupied & bit(to) != 0 {
+                return Err(format!("{} is not empty", square_name(to)));
+            }
+            KcMove::step(from, dir)
+        } else {
+            if self.in_opening() {
+                return Err("there are no jumps in the two opening plies".into());
+            }
+            let mut visited = bit(from);
+            let mut sq = from;
+            let mut dirs = 0u64;
+            for (i, &land) in landings.iter().take(n).enumerate() {
+                let land = land as usize;
+                let Some(d) = direction_between(sq, land, &LANDING) else {
+                    return Err(format!(
+                        "{} to {} is not a jump: a jump goes two squares up, down, left or right, over the piece between",
+                        square_name(sq),
+                        square_name(land)
+                    ));
+                };
+                let mid = NEIGHBOUR[sq][d] as usize;
+                if blocked & bit(mid) == 0 {
+                    return Err(format!(
+                        "there is no piece on {} to jump over",
+                        square_name(mid)
+                    ));
+                }
+                if visited & bit(land) != 0 {
+                    return Err(format!(
+                        "the chain lands on {} a second time (a move may not revisit a square, its start included)",
+                        square_name(land)
+                    ));
+                }
+                if blocked & bit(land) != 0 {
+                    return Err(format!(
+                        "the landing square {} is not empty",
+                        square_name(land)
+                    ));
+                }
+                visited |= bit(land);
+                dirs |= (d as u64) << (2 * i);
+                sq = land;
+            }
+            // Sixteen landings would revisit a square of the 4x4 sublattice, caught above.
+            KcMove::chain(from, n.min(KcMove::MAX_JUMPS), dirs)
+        };
+        if !self.in_opening() {
+            let last = Self::landings(mv).last().unwrap_or(from);
+            if own & !bit(from) & COURT == 0 && COURT & bit(last) == 0 {
+                return Err(format!(
+                    "it would leave {} with no piece in the Center Court (c3-f6)",
+                    NAMES[side]
+                ));
+            }
+        }
+        Ok(mv)
+    }
+}
+
+impl Game for KingsCourt {
+    const NAME: &'static str = "kings_court";
+    const PARAMS: &'static [ParamSpec] = &[ParamSpec::max_plies(300)];
+
+    type Params = KingsCourtParams;
+    type Move = KcMove;
+
+    fn build_params(values: &[ParamValue]) -> Result<KingsCourtParams, Error> {
+        Ok(KingsCourtParams {
+            max_plies: values[0].int() as u32,
+        })
+    }
+
+    fn param_values(params: &KingsCourtParams) -> Vec<ParamValue> {
+        vec![ParamValue::Int(params.max_plies.into())]
+    }
+
+    fn params(&self) -> &KingsCourtParams {
+        &self.params
+    }
+
+    fn start(params: &KingsCourtParams) -> Self {
+        match Self::from_text(START, params) {
+            Ok(state) => state,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
+    }
+
+    fn from_text(text: &str, params: &KingsCourtParams) -> Result<Self, Error> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        let [placement, side, ply] = fields[..] else {
+            return Err(bad_position!(
+                "a King's Court position has 3 fields separated by single spaces \
+                 (placement, side to move, ply count), got {}: '{text}'",
+                fields.len()
+            ));
+        };
+        let pieces = Self::parse_placement(placement)?;
+        let side = match side {
+            "r" => RED,
+            "g" => GREEN,
+            _ => {
+                return Err(bad_position!(
+                    "side to move must be 'r' or 'g', got '{side}'"
+                ))
+            }
+        };
+        let ply = parse_count(ply)
+            .ok_or_else(|| bad_position!("ply count must be a number, got '{ply}'"))?;
+        for colour in [RED, GREEN] {
+            let n = pieces[colour].count_ones();
+            if n > PIECES {
+                return Err(bad_position!(
+                    "{n} {} pieces: a side has at most {PIECES}",
+                    NAMES[colour]
+                ));
+            }
+            if ply <= 2 && n != PIECES {
+                return Err(bad_position!(
+                    "{n} {} pieces at ply count {ply}: nothing can be captured before the third ply, so each side has all {PIECES}",
+                    NAMES[colour]
+                ));
+            }
+        }
+        if ply < 2 && side != ply as usize {
+            return Err(bad_position!(
+                "at ply count {ply} {} is to move (opening ply {}), not {}",
+                NAMES[ply as usize],
+                ply + 1,
+                NAMES[side]
+            ));
+        }
+        let mut state = KingsCourt {
+            pieces,
+            side: side as u8,
+            ply,
+            outcome: Outcome::Ongoing,
+            hash: 0,
+            params: *params,
+        };
+        state.hash = state.hash_from_scratch();
+        state.judge_text()?;
+        Ok(state)
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.placement(),
+            ["r", "g"][self.side as usize],
+            self.ply
+        )
+    }
+
+    fn board_string(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..SIZE).rev() {
+            let _ = write!(out, "{} ", rank + 1);
+            for file in 0..SIZE {
+                let sq = rank * SIZE + file;
+                out.push(' ');
+                out.push(if self.pieces[RED] & bit(sq) != 0 {
+                    'R'
+                } else if self.pieces[GREEN] & bit(sq) != 0 {
+                    'G'
+                } else if COURT & bit(sq) != 0 {
+                    ':'
+                } else {
+                    '.'
+                });
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f g h   (':' an empty Court square)\n");
+        let status = match self.outcome {
+            Outcome::Ongoing => format!(
+                "{} to move{}",
+                NAMES[self.side as usize],
+                match self.ply {
+                    0 => " (opening: a step from rank 2 onto rank 3)",
+                    1 => " (opening: a step from rank 7 onto rank 6)",
+                    _ => "",
+                }
+            ),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Win(p) => format!("{} wins", NAMES[p as usize]),
+        };
+        let _ = write!(
+            out,
+            "{status}, ply {}\nRed {} pieces ({} in the Court), Green {} pieces ({} in the Court)",
+            self.ply,
+            self.pieces[RED].count_ones(),
+            (self.pieces[RED] & COURT).count_ones(),
+            self.pieces[GREEN].count_ones(),
+            (self.pieces[GREEN] & COURT).count_ones()
+        );
+        out
+    }
+
+    fn current_player(&self) -> usize {
+        self.side as usize
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for colour in [RED, GREEN] {
+            for sq in squares(self.pieces[colour]) {
+                h ^= PIECE_KEYS[sq * 2 + colour];
+            }
+        }
+        if self.side as usize == GREEN {
+            h ^= GREEN_TO_MOVE_KEY;
+        }
+        h ^ phase_key(self.ply)
+    }
+
+    #[inline]
+    fn generate_moves(&self, sink: &mut impl FnMut(KcMove)) {
+        if self.outcome != Outcome::Ongoing {
+            return;
+        }
+        self.for_each_move(|mv| {
+            sink(mv);
+            false
+        });
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.outcome != Outcome::Ongoing {
+            return 0;
+        }
+        if self.in_opening() {
+            return u64::from(self.opening_steps().0.count_ones());
+        }
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let empty = !occupied;
+        let (free, bound) = Self::free_and_bound(own);
+        let mut n = 0u64;
+        for d in 0..4 {
+            n += u64::from((shift(free, d) & empty).count_ones());
+            n += u64::from((shift(bound, d) & empty & COURT).count_ones());
+        }
+        // Every chain is a first jump followed by one of the continuations from its first
+        // landing: count them once per first landing, for all the pieces that jump there.
+        let masks = jump_masks(occupied);
+        let mut firsts = 0u64;
+        for (d, mask) in masks.iter().enumerate() {
+            firsts |= shift(shift(mask & own, d), d);
+        }
+        for first in squares(firsts) {
+            let (all, court) = continuations(&masks, first);
+            // The pieces that jump to `first`: two squares back along each direction.
+            let b = bit(first);
+            let jumpers = own
+                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
+            n += u64::from((jumpers & free).count_ones()) * all
+                + u64::from((jumpers & !free).count_ones()) * court;
+        }
+        n
+    }
+
+    fn play(&mut self, mv: KcMove) {
+        let mover = self.side as usize;
+        let opponent = 1 - mover;
+        let from = mv.from();
+        // Opponent pieces jumped stay on the board until the move ends, then go at once
+        // (each once, however often it was jumped).
+        let mut captured = 0u64;
+        let mut sq = from;
+        if mv.jumps() == 0 {
+            sq = NEIGHBOUR[from][mv.dir(0)] as usize;
+        } else {
+            for i in 0..mv.jumps() {
+                let d = mv.dir(i);
+                captured |= bit(NEIGHBOUR[sq][d] as usize);
+                sq = LANDING[sq][d] as usize;
+            }
+            captured &= self.pieces[opponent];
+        }
+        self.set_piece(from, mover, false);
+        self.set_piece(sq, mover, true);
+        for c in squares(captured) {
+            self.set_piece(c, opponent, false);
+        }
+
+        let court_rule = !self.in_opening();
+        self.hash ^= phase_key(self.ply);
+        self.ply += 1;
+        self.hash ^= phase_key(self.ply);
+        self.side ^= 1;
+        self.hash ^= GREEN_TO_MOVE_KEY;
+
+        self.outcome = if court_rule && self.pieces[opponent] & COURT == 0 {
+            Outcome::Win(mover as u8)
+        } else if self.ply >= self.params.max_plies {
+            Outcome::Draw
+        } else if !self.has_move() {
+            Outcome::Win(mover as u8)
+        } else {
+            Outcome::Ongoing
+        };
+    }
+
+    fn move_text(&self, mv: KcMove) -> String {
+        let mut out = square_name(mv.from());
+        let sep = if mv.jumps() == 0 { '-' } else { 'x' };
+        for sq in Self::landings(mv) {
+            out.push(sep);
+            out.push_str(&square_name(sq));
+        }
+        out
+    }
+
+    /// Actions index the legal moves. No position has more than 50736: at most 24 pieces
+    /// make at most 96 steps, and a jump chain's landings form a self-avoiding walk on the
+    /// 4x4 lattice of squares of its start square's parity, which has at most 2110 walks
+    /// from any node (from a corner), so at most 24 * 2110 chains.
+    const ACTION_SPACE_SIZE: usize = 24 * 4 + 24 * 2110;
+
+    /// 5 planes of 8x8 from the mover's side (ranks flipped when Green moves): 0 the mover's
+    /// pieces, 1 the opponent's, 2 the Center Court, 3 all ones during the two opening plies,
+    /// 4 the fraction of the ply limit used (constant). Index `plane * 64 + rank * 8 + file`.
+    const OBSERVATION_SHAPE: &'static [usize] = &[5, 8, 8];
+
+    fn observe(&self, out: &mut [f32]) {
+        let me = self.side as usize;
+        let flip = |sq: usize| if me == 0 { sq } else { sq ^ 56 };
+        for (plane, board) in [self.pieces[me], self.pieces[1 - me], COURT]
+            .into_iter()
+            .enumerate()
+        {
+            let mut rest = board;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out[plane * 64 + flip(sq)] = 1.0;
+            }
+        }
+        if self.ply < 2 {
+            out[3 * 64..4 * 64].fill(1.0);
+        }
+        let used = if self.params.max_plies == 0 {
+            1.0
+        } else {
+            (self.ply as f32 / self.params.max_plies as f32).min(1.0)
+        };
+        out[4 * 64..5 * 64].fill(used);
+    }
+
+    fn parse_move(&self, text: &str) -> Result<KcMove, Error> {
+        let mv = self
+            .check_move(text)
+            .map_err(|why| Error::IllegalMove(format!("illegal move '{text}': {why}")))?;
+        let mut legal = false;
+        self.for_each_move(|m| {
+            legal = m == mv;
+            legal
+        });
+        if !legal {
+            return Err(Error::IllegalMove(format!(
+                "illegal move '{text}': it is not legal here"
+            )));
+        }
+        Ok(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Session;
+
+    fn params() -> KingsCourtParams {
+        KingsCourtParams { max_plies: 300 }
+    }
+
+    fn moves(state: &KingsCourt) -> Vec<String> {
+        let mut out = Vec::new();
+        state.generate_moves(&mut |mv| out.push(state.move_text(mv)));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn start_text_round_trips() {
+        let s = KingsCourt::start(&params());
+        assert_eq!(s.text(), START);
+        assert_eq!(s.hash(), s.hash_from_scratch());
+        assert_eq!(moves(&s), ["d2-d3", "f2-f3"]);
+    }
+
+    #[test]
+    fn court_mask_is_c3_to_f6() {
+        let names: Vec<String> = squares(COURT).map(square_name).collect();
+        assert_eq!(names.len(), 16);
+        assert_eq!(names[0], "c3");
+        assert_eq!(names[15], "f6");
+    }
+
+    #[test]
+    fn start_perft_matches_rulings() {
+        let s = KingsCourt::start(&params());
+        let expected = [1, 2, 4, 100, 2673, 79630];
+        for (depth, &n) in expected.iter().enumerate() {
+            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(
+                crate::perft::perft_no_bulk(&s, depth as u32),
+                n,
+                "depth {depth} without bulk counting"
+            );
+        }
+    }
+
+    #[test]
+    fn fifteen_jump_chains_round_trip() {
+        // The 4x4 sublattice of a1 is empty and every square between is full: the chains
+        // from a1 that visit all 16 squares are the 52 Hamiltonian paths from a corner.
+        let text = "G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/RR1R1R1R r 10";
+        let state = KingsCourt::from_text(text, &params()).expect("valid");
+        let mut longest = 0;
+        state.generate_moves(&mut |mv| {
+            if mv.jumps() == KcMove::MAX_JUMPS {
+                longest += 1;
+                let text = state.move_text(mv);
+                assert_eq!(state.parse_move(&text), Ok(mv), "{text}");
+            }
+        });
+        assert_eq!(longest, 52);
+        assert_eq!(state.count_moves(), moves(&state).len() as u64);
+    }
+
+    #[test]
+    fn count_matches_generation_and_moves_parse_back() {
+        // Walk a few plies of a fixed line and check every position.
+        let mut session = Session::<KingsCourt>::new(&[]).expect("start");
+        for _ in 0..40 {
+            let state = session.state().clone();
+            let list = moves(&state);
+            assert_eq!(state.count_moves(), list.len() as u64);
+            assert_eq!(state.hash(), state.hash_from_scratch());
+            for text in &list {
+                let mv = state.parse_move(text).expect("a generated move parses");
+                assert_eq!(&state.move_text(mv), text);
+            }
+            let Some(mv) = list.get(list.len() / 2) else {
+                break;
+            };
+            session.play(mv).expect("legal");
+        }
+    }
+}
