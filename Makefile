@@ -34,9 +34,11 @@ test-rust:
 test-python: dev
 	$(BIN)/pytest -n auto
 
-## Benchmarks with timings (pytest-benchmark).
+## Benchmarks with timings: pytest-benchmark, the Rust comparison with shakmaty, the summary table.
 bench: dev
 	$(BIN)/pytest benches --benchmark-enable -p no:xdist
+	cargo bench -p glacier-core --bench vs_shakmaty
+	$(BIN)/glacier bench
 
 ## Formatting and lints, Rust and Python; the stub checked against the built module.
 lint: dev

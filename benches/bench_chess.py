@@ -1,4 +1,4 @@
-"""Ice Age Chess against python-chess, in the same run, on the same positions.
+"""Ice Age Chess against python-chess and OpenSpiel chess, in the same run, on the same positions.
 
 python-chess (the ``chess`` package, a dev dependency) is the usual pure-Python chess
 library. With ``ice_age_period=0`` and no ice, Ice Age Chess is standard chess, so
@@ -11,6 +11,9 @@ python-chess cannot play Ice Age Chess (it knows no ice), so for the start posit
 with ice this file reports glacier's numbers alone, as a second group beside the
 standard-start comparison; nothing is compared there.
 
+Random games driven from Python, one ply at a time, are compared with OpenSpiel's chess
+(``open_spiel``, a dev dependency) in the group "chess random games per move".
+
 Run with ``make bench``; under a plain ``pytest`` run each benchmark executes once as a
 test and checks its node count. Every result records ``nodes`` and how they were counted
 in ``extra_info``; nodes per second is ``nodes / mean time``.
@@ -18,11 +21,13 @@ in ``extra_info``; nodes per second is ``nodes / mean time``.
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable
 
 import pytest
 
 import glacier
+from glacier.bench import python_api_steps
 
 chess = pytest.importorskip("chess")
 
@@ -168,4 +173,67 @@ def test_glacier_ice_start_per_move(benchmark: Any) -> None:
         "glacier through the Python API: legal_moves() per node, play()/undo() per move",
         lambda: glacier_api_perft(state, API_DEPTH),
         ICE_COUNTS[API_DEPTH],
+    )
+
+
+# --- random games through the per-move Python API: glacier and OpenSpiel chess --------
+
+RANDOM_PLIES = 20_000
+
+
+def openspiel_random_plies(game: Any, plies: int, seed: int = 0) -> int:
+    """OpenSpiel chess from Python: legal_actions() then apply_action() each ply."""
+    rng = random.Random(seed)
+    done = 0
+    while done < plies:
+        state = game.new_initial_state()
+        while not state.is_terminal() and done < plies:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            done += 1
+    return done
+
+
+def test_openspiel_chess_random_games(benchmark: Any) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("chess")
+    run(
+        benchmark,
+        "chess random games per move",
+        "OpenSpiel chess through Python: legal_actions() + apply_action() per ply",
+        lambda: openspiel_random_plies(game, RANDOM_PLIES),
+        RANDOM_PLIES,
+    )
+
+
+def test_glacier_chess_random_games(benchmark: Any) -> None:
+    run(
+        benchmark,
+        "chess random games per move",
+        "glacier standard chess through Python: legal_moves() + play() per ply",
+        lambda: python_api_steps(chess_start, RANDOM_PLIES),
+        RANDOM_PLIES,
+    )
+
+
+def test_glacier_chess_random_games_actions(benchmark: Any) -> None:
+    def plies() -> int:
+        rng = random.Random(0)
+        done = 0
+        while done < RANDOM_PLIES:
+            state = chess_start()
+            while done < RANDOM_PLIES:
+                actions = state.legal_actions()
+                if not actions:
+                    break
+                state.apply_action(actions[int(rng.random() * len(actions))])
+                done += 1
+        return done
+
+    run(
+        benchmark,
+        "chess random games per move",
+        "glacier standard chess through Python: legal_actions() + apply_action() per ply",
+        plies,
+        RANDOM_PLIES,
     )

@@ -94,3 +94,12 @@ def test_play_against_monte_carlo_to_the_end(monkeypatch: Any) -> None:
 def test_bench_command_quick() -> None:
     out = run("bench", "kuba", "--quick")
     assert "perft" in out and "playouts" in out and "Python API" in out and "reference" in out
+
+
+def test_chess_comparisons_name_every_library() -> None:
+    from glacier.bench import chess_comparisons
+
+    rows = chess_comparisons(quick=True)
+    hows = " ".join(row.how for row in rows)
+    assert "glacier" in hows and "python-chess" in hows and "OpenSpiel" in hows
+    assert all(row.rate > 0 for row in rows)

@@ -7,15 +7,17 @@ passed and report the best rate (the least disturbed run).
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Callable, Optional
 
 import glacier
 from glacier import reference
 
-__all__ = ["Measurement", "measure_game", "python_api_steps", "format_table", "DEPTHS"]
+__all__ = ["DEPTHS", "Measurement", "chess_comparisons", "format_table", "measure_game", "python_api_steps"]
 
 #: Per game: perft depth inside Rust, and for the (much slower) reference.
 DEPTHS: dict[str, tuple[int, int]] = {
@@ -138,6 +140,97 @@ def measure_game(
         "steps/s",
     )
     return out
+
+
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def _optional(name: str) -> Optional[ModuleType]:
+    """The module ``name`` if it is installed (the comparisons are optional)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
+    """Standard chess (Ice Age Chess with ``ice_age_period=0``) beside python-chess and
+    OpenSpiel chess, when they are installed, on the same position in the same run."""
+    rows: list[Measurement] = []
+    game = "standard chess"
+    depth = 3 if quick else 4
+    plies = 2000 if quick else 20000
+
+    def make() -> Any:
+        return glacier.from_text("ice_age_chess", CHESS_START, ice_age_period=0)
+
+    start = make()
+    rows.append(
+        Measurement(
+            game,
+            f"perft({depth})",
+            "glacier inside Rust, bulk-counted",
+            best_rate(lambda: start.perft(depth)),
+            "leaves/s",
+        )
+    )
+    chess = _optional("chess")
+    if chess is not None:
+        board = chess.Board(CHESS_START)
+
+        def python_chess_perft(d: int) -> int:
+            if d == 1:
+                return int(board.legal_moves.count())
+            total = 0
+            for move in board.legal_moves:
+                board.push(move)
+                total += python_chess_perft(d - 1)
+                board.pop()
+            return total
+
+        rows.append(
+            Measurement(
+                game,
+                f"perft({depth})",
+                "python-chess, bulk-counted (legal_moves.count())",
+                best_rate(lambda: python_chess_perft(depth), max_rounds=2),
+                "leaves/s",
+            )
+        )
+    rows.append(
+        Measurement(
+            game,
+            "random games",
+            "glacier through Python: legal_moves() + play() per ply",
+            best_rate(lambda: python_api_steps(make, plies)),
+            "steps/s",
+        )
+    )
+    pyspiel = _optional("pyspiel")
+    if pyspiel is not None:
+        spiel_game = pyspiel.load_game("chess")
+
+        def openspiel_plies() -> int:
+            rng = random.Random(0)
+            done = 0
+            while done < plies:
+                state = spiel_game.new_initial_state()
+                while not state.is_terminal() and done < plies:
+                    actions = state.legal_actions()
+                    state.apply_action(actions[int(rng.random() * len(actions))])
+                    done += 1
+            return done
+
+        rows.append(
+            Measurement(
+                game,
+                "random games",
+                "OpenSpiel chess through Python: legal_actions() + apply_action()",
+                best_rate(openspiel_plies),
+                "steps/s",
+            )
+        )
+    return rows
 
 
 def format_table(rows: list[Measurement]) -> str:

@@ -240,12 +240,14 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     """Measure every throughput figure for GAMES (all built games by default) and print a table."""
     from tqdm import tqdm
 
-    from glacier.bench import format_table, measure_game
+    from glacier.bench import chess_comparisons, format_table, measure_game
 
     chosen = list(games) or [g for g in glacier.GAMES if _is_built(g)]
     rows = []
     for game in tqdm(chosen, desc="bench", unit="game"):
         rows.extend(measure_game(game, threads=threads, quick=quick))
+        if game == "ice_age_chess":
+            rows.extend(chess_comparisons(quick=quick))
     click.echo(format_table(rows))
 
 

@@ -1,0 +1,85 @@
+//! Standard-chess perft, glacier's Ice Age Chess engine (`ice_age_period=0`) against
+//! shakmaty, a well-known Rust move generator, on the same positions in the same run.
+//!
+//! Both count leaves with bulk counting at the last ply (shakmaty's `perft` counts the
+//! legal moves at depth 1 without playing them; so does glacier's). Run with
+//! `cargo bench -p glacier-core --bench vs_shakmaty` (or `make bench`); each position is
+//! timed best-of-five, single-threaded.
+
+use glacier_core::games::ice_age_chess::IceAgeChess;
+use glacier_core::{Game, ParamValue};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+use std::time::Instant;
+
+/// (name, FEN, depth, leaves): the start position and well-known perft test positions.
+const POSITIONS: [(&str, &str, u32, u64); 5] = [
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+        119_060_324,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+        193_690_690,
+    ),
+    (
+        "position 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        7,
+        178_633_661,
+    ),
+    (
+        "position 4",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        5,
+        15_833_292,
+    ),
+    (
+        "position 5",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        5,
+        89_941_194,
+    ),
+];
+
+fn best_of<F: FnMut() -> u64>(rounds: usize, expected: u64, mut run: F) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let leaves = run();
+        let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(leaves, expected, "wrong perft count");
+        best = best.min(seconds);
+    }
+    best
+}
+
+fn main() {
+    let rounds = 5;
+    let standard = [("ice_age_period", ParamValue::Int(0))];
+    let params =
+        glacier_core::game::params_from::<IceAgeChess>(&standard).expect("valid parameters");
+    println!(
+        "{:<11} {:>5} {:>12} {:>16} {:>16} {:>8}",
+        "position", "depth", "leaves", "glacier nodes/s", "shakmaty nodes/s", "ratio"
+    );
+    for (name, fen, depth, leaves) in POSITIONS {
+        let ours = IceAgeChess::from_text(fen, &params).expect("glacier reads the FEN");
+        let theirs: Chess = fen
+            .parse::<Fen>()
+            .expect("shakmaty parses the FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a legal position");
+        let glacier_time = best_of(rounds, leaves, || ours.perft(depth));
+        let shakmaty_time = best_of(rounds, leaves, || shakmaty::perft(&theirs, depth));
+        let (a, b) = (leaves as f64 / glacier_time, leaves as f64 / shakmaty_time);
+        println!(
+            "{name:<11} {depth:>5} {leaves:>12} {a:>16.0} {b:>16.0} {:>7.2}x",
+            a / b
+        );
+    }
+}
