@@ -70,16 +70,27 @@ fn action_move<G: Game>(state: &G, action: i64) -> Option<G::Move> {
     let action = u64::try_from(action).ok()?;
     match G::NUM_ACTIONS {
         None => nth_move(state, action),
-        Some(_) => {
-            let mut found = None;
-            state.generate_moves(&mut |mv| {
-                if found.is_none() && state.action_of(mv) as u64 == action {
-                    found = Some(mv);
-                }
-            });
-            found
-        }
+        Some(_) => state.move_of_action(usize::try_from(action).ok()?),
     }
+}
+
+/// A uniformly random legal action of `state`. Index actions need only the move count
+/// (which games count fast); numbered actions take one pass over the moves (reservoir
+/// sampling: the k-th move replaces the choice with probability 1/k).
+fn random_action<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<i64> {
+    if G::NUM_ACTIONS.is_none() {
+        let count = state.count_moves();
+        return (count > 0).then(|| rng.below(count) as i64);
+    }
+    let mut seen = 0u64;
+    let mut chosen = None;
+    state.generate_moves(&mut |mv| {
+        seen += 1;
+        if rng.below(seen) == 0 {
+            chosen = Some(mv);
+        }
+    });
+    chosen.map(|mv| state.action_of(mv) as i64)
 }
 
 impl<G: Game> VecEnv<G> {
@@ -245,19 +256,7 @@ impl<G: Game> VecEnv<G> {
     pub fn random_actions(&mut self, out: &mut [i64]) {
         chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
             for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
-                let state = &slot.state;
-                let count = state.count_moves();
-                *action = if count == 0 {
-                    -1
-                } else {
-                    let index = slot.rng.below(count);
-                    match G::NUM_ACTIONS {
-                        None => index as i64,
-                        Some(_) => {
-                            nth_move(state, index).map_or(-1, |mv| state.action_of(mv) as i64)
-                        }
-                    }
-                };
+                *action = random_action(&slot.state, &mut slot.rng).unwrap_or(-1);
             }
         });
     }

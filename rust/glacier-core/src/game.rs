@@ -87,14 +87,31 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn move_text(&self, mv: Self::Move) -> String;
 
     /// Finds the legal move whose text is `text`.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Error> {
+    /// Appends the move's text to `out` (games override this to avoid an allocation per
+    /// move; listing and matching moves by text go through it).
+    fn write_move_text(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.move_text(mv));
+    }
+
+    /// The legal move whose text is `text`, if there is one (compared through one buffer).
+    fn find_move_by_text(&self, text: &str) -> Option<Self::Move> {
         let mut found = None;
+        let mut buffer = String::with_capacity(32);
         self.generate_moves(&mut |mv| {
-            if found.is_none() && self.move_text(mv) == text {
-                found = Some(mv);
+            if found.is_none() {
+                buffer.clear();
+                self.write_move_text(mv, &mut buffer);
+                if buffer == text {
+                    found = Some(mv);
+                }
             }
         });
-        found.ok_or_else(|| {
+        found
+    }
+
+    /// Finds the legal move whose text is `text`.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Error> {
+        self.find_move_by_text(text).ok_or_else(|| {
             Error::IllegalMove(format!("'{text}' is not a legal move in {}", Self::NAME))
         })
     }
@@ -121,6 +138,18 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The action number of a legal move, below `NUM_ACTIONS` (fixed action spaces only).
     fn action_of(&self, _mv: Self::Move) -> usize {
         0
+    }
+
+    /// The legal move whose action number (fixed action spaces) is `action`, if any. The
+    /// default generates the moves and matches; games can decode directly.
+    fn move_of_action(&self, action: usize) -> Option<Self::Move> {
+        let mut found = None;
+        self.generate_moves(&mut |mv| {
+            if found.is_none() && self.action_of(mv) == action {
+                found = Some(mv);
+            }
+        });
+        found
     }
 
     /// The text of action `action` when it is the same in every position (as UCI moves are),

@@ -51,11 +51,27 @@ impl<G: Game> Session<G> {
 
     /// Legal moves as text, in ascending code-point order.
     pub fn legal_moves(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        self.state
-            .generate_moves(&mut |mv| out.push(self.state.move_text(mv)));
-        out.sort_unstable();
-        out
+        let mut texts = String::new();
+        let mut spans = Vec::new();
+        self.legal_move_texts(&mut texts, &mut spans);
+        spans
+            .iter()
+            .map(|&(a, b)| texts[a..b].to_string())
+            .collect()
+    }
+
+    /// The legal moves' texts written one after another into `texts`, with `spans` (byte
+    /// ranges into `texts`) in ascending code-point order of the texts: one allocation for
+    /// all of them, which the bindings turn straight into Python strings.
+    pub fn legal_move_texts(&self, texts: &mut String, spans: &mut Vec<(usize, usize)>) {
+        texts.clear();
+        spans.clear();
+        self.state.generate_moves(&mut |mv| {
+            let start = texts.len();
+            self.state.write_move_text(mv, texts);
+            spans.push((start, texts.len()));
+        });
+        spans.sort_unstable_by(|&(a, b), &(c, d)| texts[a..b].cmp(&texts[c..d]));
     }
 
     /// Plays a move given as text; on error the session is unchanged.
@@ -94,18 +110,9 @@ impl<G: Game> Session<G> {
 
     /// The legal move an action number stands for in this state.
     pub fn action_move(&self, action: usize) -> Result<G::Move, Error> {
-        let state = &self.state;
         let found = match G::NUM_ACTIONS {
-            None => crate::parallel::nth_move(state, action as u64),
-            Some(_) => {
-                let mut found = None;
-                state.generate_moves(&mut |mv| {
-                    if found.is_none() && state.action_of(mv) == action {
-                        found = Some(mv);
-                    }
-                });
-                found
-            }
+            None => crate::parallel::nth_move(&self.state, action as u64),
+            Some(_) => self.state.move_of_action(action),
         };
         found.ok_or_else(|| {
             Error::IllegalMove(format!("action {action} is not legal in this position"))

@@ -149,14 +149,7 @@ impl ActionTable {
 
     /// The legal move whose text is `text`, if the table knows the text and the move is legal.
     fn find_move<G: Game>(&self, state: &G, text: &str) -> Option<G::Move> {
-        let &action = self.by_text.get(text)?;
-        let mut found = None;
-        state.generate_moves(&mut |mv| {
-            if found.is_none() && state.action_of(mv) == action {
-                found = Some(mv);
-            }
-        });
-        found
+        state.move_of_action(*self.by_text.get(text)?)
     }
 }
 
@@ -233,7 +226,12 @@ macro_rules! game_class {
                         return PyList::new(py, moves);
                     }
                 }
-                PyList::new(py, self.session.legal_moves())
+                let (mut texts, mut spans) = (String::new(), Vec::new());
+                self.session.legal_move_texts(&mut texts, &mut spans);
+                PyList::new(
+                    py,
+                    spans.iter().map(|&(a, b)| PyString::new(py, &texts[a..b])),
+                )
             }
 
             /// Plays a move given in RULINGS.md notation.

@@ -513,12 +513,16 @@ impl Game for IceCubeCheckers {
 
     fn move_text(&self, mv: IccMove) -> String {
         let mut out = String::with_capacity(2 + mv.len());
+        self.write_move_text(mv, &mut out);
+        out
+    }
+
+    fn write_move_text(&self, mv: IccMove, out: &mut String) {
         out.push(slot_letter(mv.slot()));
         out.push(':');
         for i in 0..mv.len() {
             out.push(KIND_CHARS[mv.piece(i)]);
         }
-        out
     }
 
     /// Actions index the legal moves. No position has more than 6930: a slot whose

@@ -934,13 +934,22 @@ impl Game for KingsCourt {
     }
 
     fn move_text(&self, mv: KcMove) -> String {
-        let mut out = square_name(mv.from());
+        let mut out = String::with_capacity(8);
+        self.write_move_text(mv, &mut out);
+        out
+    }
+
+    fn write_move_text(&self, mv: KcMove, out: &mut String) {
+        let push_square = |out: &mut String, sq: usize| {
+            out.push((b'a' + (sq % SIZE) as u8) as char);
+            out.push((b'1' + (sq / SIZE) as u8) as char);
+        };
+        push_square(out, mv.from());
         let sep = if mv.jumps() == 0 { '-' } else { 'x' };
         for sq in Self::landings(mv) {
             out.push(sep);
-            out.push_str(&square_name(sq));
+            push_square(out, sq);
         }
-        out
     }
 
     /// Actions index the legal moves. No position has more than 50736: at most 24 pieces

@@ -676,6 +676,21 @@ impl Game for Kuba {
         }
     }
 
+    fn move_of_action(&self, action: usize) -> Option<KubaMove> {
+        if self.outcome != Outcome::Ongoing {
+            return None;
+        }
+        if action == SQUARES * 4 {
+            return self.bonus.then_some(KubaMove::PASS);
+        }
+        let (from, dir) = (action / 4, action % 4);
+        let legal = from < SQUARES
+            && self.board[from] == colour_of(self.side as usize)
+            && action as u8 != self.ko
+            && self.push_row(from, dir).is_some();
+        legal.then(|| KubaMove::push(from, dir))
+    }
+
     fn action_text(action: usize) -> Option<String> {
         match action {
             a if a < SQUARES * 4 && NEIGHBOUR[a / 4][a % 4] != OFF => {

@@ -179,7 +179,29 @@ const fn goal_of(colour: u8) -> u8 {
 }
 
 fn hex_name(h: usize) -> String {
-    format!("{}{}", (b'a' + (GEO.q[h] + 6) as u8) as char, GEO.r[h] + 7)
+    let mut out = String::with_capacity(3);
+    write_hex(&mut out, h);
+    out
+}
+
+/// Appends a hex's text (letter for q, then r + 7) without allocating.
+fn write_hex(out: &mut String, h: usize) {
+    out.push((b'a' + (GEO.q[h] + 6) as u8) as char);
+    let number = (GEO.r[h] + 7) as u8;
+    if number >= 10 {
+        out.push('1');
+    }
+    out.push((b'0' + number % 10) as char);
+}
+
+/// Appends `<hex>/<level>` without allocating.
+fn write_place(out: &mut String, h: usize, level: usize) {
+    write_hex(out, h);
+    out.push('/');
+    if level >= 10 {
+        out.push((b'0' + (level / 10) as u8) as char);
+    }
+    out.push((b'0' + (level % 10) as u8) as char);
 }
 
 /// A canonical non-negative decimal (no sign, no leading zeros).
@@ -709,10 +731,6 @@ impl MartianChineseCheckers {
             .collect()
     }
 
-    fn place_name(&self, id: usize) -> String {
-        format!("{}/{}", hex_name(self.hex[id] as usize), self.level[id])
-    }
-
     /// The piece at `hex`/`level`, if any.
     fn piece_at(&self, hex: usize, level: usize) -> Option<usize> {
         let mut buf = [NONE; MAX_PIECES];
@@ -1097,36 +1115,48 @@ impl Game for MartianChineseCheckers {
     }
 
     fn move_text(&self, mv: MccMove) -> String {
+        let mut out = String::with_capacity(24);
+        self.write_move_text(mv, &mut out);
+        out
+    }
+
+    fn write_move_text(&self, mv: MccMove, out: &mut String) {
         if mv.is_pass() {
-            return "pass".to_string();
+            out.push_str("pass");
+            return;
         }
-        let mut out = String::new();
         // Places as they stand just before the swap, that is after the movement.
-        let (mut x_place, mut g_place) = (String::new(), String::new());
-        if mv.piece != NONE {
+        let (x_place, g_place) = if mv.piece != NONE {
             let id = mv.piece as usize;
             let to = mv.to as usize;
-            out = format!("{}-{}", self.place_name(id), hex_name(to));
-            if mv.x != NONE {
-                let base = self.level[id];
-                let new_base = self.height[to];
-                x_place = format!("{}/{new_base}", hex_name(to));
-                let g = mv.g as usize;
-                let rides = self.hex[g] == self.hex[id] && self.level[g] > base;
-                g_place = if rides {
-                    format!("{}/{}", hex_name(to), self.level[g] - base + new_base)
-                } else {
-                    self.place_name(g)
-                };
-            }
+            write_place(out, self.hex[id] as usize, self.level[id] as usize);
+            out.push('-');
+            write_hex(out, to);
+            let base = self.level[id];
+            let new_base = self.height[to];
+            let g = mv.g as usize;
+            let rides = mv.x != NONE && self.hex[g] == self.hex[id] && self.level[g] > base;
+            let g_place = if rides {
+                (to, (self.level[g] - base + new_base) as usize)
+            } else if mv.x != NONE {
+                (self.hex[g] as usize, self.level[g] as usize)
+            } else {
+                (0, 0)
+            };
+            ((to, new_base as usize), g_place)
         } else {
-            x_place = self.place_name(mv.x as usize);
-            g_place = self.place_name(mv.g as usize);
-        }
+            let (x, g) = (mv.x as usize, mv.g as usize);
+            (
+                (self.hex[x] as usize, self.level[x] as usize),
+                (self.hex[g] as usize, self.level[g] as usize),
+            )
+        };
         if mv.x != NONE {
-            let _ = write!(out, "x{x_place}={g_place}");
+            out.push('x');
+            write_place(out, x_place.0, x_place.1);
+            out.push('=');
+            write_place(out, g_place.0, g_place.1);
         }
-        out
     }
 
     /// Actions index the legal moves. No position has more than 7966: at most 15 movable
@@ -1184,13 +1214,7 @@ impl Game for MartianChineseCheckers {
     }
 
     fn parse_move(&self, text: &str) -> Result<MccMove, Error> {
-        let mut found = None;
-        self.generate_moves(&mut |mv| {
-            if found.is_none() && self.move_text(mv) == text {
-                found = Some(mv);
-            }
-        });
-        if let Some(mv) = found {
+        if let Some(mv) = self.find_move_by_text(text) {
             return Ok(mv);
         }
         if text == "pass" {
