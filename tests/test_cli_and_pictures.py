@@ -103,3 +103,8 @@ def test_chess_comparisons_name_every_library() -> None:
     hows = " ".join(row.how for row in rows)
     assert "glacier" in hows and "python-chess" in hows and "OpenSpiel" in hows
     assert all(row.rate > 0 for row in rows)
+
+
+def test_perft_depth_zero_and_long_counts() -> None:
+    assert "perft(0) = 1" in run("perft", "kuba", "0", "--divide")
+    assert "perft(6) = 784020" in run("perft", "kuba", "6", "--threads", "2")

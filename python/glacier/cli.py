@@ -75,18 +75,28 @@ def perft(
     threads: int,
     no_bulk: bool,
 ) -> None:
-    """Count the leaves of the legal-move tree of GAME to DEPTH."""
+    """Count the leaves of the legal-move tree of GAME to DEPTH.
+
+    In a terminal a progress bar follows the first moves of a long count.
+    """
+    from tqdm import tqdm
+
     state = _make(game, position, _parse_params(params), use_reference)
+    options = {"bulk": not no_bulk} if use_reference else {"bulk": not no_bulk, "threads": threads}
     start = time.perf_counter()
-    if divide:
-        counts = state.perft_divide(depth) if use_reference else state.perft_divide(depth, threads=threads)
-        for move, count in counts.items():
-            click.echo(f"{move}: {count}")
-        nodes = sum(counts.values()) if depth > 0 else 1
-    elif use_reference:
-        nodes = state.perft(depth, bulk=not no_bulk)
+    if depth > 0 and (divide or depth >= 6):
+        # One count per first move, so progress can be shown (tqdm stays silent off a terminal).
+        counts: dict[str, int] = {}
+        for move in tqdm(state.legal_moves(), desc=f"perft({depth})", unit="move", leave=False, disable=None):
+            child = state.copy()
+            child.play(move)
+            counts[move] = child.perft(depth - 1, **options)
+        if divide:
+            for move, count in counts.items():
+                click.echo(f"{move}: {count}")
+        nodes = sum(counts.values())
     else:
-        nodes = state.perft(depth, bulk=not no_bulk, threads=threads)
+        nodes = state.perft(depth, **options)
     elapsed = time.perf_counter() - start
     if use_reference:
         how = "pure-Python reference"
