@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, InvalidPositionError
 
@@ -62,6 +62,57 @@ def parse_count(text: str) -> Optional[int]:
     if text and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
         return int(text)
     return None
+
+
+def parse_placement(text: str, size: int, letters: str, what: str, hint: str = "") -> list[str]:
+    """Reads a FEN-style placement of a ``size`` x ``size`` board: ``size`` ranks separated by
+    '/', the top rank first, each a run of piece letters and digits ``1..size`` counting empty
+    squares, never two digits in a row. Returns the letter on each square
+    ``rank * size + file``, "." where it is empty (the twin of the engine's
+    ``notation::parse_placement``, with the same messages)."""
+    ranks = text.split("/")
+    if len(ranks) != size:
+        raise InvalidPositionError(f"{what} needs {size} ranks separated by '/', got {len(ranks)}")
+    digits = "123456789"[:size]
+    board = ["."] * (size * size)
+    for i, rank_text in enumerate(ranks):
+        rank = size - 1 - i
+        file = 0
+        last_was_digit = False
+        for c in rank_text:
+            if c in digits:
+                if last_was_digit:
+                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: '{rank_text}'")
+                file += int(c)
+                last_was_digit = True
+                continue
+            if c not in letters:
+                suffix = f" ({hint})" if hint else ""
+                raise InvalidPositionError(f"unexpected '{c}' in rank {rank + 1}: '{rank_text}'{suffix}")
+            if file < size:
+                board[rank * size + file] = c
+            file += 1
+            last_was_digit = False
+        if file != size:
+            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not {size}: '{rank_text}'")
+    return board
+
+
+def write_placement(board: Sequence[str], size: int) -> str:
+    """Writes a FEN-style placement from the letter on each square ("." where empty)."""
+    ranks = []
+    for rank in range(size - 1, -1, -1):
+        out, empty = "", 0
+        for c in board[rank * size : rank * size + size]:
+            if c == ".":
+                empty += 1
+                continue
+            if empty:
+                out += str(empty)
+                empty = 0
+            out += c
+        ranks.append(out + (str(empty) if empty else ""))
+    return "/".join(ranks)
 
 
 class Position(abc.ABC):
@@ -246,7 +297,9 @@ __all__ = [
     "State",
     "max_plies",
     "parse_count",
+    "parse_placement",
     "perft",
     "require_str",
     "resolve_params",
+    "write_placement",
 ]

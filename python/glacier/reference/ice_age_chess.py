@@ -15,7 +15,18 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from . import _zobrist
-from ._base import U32_MAX, InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+from ._base import (
+    U32_MAX,
+    InvalidPositionError,
+    Outcome,
+    Param,
+    Position,
+    max_plies,
+    parse_count,
+    parse_placement,
+    resolve_params,
+    write_placement,
+)
 
 NAME = "ice_age_chess"
 PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32_MAX))
@@ -328,13 +339,13 @@ class IceAgeChessPosition(Position):
         promotion = move[4:]
         if len(move) not in (4, 5) or frm is None or to is None or promotion not in ("", "q", "r", "b", "n"):
             return (
-                f"{move!r} is not a UCI move: expected from-square, to-square and an optional "
+                f"'{move}' is not a UCI move: expected from-square, to-square and an optional "
                 "promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'"
             )
         side = self.current_player
         piece = self.board[frm]
         if piece not in PIECES[side]:
-            return f"illegal move {move!r}: no {COLOUR_NAMES[side]} piece on {square_name(frm)}"
+            return f"illegal move '{move}': no {COLOUR_NAMES[side]} piece on {square_name(frm)}"
         role = piece.upper()
         reach = {t for f, t, _ in self.pseudo_moves() if f == frm}
         if role == "K":  # castling is judged below; a king's reach is its one-square steps
@@ -353,24 +364,12 @@ class IceAgeChessPosition(Position):
             why = "only a pawn move to the last rank takes a promotion letter"
         else:
             why = "it would leave the king in check"
-        return f"illegal move {move!r}: {why}"
+        return f"illegal move '{move}': {why}"
 
     # --- text and hash -----------------------------------------------------------------
 
     def placement(self) -> str:
-        ranks = []
-        for rank in range(7, -1, -1):
-            out, empty = "", 0
-            for c in self.board[rank * 8 : rank * 8 + 8]:
-                if c == EMPTY:
-                    empty += 1
-                    continue
-                if empty:
-                    out += str(empty)
-                    empty = 0
-                out += c
-            ranks.append(out + (str(empty) if empty else ""))
-        return "/".join(ranks)
+        return write_placement(self.board, 8)
 
     def text(self) -> str:
         ep = "-" if self.ep is None else square_name(self.ep)
@@ -422,30 +421,7 @@ def start(params: dict[str, Optional[int]]) -> IceAgeChessPosition:
 
 
 def _parse_placement(text: str) -> list[str]:
-    ranks = text.split("/")
-    if len(ranks) != 8:
-        raise InvalidPositionError(f"the placement needs 8 ranks separated by '/', got {len(ranks)}")
-    board = [EMPTY] * 64
-    for i, rank_text in enumerate(ranks):
-        rank = 7 - i
-        file = 0
-        last_was_digit = False
-        for c in rank_text:
-            if c in "12345678":
-                if last_was_digit:
-                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: {rank_text!r}")
-                file += int(c)
-                last_was_digit = True
-                continue
-            if c not in SQUARE_CODES:
-                raise InvalidPositionError(f"unexpected {c!r} in rank {rank + 1}: {rank_text!r}")
-            if file < 8:
-                board[rank * 8 + file] = c
-            file += 1
-            last_was_digit = False
-        if file != 8:
-            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not 8: {rank_text!r}")
-    return board
+    return parse_placement(text, 8, SQUARE_CODES, "the placement")
 
 
 def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
@@ -455,12 +431,12 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
     if len(fields) != 6:
         raise InvalidPositionError(
             "an Ice Age Chess position (FEN) has 6 fields separated by single spaces "
-            f"(placement, side, castling, en passant, halfmove clock, fullmove number), got {len(fields)}: {text!r}"
+            f"(placement, side, castling, en passant, halfmove clock, fullmove number), got {len(fields)}: '{text}'"
         )
     placement, side_text, castling, ep_text, halfmove_text, fullmove_text = fields
     board = _parse_placement(placement)
     if side_text not in ("w", "b"):
-        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {side_text!r}")
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
     side = "wb".index(side_text)
     if castling == "-":
         castling = ""
@@ -468,7 +444,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
         rest = "KQkq"
         for c in castling:
             if c not in rest:
-                raise InvalidPositionError(f"castling must be '-' or some of 'KQkq' in that order, got {castling!r}")
+                raise InvalidPositionError(f"castling must be '-' or some of 'KQkq' in that order, got '{castling}'")
             rest = rest[rest.index(c) + 1 :]
         if not castling:
             raise InvalidPositionError("castling must be '-' or some of 'KQkq' in that order, got ''")
@@ -476,13 +452,13 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
     if ep_text != "-":
         ep = parse_square(ep_text)
         if ep is None:
-            raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got {ep_text!r}")
+            raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got '{ep_text}'")
     halfmove = parse_count(halfmove_text)
     if halfmove is None or halfmove > U32_MAX:
-        raise InvalidPositionError(f"the halfmove clock must be a number, got {halfmove_text!r}")
+        raise InvalidPositionError(f"the halfmove clock must be a number, got '{halfmove_text}'")
     fullmove = parse_count(fullmove_text)
     if fullmove is None or not 1 <= fullmove <= U32_MAX:
-        raise InvalidPositionError(f"the fullmove number must be a number >= 1, got {fullmove_text!r}")
+        raise InvalidPositionError(f"the fullmove number must be a number >= 1, got '{fullmove_text}'")
 
     # What chess can reach.
     for colour, name in enumerate(COLOUR_NAMES):
@@ -501,7 +477,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
         if right in castling and castling_kept(board, right) != right:
             owner = COLOUR_NAMES[0 if right.isupper() else 1]
             raise InvalidPositionError(
-                f"castling right {right!r} needs the {owner} king on {square_name(king_sq)} "
+                f"castling right '{right}' needs the {owner} king on {square_name(king_sq)} "
                 f"and a {owner} rook on {square_name(rook_sq)}"
             )
     if ep is not None:

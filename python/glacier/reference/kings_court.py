@@ -15,7 +15,17 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from . import _zobrist
-from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+from ._base import (
+    InvalidPositionError,
+    Outcome,
+    Param,
+    Position,
+    max_plies,
+    parse_count,
+    parse_placement,
+    resolve_params,
+    write_placement,
+)
 
 NAME = "kings_court"
 PARAMS: tuple[Param, ...] = (max_plies(300),)
@@ -229,20 +239,7 @@ class KingsCourtPosition(Position):
     # --- text and hash -----------------------------------------------------------------
 
     def placement(self) -> str:
-        ranks = []
-        for rank in range(SIZE - 1, -1, -1):
-            out, empty = "", 0
-            for file in range(SIZE):
-                c = self.board[rank * SIZE + file]
-                if c == ".":
-                    empty += 1
-                    continue
-                if empty:
-                    out += str(empty)
-                    empty = 0
-                out += c
-            ranks.append(out + (str(empty) if empty else ""))
-        return "/".join(ranks)
+        return write_placement(self.board, SIZE)
 
     def text(self) -> str:
         return f"{self.placement()} {'rg'[self.current_player]} {self.ply}"
@@ -294,33 +291,8 @@ def start(params: dict[str, Optional[int]]) -> KingsCourtPosition:
 
 
 def _parse_placement(text: str) -> list[str]:
-    ranks = text.split("/")
-    if len(ranks) != SIZE:
-        raise InvalidPositionError(f"King's Court placement needs 8 ranks separated by '/', got {len(ranks)}")
-    board = ["."] * 64
-    for i, rank_text in enumerate(ranks):
-        rank = SIZE - 1 - i
-        file = 0
-        last_was_digit = False
-        for c in rank_text:
-            if c in "12345678":
-                if last_was_digit:
-                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: '{rank_text}'")
-                file += int(c)
-                last_was_digit = True
-                continue
-            if c not in COLOURS:
-                raise InvalidPositionError(
-                    f"unexpected '{c}' in rank {rank + 1}: '{rank_text}' "
-                    "(pieces are 'R' and 'G', digits 1-8 count empty squares)"
-                )
-            if file < SIZE:
-                board[rank * SIZE + file] = c
-            file += 1
-            last_was_digit = False
-        if file != SIZE:
-            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not 8: '{rank_text}'")
-    return board
+    hint = "pieces are 'R' and 'G', digits 1-8 count empty squares"
+    return parse_placement(text, SIZE, COLOURS, "King's Court placement", hint)
 
 
 def parse(text: str, params: dict[str, Optional[int]]) -> KingsCourtPosition:

@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _zobrist
-from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+from ._base import (
+    InvalidPositionError,
+    Outcome,
+    Param,
+    Position,
+    max_plies,
+    parse_count,
+    parse_placement,
+    resolve_params,
+    write_placement,
+)
 
 NAME = "kuba"
 PARAMS: tuple[Param, ...] = (max_plies(1000),)
@@ -192,10 +202,10 @@ class KubaPosition(Position):
             return "'pass' is only legal in a bonus turn, after a capture"
         frm, to = parse_square(move[:2]), parse_square(move[2:])
         if len(move) != 4 or frm is None or to is None:
-            return f"{move!r} is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
+            return f"'{move}' is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
         dirs = [d for d in range(4) if neighbour(frm, d) == to]
         if not dirs:
-            return f"{move!r} is not a Kuba move: a push goes to a neighbouring square along a file or rank"
+            return f"'{move}' is not a Kuba move: a push goes to a neighbouring square along a file or rank"
         d = dirs[0]
         if self.board[frm] != COLOURS[self.current_player]:
             why = "there is no marble of the side to move on its from-square"
@@ -205,25 +215,12 @@ class KubaPosition(Position):
             why = "the square behind is occupied, or it would push the mover's own marble off"
         else:
             why = "it is not legal here"
-        return f"illegal push {move!r}: {why}"
+        return f"illegal push '{move}': {why}"
 
     # --- text and hash -----------------------------------------------------------------
 
     def placement(self) -> str:
-        ranks = []
-        for rank in range(SIZE - 1, -1, -1):
-            out, empty = "", 0
-            for file in range(SIZE):
-                c = self.board[rank * SIZE + file]
-                if c == ".":
-                    empty += 1
-                    continue
-                if empty:
-                    out += str(empty)
-                    empty = 0
-                out += c
-            ranks.append(out + (str(empty) if empty else ""))
-        return "/".join(ranks)
+        return write_placement(self.board, SIZE)
 
     def text(self) -> str:
         ko = "-" if self.ko is None else push_name(*self.ko)
@@ -278,30 +275,7 @@ def start(params: dict[str, Optional[int]]) -> KubaPosition:
 
 
 def _parse_placement(text: str) -> list[str]:
-    ranks = text.split("/")
-    if len(ranks) != SIZE:
-        raise InvalidPositionError(f"Kuba placement needs 7 ranks separated by '/', got {len(ranks)}")
-    board = ["."] * 49
-    for i, rank_text in enumerate(ranks):
-        rank = SIZE - 1 - i
-        file = 0
-        last_was_digit = False
-        for c in rank_text:
-            if c in "1234567":
-                if last_was_digit:
-                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: {rank_text!r}")
-                file += int(c)
-                last_was_digit = True
-                continue
-            if c not in COLOURS:
-                raise InvalidPositionError(f"unexpected {c!r} in rank {rank + 1}: {rank_text!r}")
-            if file < SIZE:
-                board[rank * SIZE + file] = c
-            file += 1
-            last_was_digit = False
-        if file != SIZE:
-            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not 7: {rank_text!r}")
-    return board
+    return parse_placement(text, SIZE, COLOURS, "Kuba placement")
 
 
 def _parse_pair(field: str, what: str) -> tuple[int, int]:
@@ -309,7 +283,7 @@ def _parse_pair(field: str, what: str) -> tuple[int, int]:
     values = [parse_count(p) for p in parts] if len(parts) == 2 else []
     numbers = [v for v in values if v is not None and v <= 255]
     if len(numbers) != 2:
-        raise InvalidPositionError(f"{what} must be '<reds>,<marbles>' with two numbers, got {field!r}")
+        raise InvalidPositionError(f"{what} must be '<reds>,<marbles>' with two numbers, got '{field}'")
     return numbers[0], numbers[1]
 
 
@@ -320,21 +294,21 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
     if len(fields) != 7:
         raise InvalidPositionError(
             "a Kuba position has 7 fields separated by single spaces "
-            f"(placement, side, White's captures, Black's captures, bonus, ko, ply), got {len(fields)}: {text!r}"
+            f"(placement, side, White's captures, Black's captures, bonus, ko, ply), got {len(fields)}: '{text}'"
         )
     placement, side_text, white, black, bonus_text, ko_text, ply_text = fields
     board = _parse_placement(placement)
     if side_text not in ("w", "b"):
-        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {side_text!r}")
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
     side = "wb".index(side_text)
     white_reds, blacks_captured = _parse_pair(white, "White's captures")
     black_reds, whites_captured = _parse_pair(black, "Black's captures")
     if bonus_text not in ("+", "-"):
-        raise InvalidPositionError(f"bonus flag must be '+' or '-', got {bonus_text!r}")
+        raise InvalidPositionError(f"bonus flag must be '+' or '-', got '{bonus_text}'")
     bonus = bonus_text == "+"
     ply = parse_count(ply_text)
     if ply is None or ply > 2**32 - 1:
-        raise InvalidPositionError(f"ply count must be a number, got {ply_text!r}")
+        raise InvalidPositionError(f"ply count must be a number, got '{ply_text}'")
 
     whites, blacks, reds = board.count("W"), board.count("B"), board.count("R")
     if whites + whites_captured != MARBLES["W"]:
@@ -356,15 +330,15 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
     if ko_text != "-":
         frm, to = parse_square(ko_text[:2]), parse_square(ko_text[2:])
         if len(ko_text) != 4 or frm is None or to is None:
-            raise InvalidPositionError(f"ko must be '-' or a push like 'c4c3', got {ko_text!r}")
+            raise InvalidPositionError(f"ko must be '-' or a push like 'c4c3', got '{ko_text}'")
         dirs = [d for d in range(4) if neighbour(frm, d) == to]
         if not dirs:
-            raise InvalidPositionError(f"ko push {ko_text!r} does not go to a neighbouring square")
+            raise InvalidPositionError(f"ko push '{ko_text}' does not go to a neighbouring square")
         if bonus:
             raise InvalidPositionError("a bonus turn cannot have a ko (only a turn-ending push sets one)")
         if board[frm] != COLOURS[side] or board[to] == ".":
             raise InvalidPositionError(
-                f"ko push {ko_text!r} must push back a marble of the side to move into an occupied square"
+                f"ko push '{ko_text}' must push back a marble of the side to move into an occupied square"
             )
         ko = (frm, dirs[0])
 

@@ -10,6 +10,7 @@ pub mod error;
 pub mod fixtures;
 pub mod game;
 pub mod games;
+pub mod notation;
 pub mod parallel;
 pub mod params;
 pub mod perft;

@@ -14,6 +14,7 @@
 
 use crate::error::Error;
 use crate::game::{Game, Outcome};
+use crate::notation::parse_count;
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
@@ -117,17 +118,6 @@ pub struct IceCubeCheckers {
 
 fn slot_letter(slot: usize) -> char {
     (b'a' + slot as u8) as char
-}
-
-/// A canonical non-negative decimal (no sign, no leading zeros) that fits a `u32`.
-fn parse_count(s: &str) -> Option<u32> {
-    let canonical =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if canonical {
-        s.parse().ok()
-    } else {
-        None
-    }
 }
 
 /// Calls `sink` with every distinct sequence of the multiset `rest` (counts per kind, `n`

@@ -12,6 +12,7 @@
 
 use crate::error::Error;
 use crate::game::{Game, Outcome};
+use crate::notation::{parse_count, parse_placement, write_placement};
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
@@ -182,17 +183,6 @@ fn parse_square(s: &[u8]) -> Option<usize> {
             Some((r - b'1') as usize * SIZE + (f - b'a') as usize)
         }
         _ => None,
-    }
-}
-
-/// A canonical non-negative decimal (no sign, no leading zeros).
-fn parse_count(s: &str) -> Option<u32> {
-    let canonical =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if canonical {
-        s.parse().ok()
-    } else {
-        None
     }
 }
 
@@ -468,81 +458,26 @@ impl KingsCourt {
     }
 
     fn placement(&self) -> String {
-        let mut out = String::with_capacity(72);
-        for rank in (0..SIZE).rev() {
-            let mut empty = 0u8;
-            for file in 0..SIZE {
-                let sq = rank * SIZE + file;
-                let c = if self.pieces[RED] & bit(sq) != 0 {
-                    'R'
-                } else if self.pieces[GREEN] & bit(sq) != 0 {
-                    'G'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    out.push((b'0' + empty) as char);
-                    empty = 0;
-                }
-                out.push(c);
+        write_placement(SIZE, |sq| {
+            if self.pieces[RED] & bit(sq) != 0 {
+                Some('R')
+            } else if self.pieces[GREEN] & bit(sq) != 0 {
+                Some('G')
+            } else {
+                None
             }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        })
     }
 
     fn parse_placement(text: &str) -> Result<[u64; 2], Error> {
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != SIZE {
-            return Err(bad_position!(
-                "King's Court placement needs 8 ranks separated by '/', got {}",
-                ranks.len()
-            ));
-        }
+        let hint = "pieces are 'R' and 'G', digits 1-8 count empty squares";
+        let letters = parse_placement(text, SIZE, "RG", "King's Court placement", hint)?;
         let mut pieces = [0u64; 2];
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = SIZE - 1 - i;
-            let mut file = 0;
-            let mut last_was_digit = false;
-            for c in rank_text.chars() {
-                match c {
-                    '1'..='8' => {
-                        if last_was_digit {
-                            return Err(bad_position!(
-                                "rank {} has two digits in a row: '{rank_text}'",
-                                rank + 1
-                            ));
-                        }
-                        file += c as usize - '0' as usize;
-                        last_was_digit = true;
-                        continue;
-                    }
-                    'R' | 'G' => {
-                        if file < SIZE {
-                            pieces[usize::from(c == 'G')] |= bit(rank * SIZE + file);
-                        }
-                        file += 1;
-                    }
-                    _ => {
-                        return Err(bad_position!(
-                            "unexpected '{c}' in rank {}: '{rank_text}' (pieces are 'R' and 'G', digits 1-8 count empty squares)",
-                            rank + 1
-                        ))
-                    }
-                }
-                last_was_digit = false;
-            }
-            if file != SIZE {
-                return Err(bad_position!(
-                    "rank {} covers {file} squares, not 8: '{rank_text}'",
-                    rank + 1
-                ));
+        for (sq, &letter) in letters.iter().enumerate() {
+            match letter {
+                b'R' => pieces[RED] |= bit(sq),
+                b'G' => pieces[GREEN] |= bit(sq),
+                _ => {}
             }
         }
         Ok(pieces)

@@ -6,6 +6,7 @@
 
 use crate::error::Error;
 use crate::game::{Game, Outcome};
+use crate::notation::{parse_count, parse_placement, write_placement};
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
@@ -131,17 +132,6 @@ fn parse_square(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// A canonical non-negative decimal (no sign, no leading zeros).
-fn parse_count(s: &str) -> Option<u32> {
-    let canonical =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if canonical {
-        s.parse().ok()
-    } else {
-        None
-    }
-}
-
 impl Kuba {
     /// Where a push from `from` in `dir` would end: the square of the row's front marble and
     /// whether that marble leaves the board. `None` when the push is not allowed (the square
@@ -254,29 +244,10 @@ impl Kuba {
     }
 
     fn placement(&self) -> String {
-        let mut out = String::with_capacity(64);
-        for rank in (0..SIZE).rev() {
-            let mut empty = 0;
-            for file in 0..SIZE {
-                match self.board[rank * SIZE + file] {
-                    EMPTY => empty += 1,
-                    colour => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        out.push(['W', 'B', 'R'][colour as usize - 1]);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_placement(SIZE, |sq| match self.board[sq] {
+            EMPTY => None,
+            colour => Some(['W', 'B', 'R'][colour as usize - 1]),
+        })
     }
 
     fn push_text(push: u8) -> String {
@@ -289,56 +260,15 @@ impl Kuba {
     }
 
     fn parse_placement(text: &str) -> Result<[u8; SQUARES], Error> {
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != SIZE {
-            return Err(bad_position!(
-                "Kuba placement needs 7 ranks separated by '/', got {}",
-                ranks.len()
-            ));
-        }
+        let letters = parse_placement(text, SIZE, "WBR", "Kuba placement", "")?;
         let mut board = [EMPTY; SQUARES];
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = SIZE - 1 - i;
-            let mut file = 0;
-            let mut last_was_digit = false;
-            for c in rank_text.chars() {
-                match c {
-                    '1'..='7' => {
-                        if last_was_digit {
-                            return Err(bad_position!(
-                                "rank {} has two digits in a row: '{rank_text}'",
-                                rank + 1
-                            ));
-                        }
-                        file += c as usize - '0' as usize;
-                        last_was_digit = true;
-                        continue;
-                    }
-                    'W' | 'B' | 'R' => {
-                        if file < SIZE {
-                            board[rank * SIZE + file] = match c {
-                                'W' => WHITE,
-                                'B' => BLACK,
-                                _ => RED,
-                            };
-                        }
-                        file += 1;
-                    }
-                    _ => {
-                        return Err(bad_position!(
-                            "unexpected '{c}' in rank {}: '{rank_text}'",
-                            rank + 1
-                        ))
-                    }
-                }
-                last_was_digit = false;
-            }
-            if file != SIZE {
-                return Err(bad_position!(
-                    "rank {} covers {file} squares, not 7: '{rank_text}'",
-                    rank + 1
-                ));
-            }
+        for (cell, letter) in board.iter_mut().zip(letters) {
+            *cell = match letter {
+                b'W' => WHITE,
+                b'B' => BLACK,
+                b'R' => RED,
+                _ => EMPTY,
+            };
         }
         Ok(board)
     }

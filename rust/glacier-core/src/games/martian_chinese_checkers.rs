@@ -13,6 +13,7 @@
 
 use crate::error::Error;
 use crate::game::{Game, Outcome};
+use crate::notation::parse_count;
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
@@ -202,17 +203,6 @@ fn write_place(out: &mut String, h: usize, level: usize) {
         out.push((b'0' + (level / 10) as u8) as char);
     }
     out.push((b'0' + (level % 10) as u8) as char);
-}
-
-/// A canonical non-negative decimal (no sign, no leading zeros).
-fn parse_count(s: &str) -> Option<u32> {
-    let canonical =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if canonical {
-        s.parse().ok()
-    } else {
-        None
-    }
 }
 
 /// A hex name, `a`..`m` then 1..13 without leading zeros, on the board.
@@ -941,7 +931,7 @@ impl Game for MartianChineseCheckers {
             }
             seen[h] = true;
             let bytes = stack_text.as_bytes();
-            if bytes.is_empty() || bytes.len() % 2 != 0 {
+            if bytes.is_empty() || bytes.len() % 2 != 0 || !stack_text.is_ascii() {
                 return Err(bad_position!(
                     "the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got '{stack_text}'"
                 ));

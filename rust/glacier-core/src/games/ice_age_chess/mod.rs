@@ -19,6 +19,7 @@ use self::bitboard::{
 };
 use crate::error::Error;
 use crate::game::{Game, Outcome};
+use crate::notation::{parse_count, parse_placement, write_placement};
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
@@ -235,17 +236,6 @@ fn parse_square(s: &[u8]) -> Option<usize> {
     match s {
         [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') as usize * 8 + (f - b'a') as usize),
         _ => None,
-    }
-}
-
-/// A canonical non-negative decimal that fits in a u32 (no sign, no leading zeros).
-fn parse_count(s: &str) -> Option<u32> {
-    let canonical =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if canonical {
-        s.parse().ok()
-    } else {
-        None
     }
 }
 
@@ -575,29 +565,10 @@ impl IceAgeChess {
     // --- text --------------------------------------------------------------------------
 
     fn placement(&self) -> String {
-        let mut out = String::with_capacity(72);
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match self.board[rank * 8 + file] {
-                    EMPTY => empty += 1,
-                    code => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        out.push(LETTERS[code as usize] as char);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_placement(8, |sq| match self.board[sq] {
+            EMPTY => None,
+            code => Some(LETTERS[code as usize] as char),
+        })
     }
 
     fn castling_text(&self) -> String {
@@ -611,47 +582,11 @@ impl IceAgeChess {
     }
 
     fn parse_placement(text: &str) -> Result<[u8; 64], Error> {
-        let ranks: Vec<&str> = text.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(bad_position!(
-                "the placement needs 8 ranks separated by '/', got {}",
-                ranks.len()
-            ));
-        }
+        let letters = parse_placement(text, 8, "PNBRQKpnbrqk*", "the placement", "")?;
         let mut board = [EMPTY; 64];
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = 7 - i;
-            let mut file = 0;
-            let mut last_was_digit = false;
-            for c in rank_text.chars() {
-                if let '1'..='8' = c {
-                    if last_was_digit {
-                        return Err(bad_position!(
-                            "rank {} has two digits in a row: '{rank_text}'",
-                            rank + 1
-                        ));
-                    }
-                    file += c as usize - '0' as usize;
-                    last_was_digit = true;
-                    continue;
-                }
-                let Some(code) = LETTERS.iter().position(|&l| l as char == c) else {
-                    return Err(bad_position!(
-                        "unexpected '{c}' in rank {}: '{rank_text}'",
-                        rank + 1
-                    ));
-                };
-                if file < 8 {
-                    board[rank * 8 + file] = code as u8;
-                }
-                file += 1;
-                last_was_digit = false;
-            }
-            if file != 8 {
-                return Err(bad_position!(
-                    "rank {} covers {file} squares, not 8: '{rank_text}'",
-                    rank + 1
-                ));
+        for (cell, letter) in board.iter_mut().zip(letters) {
+            if let Some(code) = LETTERS.iter().position(|&l| l == letter) {
+                *cell = code as u8;
             }
         }
         Ok(board)
