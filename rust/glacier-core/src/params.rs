@@ -97,3 +97,25 @@ pub fn resolve(
     }
     Ok(values)
 }
+
+/// The parameters of a game whose only parameter is its ply limit (`ParamSpec::max_plies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyLimit {
+    pub max_plies: u32,
+}
+
+impl PlyLimit {
+    /// From the resolved values of `[ParamSpec::max_plies(..)]`.
+    #[must_use]
+    pub fn from_values(values: &[ParamValue]) -> PlyLimit {
+        PlyLimit {
+            max_plies: values[0].int() as u32,
+        }
+    }
+
+    /// The values, in `PARAMS` order.
+    #[must_use]
+    pub fn values(&self) -> Vec<ParamValue> {
+        vec![ParamValue::Int(self.max_plies.into())]
+    }
+}

@@ -15,7 +15,7 @@
 use crate::error::Error;
 use crate::game::{Game, Outcome};
 use crate::notation::parse_count;
-use crate::params::{ParamSpec, ParamValue};
+use crate::params::{ParamSpec, ParamValue, PlyLimit};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
 
@@ -96,10 +96,8 @@ impl IccMove {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IccParams {
-    pub max_plies: u32,
-}
+/// The only parameter is the ply limit.
+pub type IccParams = PlyLimit;
 
 #[derive(Clone, Debug)]
 pub struct IceCubeCheckers {
@@ -282,16 +280,11 @@ impl Game for IceCubeCheckers {
     type Move = IccMove;
 
     fn build_params(values: &[ParamValue]) -> Result<IccParams, Error> {
-        let max_plies = values.first().map_or(200, |v| v.int());
-        Ok(IccParams {
-            max_plies: u32::try_from(max_plies).map_err(|_| {
-                Error::InvalidParameter(format!("max_plies out of range: {max_plies}"))
-            })?,
-        })
+        Ok(PlyLimit::from_values(values))
     }
 
     fn param_values(params: &IccParams) -> Vec<ParamValue> {
-        vec![ParamValue::Int(params.max_plies.into())]
+        params.values()
     }
 
     fn params(&self) -> &IccParams {

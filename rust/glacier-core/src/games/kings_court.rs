@@ -13,7 +13,7 @@
 use crate::error::Error;
 use crate::game::{Game, Outcome};
 use crate::notation::{parse_count, parse_placement, write_placement};
-use crate::params::{ParamSpec, ParamValue};
+use crate::params::{ParamSpec, ParamValue, PlyLimit};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
 
@@ -153,10 +153,8 @@ impl KcMove {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KingsCourtParams {
-    pub max_plies: u32,
-}
+/// The only parameter is the ply limit.
+pub type KingsCourtParams = PlyLimit;
 
 #[derive(Clone, Debug)]
 pub struct KingsCourt {
@@ -620,13 +618,11 @@ impl Game for KingsCourt {
     type Move = KcMove;
 
     fn build_params(values: &[ParamValue]) -> Result<KingsCourtParams, Error> {
-        Ok(KingsCourtParams {
-            max_plies: values[0].int() as u32,
-        })
+        Ok(PlyLimit::from_values(values))
     }
 
     fn param_values(params: &KingsCourtParams) -> Vec<ParamValue> {
-        vec![ParamValue::Int(params.max_plies.into())]
+        params.values()
     }
 
     fn params(&self) -> &KingsCourtParams {

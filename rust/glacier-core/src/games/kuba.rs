@@ -7,7 +7,7 @@
 use crate::error::Error;
 use crate::game::{Game, Outcome};
 use crate::notation::{parse_count, parse_placement, write_placement};
-use crate::params::{ParamSpec, ParamValue};
+use crate::params::{ParamSpec, ParamValue, PlyLimit};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
 
@@ -91,10 +91,8 @@ impl KubaMove {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KubaParams {
-    pub max_plies: u32,
-}
+/// The only parameter is the ply limit.
+pub type KubaParams = PlyLimit;
 
 #[derive(Clone, Debug)]
 pub struct Kuba {
@@ -294,13 +292,11 @@ impl Game for Kuba {
     type Move = KubaMove;
 
     fn build_params(values: &[ParamValue]) -> Result<KubaParams, Error> {
-        Ok(KubaParams {
-            max_plies: values[0].int() as u32,
-        })
+        Ok(PlyLimit::from_values(values))
     }
 
     fn param_values(params: &KubaParams) -> Vec<ParamValue> {
-        vec![ParamValue::Int(params.max_plies.into())]
+        params.values()
     }
 
     fn params(&self) -> &KubaParams {
