@@ -7,9 +7,9 @@ the same position at the same depth, both with the last ply bulk-counted, and pe
 through each library's Python API (python-chess ``push``/``pop`` against glacier
 ``play``/``undo``).
 
-python-chess cannot play Ice Age Chess (it knows no ice), so for the start position
-with ice this file reports glacier's numbers alone, as a second group beside the
-standard-start comparison; nothing is compared there.
+python-chess cannot play Ice Age Chess (it knows no ice). For the start position with
+ice, glacier's engine is timed beside glacier's own pure-Python reference at the same
+depth (group "ice start perft(3)"), the nearest pure-Python yardstick that knows ice.
 
 Random games driven from Python, one ply at a time, are compared with OpenSpiel's chess
 (``open_spiel``, a dev dependency) in the group "chess random games per move".
@@ -236,4 +236,27 @@ def test_glacier_chess_random_games_actions(benchmark: Any) -> None:
         "glacier standard chess through Python: legal_actions() + apply_action() per ply",
         plies,
         RANDOM_PLIES,
+    )
+
+
+def test_ice_start_engine_vs_reference_engine(benchmark: Any) -> None:
+    state = glacier.new_game("ice_age_chess")
+    run(
+        benchmark,
+        "ice start perft(3)",
+        "glacier inside Rust, one call, last ply bulk-counted",
+        lambda: state.perft(3),
+        ICE_COUNTS[3],
+    )
+
+
+def test_ice_start_engine_vs_reference_reference(benchmark: Any) -> None:
+    from glacier import reference
+
+    run(
+        benchmark,
+        "ice start perft(3)",
+        "glacier's pure-Python reference, last ply bulk-counted",
+        lambda: reference.new_game("ice_age_chess").perft(3),
+        ICE_COUNTS[3],
     )
