@@ -58,9 +58,11 @@ def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -
 
 
 def parse_count(text: str) -> Optional[int]:
-    """A canonical non-negative decimal (no sign, no leading zeros), or None."""
+    """A canonical non-negative decimal that fits a u32 (no sign, no leading zeros), or None:
+    the twin of the engine's ``notation::parse_count``."""
     if text and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
-        return int(text)
+        value = int(text)
+        return value if value <= U32_MAX else None
     return None
 
 

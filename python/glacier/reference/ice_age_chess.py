@@ -454,10 +454,10 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
         if ep is None:
             raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got '{ep_text}'")
     halfmove = parse_count(halfmove_text)
-    if halfmove is None or halfmove > U32_MAX:
+    if halfmove is None:
         raise InvalidPositionError(f"the halfmove clock must be a number, got '{halfmove_text}'")
     fullmove = parse_count(fullmove_text)
-    if fullmove is None or not 1 <= fullmove <= U32_MAX:
+    if fullmove is None or fullmove < 1:
         raise InvalidPositionError(f"the fullmove number must be a number >= 1, got '{fullmove_text}'")
 
     # What chess can reach.

@@ -265,7 +265,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceCubeCheckersPositio
         raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
     side = "wb".index(side_text)
     ply = parse_count(ply_text)
-    if ply is None or ply > 2**32 - 1:
+    if ply is None:
         raise InvalidPositionError(f"ply count must be a number (no sign or leading zeros), got '{ply_text}'")
     # Judged as after a move: the player not to move (who made the last move) first.
     return IceCubeCheckersPosition(params, slots, side, ply, judge(slots, 1 - side, ply, params))

@@ -310,7 +310,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KingsCourtPosition:
         raise InvalidPositionError(f"side to move must be 'r' or 'g', got '{side_text}'")
     side = "rg".index(side_text)
     ply = parse_count(ply_text)
-    if ply is None or ply > 2**32 - 1:
+    if ply is None:
         raise InvalidPositionError(f"ply count must be a number, got '{ply_text}'")
     for colour in (0, 1):
         n = board.count(COLOURS[colour])

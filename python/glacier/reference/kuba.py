@@ -307,7 +307,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
         raise InvalidPositionError(f"bonus flag must be '+' or '-', got '{bonus_text}'")
     bonus = bonus_text == "+"
     ply = parse_count(ply_text)
-    if ply is None or ply > 2**32 - 1:
+    if ply is None:
         raise InvalidPositionError(f"ply count must be a number, got '{ply_text}'")
 
     whites, blacks, reds = board.count("W"), board.count("B"), board.count("R")

@@ -384,7 +384,7 @@ def parse_place(text: str) -> Optional[Place]:
     """``<hex>/<level>`` with a canonical level, or None."""
     name, sep, level_text = text.partition("/")
     level = parse_count(level_text)
-    if not sep or name not in HEX_BY_NAME or level is None or level > U32_MAX:
+    if not sep or name not in HEX_BY_NAME or level is None:
         return None
     return HEX_BY_NAME[name], level
 
@@ -528,7 +528,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
     if player is None or player >= n:
         raise InvalidPositionError(f"the player to move must be a number from 0 to {n - 1}, got '{player_text}'")
     ply = parse_count(ply_text)
-    if ply is None or ply > U32_MAX:
+    if ply is None:
         raise InvalidPositionError(f"the ply count must be a number, got '{ply_text}'")
     seats = SEATS[n]
     stacks: list[Stack] = [() for _ in HEXES]
