@@ -11,13 +11,12 @@ import pytest
 import glacier
 from glacier import reference
 from glacier.bench import python_api_steps
-from glacier.testing import built_games
 
 PLIES = {"native": 20_000, "reference": 500}
 
 
 @pytest.mark.parametrize("impl", ["native", "reference"])
-@pytest.mark.parametrize("game", built_games())
+@pytest.mark.parametrize("game", glacier.GAMES)
 def test_python_api_random_games(benchmark: Any, game: str, impl: str) -> None:
     module = glacier if impl == "native" else reference
     plies = PLIES[impl]

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import glacier
-from glacier.testing import built_games
 
 GAMES_PER_CALL = 200
 
@@ -23,7 +22,7 @@ def record(benchmark: Any, group: str, how: str, work: int) -> None:
 
 
 @pytest.mark.parametrize("threads", [1, 0], ids=["1-thread", "all-threads"])
-@pytest.mark.parametrize("game", built_games())
+@pytest.mark.parametrize("game", glacier.GAMES)
 def test_playouts(benchmark: Any, game: str, threads: int) -> None:
     result = benchmark.pedantic(
         lambda: glacier.playouts(game, GAMES_PER_CALL, seed=1, threads=threads), rounds=3, iterations=1
@@ -37,7 +36,7 @@ def test_playouts(benchmark: Any, game: str, threads: int) -> None:
     )
 
 
-@pytest.mark.parametrize("game", built_games())
+@pytest.mark.parametrize("game", glacier.GAMES)
 def test_vector_env(benchmark: Any, game: str) -> None:
     env = glacier.VectorEnv(game, num_envs=256, seed=0)
     steps = 20

@@ -15,7 +15,6 @@ import pytest
 
 import glacier
 from glacier import reference
-from glacier.testing import built_games
 
 #: Per game: (depth in Rust, depth through the Python API, depth of the reference).
 DEPTHS: dict[str, tuple[int, int, int]] = {
@@ -26,7 +25,7 @@ DEPTHS: dict[str, tuple[int, int, int]] = {
     "martian_chinese_checkers": (5, 3, 3),
 }
 
-GAMES = [g for g in DEPTHS if g in built_games()]
+GAMES = [g for g in DEPTHS if g in glacier.GAMES]
 
 
 def python_api_perft(state: Any, depth: int) -> int:

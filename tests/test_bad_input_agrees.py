@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import glacier
-from conftest import BUILT_GAMES
+from conftest import GAMES
 from glacier import reference
 
 ALPHABET = "WBRGKPNQpnbrqk*/0123456789 -+,:=xabcdefghm'\"é"
@@ -38,7 +38,7 @@ def outcome(action: Any) -> tuple[str, str]:
         return type(err).__name__, str(err)
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_mangled_texts(game: str) -> None:
     rng = random.Random(11)
     params = PARAMS.get(game, {})
@@ -57,7 +57,7 @@ def test_mangled_texts(game: str) -> None:
         assert native == ref, text
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_mangled_moves(game: str) -> None:
     rng = random.Random(12)
     params = PARAMS.get(game, {})

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import glacier
-from conftest import BUILT_GAMES
+from conftest import GAMES
 
 pyspiel = pytest.importorskip("pyspiel")
 gymnasium = pytest.importorskip("gymnasium")
@@ -25,17 +25,17 @@ SHORT = {"max_plies": 40}
 
 def test_every_built_game_is_registered_with_openspiel() -> None:
     names = set(pyspiel.registered_names())
-    assert {f"glacier_{g}" for g in BUILT_GAMES} <= names
+    assert {f"glacier_{g}" for g in GAMES} <= names
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_openspiel_random_simulation(game: str) -> None:
     spiel_game = pyspiel.load_game(f"glacier_{game}(max_plies=40)")
     assert spiel_game.num_players() == glacier.new_game(game).num_players
     pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_openspiel_states_follow_the_engine(game: str) -> None:
     spiel_game = pyspiel.load_game(f"glacier_{game}", SHORT)
     state = spiel_game.new_initial_state()
@@ -64,14 +64,14 @@ def test_openspiel_mcts_plays() -> None:
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_env_checker(game: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
     check_env(GlacierEnv(game, **SHORT), skip_render_check=True)
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_episode(game: str) -> None:
     env = GlacierEnv(game, **SHORT)
     obs, info = env.reset(seed=1)
@@ -88,7 +88,7 @@ def test_gymnasium_episode(game: str) -> None:
     assert len(info["returns"]) == glacier.new_game(game).num_players
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_vector_env(game: str) -> None:
     envs = GlacierVectorEnv(game, num_envs=4, **SHORT)
     obs, _info = envs.reset(seed=3)
@@ -109,7 +109,7 @@ def test_gymnasium_vector_env(game: str) -> None:
 # API test merely suggests Box or Discrete.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_api(game: str) -> None:
     from pettingzoo.test import api_test
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 
 import glacier
-from conftest import BUILT_GAMES, make_state, read_perft_fixtures
+from conftest import GAMES, make_state, read_perft_fixtures
 from glacier import reference
 
 NATIVE_MAX_NODES = 200_000_000
 REFERENCE_MAX_NODES = 300_000
 
-FIXTURES = [r for r in read_perft_fixtures() if r["game"] in BUILT_GAMES]
+FIXTURES = [r for r in read_perft_fixtures() if r["game"] in GAMES]
 CASES = [
     pytest.param(impl, r, depth, leaves, id=f"{impl.__name__.split('.')[-1]}-{r['id']}-{depth}")
     for r in FIXTURES
@@ -27,7 +27,7 @@ CASES = [
 
 
 def test_every_built_game_has_fixtures() -> None:
-    assert {r["game"] for r in FIXTURES} == set(BUILT_GAMES)
+    assert {r["game"] for r in FIXTURES} == set(GAMES)
 
 
 @pytest.mark.parametrize(("impl", "record", "depth", "leaves"), CASES)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import glacier
-from conftest import BUILT_GAMES
+from conftest import GAMES
 from glacier import reference
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -23,7 +23,7 @@ def answer(action: Any) -> tuple[str, str]:
         return type(err).__name__, str(err)
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 @SETTINGS
 @given(choices=st.lists(st.integers(min_value=0, max_value=10**6), max_size=80))
 def test_any_line_of_play(game: str, choices: list[int]) -> None:
@@ -46,7 +46,7 @@ def test_any_line_of_play(game: str, choices: list[int]) -> None:
         assert native.text() == texts[len(native.moves)]
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 @SETTINGS
 @given(text=st.text(max_size=120))
 def test_any_text(game: str, text: str) -> None:
@@ -56,7 +56,7 @@ def test_any_text(game: str, text: str) -> None:
     assert native[0] in ("ok", "InvalidPositionError")
 
 
-@pytest.mark.parametrize("game", BUILT_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 @SETTINGS
 @given(move=st.text(max_size=24))
 def test_any_move_text(game: str, move: str) -> None:

@@ -9,6 +9,8 @@
 >>> state.play("f1f2")
 >>> state.current_player
 1
+>>> glacier.game_spec("kuba").title
+'Kuba'
 
 ``glacier.reference`` holds a pure-Python twin of every game with the same methods, and
 ``glacier.testing`` checks that the two agree.
@@ -16,16 +18,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Union
+from dataclasses import dataclass
+from typing import Any, Optional
 
 from . import _native
-from ._native import (
-    IceAgeChessState,
-    IceCubeCheckersState,
-    KingsCourtState,
-    KubaState,
-    MartianChineseCheckersState,
-)
+from ._native import GameState
 from .batch import Playouts, StepResult, VectorEnv, playouts
 from .errors import (
     GlacierError,
@@ -39,15 +36,13 @@ __version__: str = _native.__version__
 
 __all__ = [
     "GAMES",
+    "GameSpec",
+    "GameState",
     "GlacierError",
-    "IceAgeChessState",
-    "IceCubeCheckersState",
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
-    "KingsCourtState",
-    "KubaState",
-    "MartianChineseCheckersState",
+    "ParamSpec",
     "Playouts",
     "State",
     "StepResult",
@@ -55,55 +50,73 @@ __all__ = [
     "VectorEnv",
     "__version__",
     "from_text",
-    "native_class",
+    "game_spec",
     "new_game",
     "playouts",
 ]
 
-#: Every game glacier knows, by the name the API takes.
-GAMES: tuple[str, ...] = (
-    "ice_age_chess",
-    "ice_cube_checkers",
-    "kings_court",
-    "kuba",
-    "martian_chinese_checkers",
-)
 
-_CLASS_NAMES = {
-    "ice_age_chess": "IceAgeChessState",
-    "ice_cube_checkers": "IceCubeCheckersState",
-    "kings_court": "KingsCourtState",
-    "kuba": "KubaState",
-    "martian_chinese_checkers": "MartianChineseCheckersState",
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter a game accepts."""
+
+    name: str
+    default: Optional[int]
+    min: int
+    max: int
+    optional: bool
+    """Whether ``None`` is accepted (meaning "no limit")."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the engine's registry says of a game: its name, title and parameters."""
+
+    name: str
+    title: str
+    params: tuple[ParamSpec, ...]
+
+
+_SPECS: dict[str, GameSpec] = {
+    game["name"]: GameSpec(game["name"], game["title"], tuple(ParamSpec(**p) for p in game["params"]))
+    for game in _native.games()
 }
 
-#: Any native game state.
-State = Union[IceAgeChessState, IceCubeCheckersState, KingsCourtState, KubaState, MartianChineseCheckersState]
+#: Every game glacier knows, by the name the API takes (the engine's registry order).
+GAMES: tuple[str, ...] = tuple(_SPECS)
+
+#: A game state of any game (one class serves them all; ``state.game`` says which).
+State = GameState
 
 
-def native_class(name: str) -> type[State]:
-    """The native state class of the game called ``name``."""
-    if name not in _CLASS_NAMES:
+def _check(name: str) -> None:
+    if name not in _SPECS:
         raise UnknownGameError(f"unknown game {name!r}; glacier has: {', '.join(GAMES)}")
-    cls = getattr(_native, _CLASS_NAMES[name], None)
-    if cls is None:
-        raise UnknownGameError(f"game {name!r} is not built into this version of glacier yet")
-    return cls  # type: ignore[no-any-return]
+
+
+def game_spec(name: str) -> GameSpec:
+    """The name, title and parameter specs of the game called ``name``."""
+    _check(name)
+    return _SPECS[name]
 
 
 def new_game(name: str, **params: Any) -> State:
     """The start position of ``name``, with its parameters (e.g. ``max_plies=200``)."""
-    return native_class(name)(**params)
+    _check(name)
+    return _native.new_game(name, **params)
 
 
 def from_text(name: str, text: str, **params: Any) -> State:
     """The position of ``name`` written as ``text`` (the notation of the game's rules page)."""
-    return native_class(name).from_text(text, **params)
+    _check(name)
+    return _native.from_text(name, text, **params)
 
 
-def _restore(name: str, params: dict[str, Any], text: str, moves: list[str]) -> State:
-    """Rebuilds a pickled state: its start text, parameters and the moves played since."""
-    state = from_text(name, text, **params)
-    for move in moves:
-        state.play(move)
-    return state
+def _draw(state: State) -> str:
+    """The SVG picture behind ``GameState._repr_svg_`` (the drawing is loaded on first use)."""
+    from .svg import render
+
+    return render(state)
+
+
+_native._set_svg_renderer(_draw)

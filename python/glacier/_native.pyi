@@ -1,33 +1,43 @@
 """Type stubs for the compiled engine module (rust/glacier-py)."""
 
-from typing import Any, ClassVar, TypeVar, final
+from typing import Any, Callable, final
 
 __all__ = [
-    "IceAgeChessState",
-    "IceCubeCheckersState",
-    "KingsCourtState",
-    "KubaState",
-    "MartianChineseCheckersState",
+    "GameState",
     "NativeVectorEnv",
     "__version__",
+    "_restore",
+    "_set_svg_renderer",
+    "from_text",
+    "games",
+    "new_game",
     "playouts_native",
 ]
 __version__: str
 
-_S = TypeVar("_S", bound="_GameState")
+def games() -> list[dict[str, Any]]:
+    """Every game in registry order: ``name``, ``title`` and ``params`` (each parameter's
+    ``name``, ``default``, ``min``, ``max`` and ``optional``)."""
 
-class _GameState:
-    """The methods every game state has (the native classes below share this shape)."""
+def new_game(name: str, **params: int | None) -> GameState: ...
+def from_text(name: str, text: str, **params: int | None) -> GameState: ...
+def _restore(name: str, params: dict[str, int | None], text: str, moves: list[str]) -> GameState: ...
+def _set_svg_renderer(renderer: Callable[[GameState], str]) -> None: ...
 
-    game: ClassVar[str]
-    num_distinct_actions: ClassVar[int]
-    fixed_action_space: ClassVar[bool]
-    observation_shape: ClassVar[list[int]]
-    def __new__(cls: type[_S], **params: int | None) -> _S: ...
-    @classmethod
-    def from_text(cls: type[_S], text: str, **params: int | None) -> _S: ...
+@final
+class GameState:
+    """A state of any game (``game`` says which), with the moves played since it was made."""
+
+    @property
+    def game(self) -> str: ...
     @property
     def params(self) -> dict[str, int | None]: ...
+    @property
+    def num_distinct_actions(self) -> int: ...
+    @property
+    def fixed_action_space(self) -> bool: ...
+    @property
+    def observation_shape(self) -> list[int]: ...
     def legal_moves(self) -> list[str]: ...
     def play(self, move: str) -> None: ...
     def undo(self) -> str: ...
@@ -37,9 +47,9 @@ class _GameState:
     def observation(self) -> Any: ...
     @property
     def moves(self) -> list[str]: ...
-    def copy(self: _S) -> _S: ...
-    def __copy__(self: _S) -> _S: ...
-    def __deepcopy__(self: _S, memo: Any) -> _S: ...
+    def copy(self) -> GameState: ...
+    def __copy__(self) -> GameState: ...
+    def __deepcopy__(self, memo: Any) -> GameState: ...
     def text(self) -> str: ...
     def hash(self) -> int: ...
     def _hash_from_scratch(self) -> int: ...
@@ -54,28 +64,6 @@ class _GameState:
     def _repr_svg_(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
-
-@final
-class IceAgeChessState(_GameState):
-    """Ice Age Chess (RULINGS.md section 1). Parameters: ``max_plies`` (default 1000),
-    ``ice_age_period`` (default 20; 0 disables the Ice Age)."""
-
-@final
-class IceCubeCheckersState(_GameState):
-    """Ice Cube Checkers (RULINGS.md section 2). Parameters: ``max_plies`` (default 200)."""
-
-@final
-class KingsCourtState(_GameState):
-    """King's Court (RULINGS.md section 4). Parameters: ``max_plies`` (default 300)."""
-
-@final
-class KubaState(_GameState):
-    """Kuba (RULINGS.md section 3). Parameters: ``max_plies`` (default 1000)."""
-
-@final
-class MartianChineseCheckersState(_GameState):
-    """E, Martian Chinese Checkers (RULINGS.md section 5). Parameters: ``players`` (2-6,
-    default 2), ``stack_limit`` (default None, no limit), ``max_plies`` (default 2000)."""
 
 def playouts_native(
     game: str,

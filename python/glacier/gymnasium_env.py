@@ -40,14 +40,11 @@ __all__ = ["GlacierEnv", "GlacierVectorEnv", "observation_space"]
 
 def observation_space(game: str) -> spaces.Dict:
     """The observation space of one environment of ``game``."""
-    cls = glacier.native_class(game)
-    shape = tuple(cls.observation_shape)
-    if not shape:
-        raise glacier.GlacierError(f"{game} has no observation encoding")
+    probe = glacier.new_game(game)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, shape, np.float32),
-            "action_mask": spaces.Box(0, 1, (cls.num_distinct_actions,), np.int8),
+            "observation": spaces.Box(0.0, 1.0, tuple(probe.observation_shape), np.float32),
+            "action_mask": spaces.Box(0, 1, (probe.num_distinct_actions,), np.int8),
         }
     )
 
@@ -68,7 +65,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def __init__(self, game: str, num_envs: int, **params: Any) -> None:
         self.game, self.params = game, params
         self.num_envs = num_envs
-        self._size = glacier.native_class(game).num_distinct_actions
+        self._size = glacier.new_game(game).num_distinct_actions
         self.single_observation_space = observation_space(game)
         self.single_action_space = spaces.Discrete(self._size)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -108,7 +105,7 @@ class GlacierEnv(gymnasium.Env):  # type: ignore[misc]
             raise glacier.InvalidParameterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.game, self.params, self.render_mode = game, params, render_mode
         self.illegal_action = illegal_action
-        self._size = glacier.native_class(game).num_distinct_actions
+        self._size = glacier.new_game(game).num_distinct_actions
         self.observation_space = observation_space(game)
         self.action_space = spaces.Discrete(self._size)
         self._env = VectorEnv(game, 1, auto_reset=False, seed=0, **params)

@@ -10,7 +10,8 @@ search, evaluation tools) run on them.
 
 Each game is registered as ``glacier_<name>`` with the glacier parameters as OpenSpiel
 parameters (a parameter whose glacier value may be ``None``, such as E's ``stack_limit``,
-takes 0 for ``None``). Actions are the state's ``legal_actions()`` numbers: fixed move
+takes 0 for ``None``); the games, their titles and parameters come from
+``glacier.game_spec``. Actions are the state's ``legal_actions()`` numbers: fixed move
 numbers where the game has a fixed action space, else indices of the legal moves in the
 engine's generation order (``num_distinct_actions`` is then a proven bound on the number
 of legal moves). Observations are the engine's observation tensor, drawn from the point
@@ -30,34 +31,32 @@ import glacier
 
 __all__ = ["game_type", "register_all"]
 
-_TITLES = {
-    "ice_age_chess": "Ice Age Chess",
-    "ice_cube_checkers": "Ice Cube Checkers",
-    "kings_court": "King's Court",
-    "kuba": "Kuba",
-    "martian_chinese_checkers": "E (Martian Chinese Checkers)",
-}
-#: Parameters whose glacier value may be None; OpenSpiel has no None, so 0 stands for it.
-_NULLABLE = {"stack_limit"}
-#: Player counts per game.
-_PLAYERS = {"martian_chinese_checkers": (2, 6)}
-
 
 def _defaults(name: str) -> dict[str, int]:
-    return {k: (0 if v is None else v) for k, v in glacier.new_game(name).params.items()}
+    """The default parameters, with 0 for None (OpenSpiel has no None)."""
+    return {p.name: (0 if p.default is None else p.default) for p in glacier.game_spec(name).params}
 
 
-def _to_glacier(params: dict[str, Any]) -> dict[str, Optional[int]]:
-    return {k: (None if k in _NULLABLE and v == 0 else int(v)) for k, v in params.items()}
+def _to_glacier(name: str, params: dict[str, Any]) -> dict[str, Optional[int]]:
+    optional = {p.name for p in glacier.game_spec(name).params if p.optional}
+    return {k: (None if k in optional and v == 0 else int(v)) for k, v in params.items()}
+
+
+def _player_range(name: str) -> tuple[int, int]:
+    """The fewest and most players: the range of a ``players`` parameter, else 2."""
+    for p in glacier.game_spec(name).params:
+        if p.name == "players":
+            return p.min, p.max
+    return 2, 2
 
 
 def game_type(name: str) -> pyspiel.GameType:
     """The OpenSpiel game type of the glacier game ``name``."""
-    low, high = _PLAYERS.get(name, (2, 2))
-    cls = glacier.native_class(name)
+    low, high = _player_range(name)
+    probe = glacier.new_game(name)
     return pyspiel.GameType(
         short_name=f"glacier_{name}",
-        long_name=f"glacier {_TITLES[name]}",
+        long_name=f"glacier {glacier.game_spec(name).title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -68,7 +67,7 @@ def game_type(name: str) -> pyspiel.GameType:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=bool(cls.observation_shape),
+        provides_observation_tensor=bool(probe.observation_shape),
         parameter_specification=_defaults(name),
     )
 
@@ -128,16 +127,16 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
 def _game_class(name: str) -> type:
     spec = _defaults(name)
     gtype = game_type(name)
-    cls = glacier.native_class(name)
 
     class GlacierGame(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
             merged = dict(spec)
             merged.update(params or {})
-            self.glacier_params = _to_glacier(merged)
+            self.glacier_params = _to_glacier(name, merged)
             probe = glacier.new_game(name, **self.glacier_params)
+            self.observation_shape = tuple(probe.observation_shape)
             info = pyspiel.GameInfo(
-                num_distinct_actions=cls.num_distinct_actions,
+                num_distinct_actions=probe.num_distinct_actions,
                 max_chance_outcomes=0,
                 num_players=probe.num_players,
                 min_utility=-1.0,
@@ -151,9 +150,9 @@ def _game_class(name: str) -> type:
             return GlacierState(self, glacier.new_game(name, **self.glacier_params))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(tuple(cls.observation_shape))
+            return _Observer(self.observation_shape)
 
-    GlacierGame.__name__ = GlacierGame.__qualname__ = f"Glacier{cls.__name__.removesuffix('State')}Game"
+    GlacierGame.__name__ = GlacierGame.__qualname__ = "Glacier" + "".join(w.title() for w in name.split("_")) + "Game"
     return GlacierGame
 
 
@@ -161,14 +160,8 @@ _REGISTERED: set[str] = set()
 
 
 def register_all() -> list[str]:
-    """Registers every built glacier game with OpenSpiel (idempotent); returns their names."""
+    """Registers every glacier game with OpenSpiel (idempotent); returns their names."""
     for name in glacier.GAMES:
-        try:
-            cls = glacier.native_class(name)
-        except glacier.UnknownGameError:
-            continue
-        if cls.num_distinct_actions == 0:
-            continue  # OpenSpiel needs a bound on the action numbers
         if name not in _REGISTERED:
             pyspiel.register_game(game_type(name), _game_class(name))
             _REGISTERED.add(name)

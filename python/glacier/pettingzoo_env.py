@@ -37,7 +37,7 @@ class GlacierAECEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.game, self.params, self.render_mode = game, params, render_mode
         self.metadata = {**self.metadata, "name": f"glacier_{game}"}
-        self._size = glacier.native_class(game).num_distinct_actions
+        self._size = glacier.new_game(game).num_distinct_actions
         self._env = VectorEnv(game, 1, auto_reset=False, seed=0, **params)
         players = self._env.num_players
         self.possible_agents = [f"player_{i}" for i in range(players)]

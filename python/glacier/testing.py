@@ -16,10 +16,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, Union
 
+import glacier
+
 from . import reference
 from .errors import GlacierError, IllegalMoveError, InvalidPositionError
 
-__all__ = ["DiffReport", "DifferentialMismatch", "built_games", "check_contract", "differential", "replay"]
+__all__ = ["DiffReport", "DifferentialMismatch", "check_contract", "differential", "replay"]
 
 ParamSets = Union[None, dict[str, Any], Sequence[dict[str, Any]]]
 
@@ -49,25 +51,8 @@ class DiffReport:
     outcomes: dict[str, int] = field(default_factory=dict)
 
 
-def built_games() -> list[str]:
-    """The games that have both a native and a reference implementation in this build."""
-    import glacier
-    from glacier.errors import UnknownGameError
-
-    names = []
-    for name in glacier.GAMES:
-        try:
-            glacier.native_class(name)
-            reference.game_module(name)
-        except UnknownGameError:
-            continue
-        names.append(name)
-    return names
-
-
 def replay(game: str, params: dict[str, Any], moves: Sequence[str]) -> tuple[Any, Any]:
     """The native and the reference state after ``moves`` from the start, for debugging."""
-    import glacier
 
     native, ref = glacier.new_game(game, **params), reference.new_game(game, **params)
     for move in moves:
@@ -132,7 +117,6 @@ def differential(
     ``perft_depth`` perft counts too; every ``text_every`` plies both implementations
     re-read the position text and must reproduce it. ``progress`` is called once per game.
     """
-    import glacier
 
     report = DiffReport(game)
     param_sets = _param_sets(params)
@@ -190,7 +174,6 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
     leave the state unchanged; ``undo()`` restores every earlier state and returns the
     move; ``moves`` lists the moves played.
     """
-    import glacier
 
     state = make()
     impl = reference if isinstance(state, reference.State) else glacier

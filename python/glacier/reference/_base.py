@@ -1,18 +1,18 @@
-"""What every reference game shares: parameters, the state with its history, perft.
+"""What every reference game module shares: parameters, notation helpers, the position, perft.
 
 A game module defines a :class:`Position` subclass (an immutable position that knows its
-successors) plus ``NAME``, ``PARAMS``, ``start(params)`` and ``parse(text, params)``.
-:class:`State` wraps any of them in the same API as the native classes.
+successors) plus ``NAME``, ``TITLE``, ``PARAMS``, ``resolve(params)``, ``start(params)`` and
+``parse(text, params)``. The package's ``State`` wraps any of them in the same API as the
+native states.
 """
 
 from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Optional, Sequence, Union
 
-from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, InvalidPositionError
+from ..errors import InvalidParameterError, InvalidPositionError
 
 #: A position's outcome: ``None`` while the game goes on, ``"draw"``, or the winner's number.
 Outcome = Union[None, str, int]
@@ -171,120 +171,6 @@ def perft(position: Position, depth: int, bulk: bool = True) -> int:
     return sum(perft(child, depth - 1, bulk) for child in successors.values())
 
 
-class State:
-    """A reference game state with its history: the same API as the native classes."""
-
-    def __init__(self, module: ModuleType, position: Position, initial_text: Optional[str] = None) -> None:
-        self._module = module
-        self._position = position
-        self._history: list[tuple[Position, str]] = []
-        self._initial_text = position.text() if initial_text is None else initial_text
-
-    @property
-    def game(self) -> str:
-        return self._module.NAME  # type: ignore[no-any-return]
-
-    @property
-    def params(self) -> dict[str, Optional[int]]:
-        return dict(self._position.params)
-
-    @property
-    def position(self) -> Position:
-        return self._position
-
-    def legal_moves(self) -> list[str]:
-        return sorted(self._position.successors())
-
-    def play(self, move: str) -> None:
-        if not isinstance(move, str):
-            raise IllegalMoveError(f"a move must be a str, got {type(move).__name__}")
-        if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
-        child = self._position.successors().get(move)
-        if child is None:
-            raise IllegalMoveError(self._position.explain_illegal(move))
-        self._history.append((self._position, move))
-        self._position = child
-
-    def undo(self) -> str:
-        if not self._history:
-            raise GlacierError("no move to undo")
-        self._position, move = self._history.pop()
-        return move
-
-    @property
-    def moves(self) -> list[str]:
-        return [move for _, move in self._history]
-
-    def copy(self) -> State:
-        twin = State(self._module, self._position, self._initial_text)
-        twin._history = list(self._history)
-        return twin
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        return self.copy()
-
-    def text(self) -> str:
-        return self._position.text()
-
-    def hash(self) -> int:
-        return self._position.hash()
-
-    @property
-    def current_player(self) -> int:
-        return self._position.current_player
-
-    @property
-    def num_players(self) -> int:
-        return self._position.num_players
-
-    def is_terminal(self) -> bool:
-        return self._position.outcome is not None
-
-    def returns(self) -> list[float]:
-        return self._position.returns()
-
-    def perft(self, depth: int, bulk: bool = True) -> int:
-        if isinstance(depth, bool) or not isinstance(depth, int):
-            raise TypeError(f"perft depth must be an int, got {type(depth).__name__}")
-        if depth < 0:
-            raise InvalidParameterError(f"perft depth must be >= 0, got {depth}")
-        return perft(self._position, depth, bulk)
-
-    def perft_divide(self, depth: int) -> dict[str, int]:
-        """Perft below each legal move, as ``{move: leaves}`` in move order."""
-        self.perft(depth)  # validates depth
-        if depth == 0:
-            return {}
-        successors = self._position.successors()
-        return {move: perft(successors[move], depth - 1) for move in sorted(successors)}
-
-    def __str__(self) -> str:
-        return self._position.board_string()
-
-    def __repr__(self) -> str:
-        return f"<reference {self.game} {self.text()!r}>"
-
-    def _repr_svg_(self) -> str:
-        from ..svg import render
-
-        return render(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.game == other.game and self.params == other.params and self.text() == other.text()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable; use .hash() for the Zobrist hash
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        from . import _restore
-
-        return (_restore, (self.game, self.params, self._initial_text, self.moves))
-
-
 def require_str(text: object, what: str = "position text") -> str:
     if not isinstance(text, str):
         raise TypeError(f"{what} must be a str, got {type(text).__name__}")
@@ -296,7 +182,6 @@ __all__ = [
     "Outcome",
     "Param",
     "Position",
-    "State",
     "max_plies",
     "parse_count",
     "parse_placement",

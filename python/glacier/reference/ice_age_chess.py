@@ -29,6 +29,7 @@ from ._base import (
 )
 
 NAME = "ice_age_chess"
+TITLE = "Ice Age Chess"
 PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32_MAX))
 
 START = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -15,6 +15,7 @@ from . import _zobrist
 from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
 
 NAME = "ice_cube_checkers"
+TITLE = "Ice Cube Checkers"
 PARAMS: tuple[Param, ...] = (max_plies(200),)
 
 SLOTS = 12

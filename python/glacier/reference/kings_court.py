@@ -28,6 +28,7 @@ from ._base import (
 )
 
 NAME = "kings_court"
+TITLE = "King's Court"
 PARAMS: tuple[Param, ...] = (max_plies(300),)
 
 SIZE = 8

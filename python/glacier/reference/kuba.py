@@ -23,6 +23,7 @@ from ._base import (
 )
 
 NAME = "kuba"
+TITLE = "Kuba"
 PARAMS: tuple[Param, ...] = (max_plies(1000),)
 
 SIZE = 7

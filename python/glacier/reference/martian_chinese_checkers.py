@@ -21,6 +21,7 @@ from . import _zobrist
 from ._base import U32_MAX, InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
 
 NAME = "martian_chinese_checkers"
+TITLE = "E (Martian Chinese Checkers)"
 PARAMS: tuple[Param, ...] = (
     Param("players", 2, 2, 6),
     Param("stack_limit", None, 1, U32_MAX, optional=True),

@@ -7,7 +7,8 @@
 //! timed best-of-five, single-threaded.
 
 use glacier_core::games::ice_age_chess::IceAgeChess;
-use glacier_core::{Game, ParamValue};
+use glacier_core::perft::perft;
+use glacier_core::{Notation, ParamValue};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::time::Instant;
@@ -74,7 +75,7 @@ fn main() {
             .expect("shakmaty parses the FEN")
             .into_position(CastlingMode::Standard)
             .expect("a legal position");
-        let glacier_time = best_of(rounds, leaves, || ours.perft(depth));
+        let glacier_time = best_of(rounds, leaves, || perft(&ours, depth));
         let shakmaty_time = best_of(rounds, leaves, || shakmaty::perft(&theirs, depth));
         let (a, b) = (leaves as f64 / glacier_time, leaves as f64 / shakmaty_time);
         println!(

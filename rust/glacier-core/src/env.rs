@@ -1,23 +1,24 @@
 //! Many games stepped at once, for learning programs: the core of the batched environment.
 //!
-//! Actions are integers. A game with a fixed action space (`Game::NUM_ACTIONS = Some(n)`)
-//! numbers its moves with `Game::action_of` and the environment offers legal-move masks;
-//! any other game numbers the legal moves `0..count` in generation order and the
-//! environment offers counts (and the move texts in action order, for people).
+//! Actions are integers, numbered by the game's [`ActionEncoding`]. A game with a fixed
+//! action space (`ActionEncoding::FIXED`) numbers its moves independently of the position
+//! and the environment offers legal-move masks; any other game numbers the legal moves
+//! `0..count` in generation order and the environment offers counts (and the move texts in
+//! action order, for people).
 //!
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
 
-use crate::parallel::{nth_move, thread_count};
+use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
-use crate::{Error, Game};
+use crate::{ActionEncoding, Error, FullGame};
 
 /// Below this many environments per thread, threads cost more than they save.
 const MIN_ENVS_PER_THREAD: usize = 256;
 
 /// One environment: its game, the plies of its current episode and its random stream.
 #[derive(Debug, Clone)]
-struct Slot<G: Game> {
+struct Slot<G: FullGame> {
     state: G,
     length: u32,
     rng: SplitMix64,
@@ -25,7 +26,7 @@ struct Slot<G: Game> {
 
 /// `num_envs` copies of a game, each reset to `start` when it ends (with `auto_reset`).
 #[derive(Debug, Clone)]
-pub struct VecEnv<G: Game> {
+pub struct VecEnv<G: FullGame> {
     start: G,
     slots: Vec<Slot<G>>,
     auto_reset: bool,
@@ -66,19 +67,15 @@ fn chunked<T: Send, U: Send>(
 }
 
 /// The move an action number stands for in `state`, if it is legal there.
-fn action_move<G: Game>(state: &G, action: i64) -> Option<G::Move> {
-    let action = u64::try_from(action).ok()?;
-    match G::NUM_ACTIONS {
-        None => nth_move(state, action),
-        Some(_) => state.move_of_action(usize::try_from(action).ok()?),
-    }
+fn action_move<G: ActionEncoding>(state: &G, action: i64) -> Option<G::Move> {
+    state.move_of_action(usize::try_from(action).ok()?)
 }
 
 /// A uniformly random legal action of `state`. Index actions need only the move count
 /// (which games count fast); numbered actions take one pass over the moves (reservoir
 /// sampling: the k-th move replaces the choice with probability 1/k).
-fn random_action<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<i64> {
-    if G::NUM_ACTIONS.is_none() {
+fn random_action<G: ActionEncoding>(state: &G, rng: &mut SplitMix64) -> Option<i64> {
+    if !G::FIXED {
         let count = state.count_moves();
         return (count > 0).then(|| rng.below(count) as i64);
     }
@@ -90,10 +87,10 @@ fn random_action<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<i64> {
             chosen = Some(mv);
         }
     });
-    chosen.map(|mv| state.action_of(mv) as i64)
+    chosen.map(|mv| state.action_of(mv, 0) as i64)
 }
 
-impl<G: Game> VecEnv<G> {
+impl<G: FullGame> VecEnv<G> {
     /// `num_envs` games from `start`; environment `i` draws random actions from stream `i`
     /// of `seed`; `threads` (0 = every core) splits large batches.
     pub fn new(start: G, num_envs: usize, auto_reset: bool, seed: u64, threads: usize) -> Self {
@@ -192,7 +189,7 @@ impl<G: Game> VecEnv<G> {
             self.threads,
             |items, returns| {
                 for ((slot, mv, result), row) in items.iter_mut().zip(returns.chunks_mut(players)) {
-                    slot.state.play(*mv);
+                    slot.state.play_unchecked(*mv);
                     slot.length += 1;
                     let terminated = slot.state.is_terminal();
                     **result = StepResult {
@@ -221,34 +218,31 @@ impl<G: Game> VecEnv<G> {
 
     /// Legal-action masks (num_envs x NUM_ACTIONS), for games with a fixed action space.
     pub fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error> {
-        let Some(size) = G::NUM_ACTIONS else {
+        if !G::FIXED {
             return Err(Error::InvalidParameter(format!(
                 "{} has no fixed action space: actions index the legal moves; use legal_counts()",
                 G::NAME
             )));
-        };
+        }
         out.fill(false);
-        for (slot, row) in self.slots.iter().zip(out.chunks_mut(size)) {
+        for (slot, row) in self
+            .slots
+            .iter()
+            .zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS))
+        {
             let state = &slot.state;
-            state.generate_moves(&mut |mv| row[state.action_of(mv)] = true);
+            state.generate_moves(&mut |mv| row[state.action_of(mv, 0)] = true);
         }
         Ok(())
     }
 
-    /// Observations (num_envs x OBSERVATION_SHAPE), for games that define one.
-    pub fn observations(&self, out: &mut [f32]) -> Result<(), Error> {
+    /// Observations (num_envs x OBSERVATION_SHAPE).
+    pub fn observations(&self, out: &mut [f32]) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
-        if G::OBSERVATION_SHAPE.is_empty() {
-            return Err(Error::InvalidParameter(format!(
-                "{} has no observation encoding",
-                G::NAME
-            )));
-        }
         out.fill(0.0);
         for (slot, row) in self.slots.iter().zip(out.chunks_mut(size)) {
             slot.state.observe(row);
         }
-        Ok(())
     }
 
     /// A uniformly random legal action for every environment (-1 where the episode has
@@ -267,11 +261,7 @@ impl<G: Game> VecEnv<G> {
         let mut out = Vec::new();
         let mut index = 0;
         state.generate_moves(&mut |mv| {
-            let action = match G::NUM_ACTIONS {
-                Some(_) => state.action_of(mv) as i64,
-                None => index,
-            };
-            out.push((action, state.move_text(mv)));
+            out.push((state.action_of(mv, index) as i64, state.move_text(mv)));
             index += 1;
         });
         out.sort_unstable();
@@ -283,6 +273,7 @@ impl<G: Game> VecEnv<G> {
 mod tests {
     use super::*;
     use crate::games::kuba::{Kuba, KubaParams};
+    use crate::{Game, Notation};
 
     fn run(threads: usize) -> (Vec<String>, Vec<f64>) {
         let start = Kuba::start(&KubaParams { max_plies: 30 });
@@ -297,7 +288,7 @@ mod tests {
                 .expect("legal actions");
             all_returns.extend_from_slice(&returns);
         }
-        (env.states().map(Game::text).collect(), all_returns)
+        (env.states().map(Notation::text).collect(), all_returns)
     }
 
     #[test]

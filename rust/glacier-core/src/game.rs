@@ -1,7 +1,20 @@
-//! The one trait every game implements.
+//! The traits every game implements, in layers that know only what they must:
+//!
+//! - [`Game`]: the rules. Parameters, the start, move generation, play, the outcome and the
+//!   Zobrist hash. Perft, playouts and search need nothing more.
+//! - [`Notation`]: the position text and the move text, for people and for the checked,
+//!   text-based [`crate::Session`].
+//! - [`ActionEncoding`]: move numbers for learning programs.
+//! - [`Observation`]: the state as a tensor, for learning programs.
+//!
+//! A consumer asks for the layers it uses (the batched environment needs an encoding and an
+//! observation), so a game without one fails to compile instead of returning zeros. None of
+//! the required methods has a default.
 
 use crate::{Error, ParamSpec, ParamValue};
+use std::convert::Infallible;
 use std::fmt::Debug;
+use std::ops::ControlFlow;
 
 /// How a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,38 +40,37 @@ impl Outcome {
     }
 }
 
+/// A game's parsed, validated parameters.
+pub trait GameParams: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// The parameters the game accepts, in a fixed order.
+    const SPECS: &'static [ParamSpec];
+    /// Builds parameters from one value per entry of [`GameParams::SPECS`] (already
+    /// range-checked by [`crate::params::resolve`]).
+    fn from_values(values: &[ParamValue]) -> Result<Self, Error>;
+    /// The parameter values, in [`GameParams::SPECS`] order.
+    fn values(&self) -> Vec<ParamValue>;
+}
+
 /// A game state with its rules.
 ///
-/// States are plain values: `Clone` is a copy of fixed-size data (no heap), so search
-/// and perft use copy-make. [`Game::play`] is unchecked and only takes moves that
-/// [`Game::generate_moves`] produced for this very state; the checked, text-based
-/// entry points live in [`crate::Session`].
+/// States are plain values: `Clone` is a copy of fixed-size data (no heap), so search and
+/// perft use copy-make. [`Game::play_unchecked`] only takes moves that [`Game::scan_moves`]
+/// produced for this very state; the checked, text-based entry points live in
+/// [`crate::Session`].
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The name used by the Python API and in fixtures, e.g. `"kuba"`.
     const NAME: &'static str;
-    /// The parameters the game accepts, in a fixed order.
-    const PARAMS: &'static [ParamSpec];
+    /// The name people know the game by, e.g. `"King's Court"`.
+    const TITLE: &'static str;
 
-    /// Parsed, validated parameters.
-    type Params: Copy + Debug + PartialEq + Send + Sync;
+    type Params: GameParams;
     /// A move: small, `Copy`, meaningful in the position that generated it.
     type Move: Copy + Eq + Debug + Send + Sync;
 
-    /// Builds parameters from one value per entry of [`Game::PARAMS`] (already range-checked).
-    fn build_params(values: &[ParamValue]) -> Result<Self::Params, Error>;
-    /// The parameter values, in [`Game::PARAMS`] order.
-    fn param_values(params: &Self::Params) -> Vec<ParamValue>;
-    /// The parameters this state was made with.
-    fn params(&self) -> &Self::Params;
-
     /// The start position.
     fn start(params: &Self::Params) -> Self;
-    /// Reads a position text; terminal positions are judged as they are read.
-    fn from_text(text: &str, params: &Self::Params) -> Result<Self, Error>;
-    /// Writes the position text (the exact inverse of [`Game::from_text`]).
-    fn text(&self) -> String;
-    /// A readable drawing of the board, for people.
-    fn board_string(&self) -> String;
+    /// The parameters this state was made with.
+    fn params(&self) -> &Self::Params;
 
     fn current_player(&self) -> usize;
     fn num_players(&self) -> usize;
@@ -72,103 +84,135 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The Zobrist hash recomputed from the whole state; equal to [`Game::hash`] always.
     fn hash_from_scratch(&self) -> u64;
 
-    /// Calls `sink` once for every legal move (none when the state is terminal).
-    /// Must not allocate on the heap.
-    fn generate_moves(&self, sink: &mut impl FnMut(Self::Move));
-    /// The number of legal moves (the bulk count at perft's last ply).
+    /// Calls `visit` for every legal move (none when the state is terminal) until it returns
+    /// `Break`, which the scan returns at once. Must not allocate on the heap.
+    fn scan_moves<B>(&self, visit: &mut impl FnMut(Self::Move) -> ControlFlow<B>)
+        -> ControlFlow<B>;
+
+    /// Plays a move produced by [`Game::scan_moves`] for this state.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// Calls `sink` once for every legal move.
+    #[inline]
+    fn generate_moves(&self, sink: &mut impl FnMut(Self::Move)) {
+        let _ = self.scan_moves(&mut |mv| {
+            sink(mv);
+            ControlFlow::<Infallible>::Continue(())
+        });
+    }
+
+    /// The first legal move (in generation order) for which `wanted` holds; the scan stops
+    /// there.
+    #[inline]
+    fn find_move(&self, mut wanted: impl FnMut(Self::Move) -> bool) -> Option<Self::Move> {
+        let flow = self.scan_moves(&mut |mv| {
+            if wanted(mv) {
+                ControlFlow::Break(mv)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match flow {
+            ControlFlow::Break(mv) => Some(mv),
+            ControlFlow::Continue(()) => None,
+        }
+    }
+
+    /// The `index`-th legal move in generation order, if there is one.
+    #[inline]
+    fn nth_move(&self, index: u64) -> Option<Self::Move> {
+        let mut seen = 0;
+        self.find_move(|_| {
+            seen += 1;
+            seen > index
+        })
+    }
+
+    /// Whether there is a legal move at all.
+    #[inline]
+    fn has_moves(&self) -> bool {
+        self.find_move(|_| true).is_some()
+    }
+
+    /// The number of legal moves (the bulk count at perft's last ply); games count faster
+    /// than generating where they can.
     fn count_moves(&self) -> u64 {
         let mut n = 0;
         self.generate_moves(&mut |_| n += 1);
         n
     }
-    /// Plays a move produced by [`Game::generate_moves`] for this state.
-    fn play(&mut self, mv: Self::Move);
-    /// The move's text, in the notation of RULINGS.md, in this (the pre-move) state.
-    fn move_text(&self, mv: Self::Move) -> String;
+}
 
-    /// Finds the legal move whose text is `text`.
-    /// Appends the move's text to `out` (games override this to avoid an allocation per
-    /// move; listing and matching moves by text go through it).
-    fn write_move_text(&self, mv: Self::Move, out: &mut String) {
-        out.push_str(&self.move_text(mv));
+/// The position text and the move text of a game.
+pub trait Notation: Game {
+    /// Reads a position text; terminal positions are judged as they are read.
+    fn from_text(text: &str, params: &Self::Params) -> Result<Self, Error>;
+    /// Writes the position text (the exact inverse of [`Notation::from_text`]).
+    fn text(&self) -> String;
+    /// A readable drawing of the board, for people.
+    fn board_string(&self) -> String;
+
+    /// Appends the text of `mv`, a legal move of this (the pre-move) state, to `out`.
+    fn write_move_text(&self, mv: Self::Move, out: &mut String);
+
+    /// The text of `mv`, a legal move of this state.
+    fn move_text(&self, mv: Self::Move) -> String {
+        let mut out = String::with_capacity(16);
+        self.write_move_text(mv, &mut out);
+        out
     }
 
-    /// The legal move whose text is `text`, if there is one (compared through one buffer).
-    fn find_move_by_text(&self, text: &str) -> Option<Self::Move> {
-        let mut found = None;
-        let mut buffer = String::with_capacity(32);
-        self.generate_moves(&mut |mv| {
-            if found.is_none() {
-                buffer.clear();
-                self.write_move_text(mv, &mut buffer);
-                if buffer == text {
-                    found = Some(mv);
-                }
-            }
-        });
-        found
-    }
-
-    /// Finds the legal move whose text is `text`.
+    /// The legal move whose text is `text`; games override this to parse the text and to
+    /// say why a move is illegal. This one compares every legal move's text through one
+    /// buffer and stops at the first match.
     fn parse_move(&self, text: &str) -> Result<Self::Move, Error> {
-        self.find_move_by_text(text).ok_or_else(|| {
+        let mut buffer = String::with_capacity(32);
+        self.find_move(|mv| {
+            buffer.clear();
+            self.write_move_text(mv, &mut buffer);
+            buffer == text
+        })
+        .ok_or_else(|| {
             Error::IllegalMove(format!("'{text}' is not a legal move in {}", Self::NAME))
         })
     }
+}
 
-    /// Leaf count of the move tree to `depth`, counting the last ply in bulk.
-    fn perft(&self, depth: u32) -> u64 {
-        crate::perft::perft(self, depth)
-    }
+/// Move numbers for learning programs.
+pub trait ActionEncoding: Game {
+    /// The number of action numbers a learning framework must allow: every action is below
+    /// it. For a game whose actions index the legal moves, a proven bound on the number of
+    /// legal moves in any position the game can read.
+    const NUM_DISTINCT_ACTIONS: usize;
+    /// `true` when an action number means the same move in every position; `false` when
+    /// action `i` is the `i`-th legal move in generation order.
+    const FIXED: bool;
 
-    /// The size of the game's fixed action space, for learning programs (`crate::env`):
-    /// `Some(n)` when every move maps to one of `n` action numbers by [`Game::action_of`]
-    /// (environments then offer legal-move masks); `None` when actions are positions in the
-    /// list of legal moves in generation order (environments offer legal-move counts).
-    const NUM_ACTIONS: Option<usize> = None;
-
-    /// The number of action numbers a learning framework must allow: `NUM_ACTIONS` for a
-    /// fixed action space; otherwise a proven upper bound on the number of legal moves in
-    /// any position the game can read (0 when a game has none).
-    const ACTION_SPACE_SIZE: usize = match Self::NUM_ACTIONS {
-        Some(n) => n,
-        None => 0,
-    };
-
-    /// The action number of a legal move, below `NUM_ACTIONS` (fixed action spaces only).
-    fn action_of(&self, _mv: Self::Move) -> usize {
-        0
-    }
-
-    /// The legal move whose action number (fixed action spaces) is `action`, if any. The
-    /// default generates the moves and matches; games can decode directly.
-    fn move_of_action(&self, action: usize) -> Option<Self::Move> {
-        let mut found = None;
-        self.generate_moves(&mut |mv| {
-            if found.is_none() && self.action_of(mv) == action {
-                found = Some(mv);
-            }
-        });
-        found
-    }
-
+    /// The action number of the legal move `mv`, which is the `index`-th in generation order.
+    fn action_of(&self, mv: Self::Move, index: usize) -> usize;
+    /// The legal move whose action number is `action`, if there is one.
+    fn move_of_action(&self, action: usize) -> Option<Self::Move>;
     /// The text of action `action` when it is the same in every position (as UCI moves are),
     /// which lets the bindings intern move strings; `None` otherwise.
-    fn action_text(_action: usize) -> Option<String> {
-        None
-    }
-
-    /// The shape of the observation tensor [`Game::observe`] writes; empty when the game has
-    /// no observation encoding.
-    const OBSERVATION_SHAPE: &'static [usize] = &[];
-
-    /// Writes the state, from the point of view of the player to move, into `out`
-    /// (length = product of `OBSERVATION_SHAPE`, zeroed by the caller).
-    fn observe(&self, _out: &mut [f32]) {}
+    fn action_text(action: usize) -> Option<String>;
 }
+
+/// The state as a tensor of floats, for learning programs.
+pub trait Observation: Game {
+    /// The shape of the tensor [`Observation::observe`] writes.
+    const OBSERVATION_SHAPE: &'static [usize];
+    /// Writes the state, from the point of view of the player to move, into `out` (length =
+    /// product of `OBSERVATION_SHAPE`, zeroed by the caller).
+    fn observe(&self, out: &mut [f32]);
+}
+
+/// A game with every layer: what the bindings and the batched environment serve.
+pub trait FullGame: Notation + ActionEncoding + Observation {}
+
+impl<G: Notation + ActionEncoding + Observation> FullGame for G {}
 
 /// Parses and builds parameters for `G` from caller-given pairs.
 pub fn params_from<G: Game>(given: &[(&str, ParamValue)]) -> Result<G::Params, Error> {
-    let values = crate::params::resolve(G::NAME, G::PARAMS, given)?;
-    G::build_params(&values)
+    let values = crate::params::resolve(G::NAME, <G::Params as GameParams>::SPECS, given)?;
+    <G::Params as GameParams>::from_values(&values)
 }

@@ -1,13 +1,15 @@
-//! glacier-core: move generation, Zobrist hashing and perft for five abstract board games.
+//! glacier-core: move generation, Zobrist hashing, perft, playouts and batched environments
+//! for five abstract board games.
 //!
-//! The crate knows nothing of Python. Every game implements [`Game`]; everything generic
-//! (perft, the checked [`Session`] used by the bindings, parameter parsing) is written once
-//! against that trait. The rules each game follows are those of `docs/rules/` in the
-//! repository, which quote and extend the project's RULINGS.md.
+//! The crate knows nothing of Python. Every game implements the layers of [`game`]: the
+//! rules ([`Game`]), the notation ([`Notation`]), the action numbers ([`ActionEncoding`]) and
+//! the observation tensor ([`Observation`]). Everything generic (perft, playouts, the batched
+//! environment, the checked [`Session`] used by the bindings, parameter parsing) is written
+//! once against the layers it needs. The rules each game follows are stated in
+//! `docs/rules/` in the repository.
 
 pub mod env;
 pub mod error;
-pub mod fixtures;
 pub mod game;
 pub mod games;
 pub mod notation;
@@ -19,6 +21,6 @@ pub mod session;
 pub mod zobrist;
 
 pub use error::Error;
-pub use game::{Game, Outcome};
+pub use game::{ActionEncoding, FullGame, Game, GameParams, Notation, Observation, Outcome};
 pub use params::{ParamSpec, ParamValue};
 pub use session::Session;

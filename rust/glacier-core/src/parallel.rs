@@ -4,7 +4,7 @@
 //! every result is stored by task number, so results never depend on the thread count.
 
 use crate::rng::SplitMix64;
-use crate::{Game, Outcome};
+use crate::{Game, Notation, Outcome};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -58,7 +58,7 @@ pub fn run_tasks<T: Send>(
 pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
     let threads = thread_count(threads);
     if threads <= 1 || depth < 3 {
-        return state.perft(depth);
+        return crate::perft::perft(state, depth);
     }
     let mut frontier = vec![state.clone()];
     let mut remaining = depth;
@@ -67,32 +67,36 @@ pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
         for s in &frontier {
             s.generate_moves(&mut |mv| {
                 let mut child = s.clone();
-                child.play(mv);
+                child.play_unchecked(mv);
                 next.push(child);
             });
         }
         frontier = next;
         remaining -= 1;
     }
-    run_tasks(frontier.len(), threads, |i| frontier[i].perft(remaining))
-        .into_iter()
-        .sum()
+    run_tasks(frontier.len(), threads, |i| {
+        crate::perft::perft(&frontier[i], remaining)
+    })
+    .into_iter()
+    .sum()
 }
 
 /// Perft below every legal move: `(move text, leaf count)`, sorted by move text.
-pub fn divide<G: Game>(state: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+pub fn divide<G: Notation>(state: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
     let mut children = Vec::new();
     state.generate_moves(&mut |mv| {
         let mut child = state.clone();
-        child.play(mv);
+        child.play_unchecked(mv);
         children.push((state.move_text(mv), child));
     });
     let threads = thread_count(threads);
     let counts: Vec<u64> = if children.len() >= threads {
-        run_tasks(children.len(), threads, |i| children[i].1.perft(depth - 1))
+        run_tasks(children.len(), threads, |i| {
+            crate::perft::perft(&children[i].1, depth - 1)
+        })
     } else {
         children
             .iter()
@@ -106,19 +110,6 @@ pub fn divide<G: Game>(state: &G, depth: u32, threads: usize) -> Vec<(String, u6
         .collect();
     out.sort_unstable();
     out
-}
-
-/// The `index`-th legal move (in generation order), if there is one.
-pub fn nth_move<G: Game>(state: &G, index: u64) -> Option<G::Move> {
-    let mut seen = 0;
-    let mut found = None;
-    state.generate_moves(&mut |mv| {
-        if seen == index {
-            found = Some(mv);
-        }
-        seen += 1;
-    });
-    found
 }
 
 /// What one random playout did.
@@ -147,10 +138,10 @@ pub fn playout<G: Game>(start: &G, seed: u64, index: u64, cutoff: Option<u32>) -
         if count == 0 {
             break;
         }
-        let Some(mv) = nth_move(&state, rng.below(count)) else {
+        let Some(mv) = state.nth_move(rng.below(count)) else {
             break;
         };
-        state.play(mv);
+        state.play_unchecked(mv);
         result.length += 1;
         result.legal_moves += count;
     }
@@ -176,7 +167,7 @@ mod tests {
 
     #[test]
     fn parallel_perft_and_divide_agree_with_serial() {
-        let start = Kuba::start(&KubaParams { max_plies: 1000 });
+        let start = Kuba::start(&KubaParams::default());
         for threads in [1, 2, 3] {
             assert_eq!(perft(&start, 5, threads), 70844);
             let div = divide(&start, 4, threads);
@@ -187,7 +178,7 @@ mod tests {
 
     #[test]
     fn playouts_do_not_depend_on_threads() {
-        let start = Kuba::start(&KubaParams { max_plies: 1000 });
+        let start = Kuba::start(&KubaParams::default());
         let one = playouts(&start, 40, 7, 1, None);
         let three = playouts(&start, 40, 7, 3, None);
         assert_eq!(one, three);

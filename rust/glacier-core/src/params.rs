@@ -1,5 +1,6 @@
 //! Game parameters: a small declarative spec per game, checked in one place.
 
+use crate::game::GameParams;
 use crate::Error;
 
 /// A parameter value as it arrives from a caller: an integer, or explicitly nothing
@@ -98,24 +99,33 @@ pub fn resolve(
     Ok(values)
 }
 
-/// The parameters of a game whose only parameter is its ply limit (`ParamSpec::max_plies`).
+/// The parameters of a game whose only parameter is its ply limit, `DEFAULT` unless given:
+/// one implementation for every such game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlyLimit {
+pub struct PlyLimit<const DEFAULT: u32> {
     pub max_plies: u32,
 }
 
-impl PlyLimit {
-    /// From the resolved values of `[ParamSpec::max_plies(..)]`.
-    #[must_use]
-    pub fn from_values(values: &[ParamValue]) -> PlyLimit {
-        PlyLimit {
-            max_plies: values[0].int() as u32,
-        }
+impl<const DEFAULT: u32> Default for PlyLimit<DEFAULT> {
+    fn default() -> Self {
+        PlyLimit { max_plies: DEFAULT }
+    }
+}
+
+impl<const DEFAULT: u32> GameParams for PlyLimit<DEFAULT> {
+    const SPECS: &'static [ParamSpec] = &[ParamSpec::max_plies(DEFAULT as i64)];
+
+    fn from_values(values: &[ParamValue]) -> Result<Self, Error> {
+        let max_plies = values
+            .first()
+            .map(|v| v.int())
+            .and_then(|v| u32::try_from(v).ok());
+        max_plies
+            .map(|max_plies| PlyLimit { max_plies })
+            .ok_or_else(|| Error::InvalidParameter("missing or bad parameter value".into()))
     }
 
-    /// The values, in `PARAMS` order.
-    #[must_use]
-    pub fn values(&self) -> Vec<ParamValue> {
+    fn values(&self) -> Vec<ParamValue> {
         vec![ParamValue::Int(self.max_plies.into())]
     }
 }

@@ -11,7 +11,7 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
             let mut nodes = 0;
             state.generate_moves(&mut |mv| {
                 let mut child = state.clone();
-                child.play(mv);
+                child.play_unchecked(mv);
                 nodes += perft(&child, depth - 1);
             });
             nodes
@@ -28,7 +28,7 @@ pub fn perft_no_bulk<G: Game>(state: &G, depth: u32) -> u64 {
     let mut nodes = 0;
     state.generate_moves(&mut |mv| {
         let mut child = state.clone();
-        child.play(mv);
+        child.play_unchecked(mv);
         nodes += perft_no_bulk(&child, depth - 1);
     });
     nodes

@@ -1,11 +1,11 @@
 //! A game with its history: the checked, text-based API the bindings expose.
 
 use crate::game::params_from;
-use crate::{Error, Game, ParamValue};
+use crate::{ActionEncoding, Error, GameParams, Notation, ParamValue};
 
 /// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
 #[derive(Debug, Clone)]
-pub struct Session<G: Game> {
+pub struct Session<G: Notation> {
     state: G,
     /// Every earlier state with the move played from it, oldest first.
     history: Vec<(G, G::Move)>,
@@ -13,7 +13,7 @@ pub struct Session<G: Game> {
     initial_text: String,
 }
 
-impl<G: Game> Session<G> {
+impl<G: Notation> Session<G> {
     pub fn new(params: &[(&str, ParamValue)]) -> Result<Self, Error> {
         Ok(Self::from_state(G::start(&params_from::<G>(params)?)))
     }
@@ -42,10 +42,10 @@ impl<G: Game> Session<G> {
 
     /// The parameters as `(name, value)` pairs.
     pub fn param_pairs(&self) -> Vec<(&'static str, ParamValue)> {
-        G::PARAMS
+        <G::Params as GameParams>::SPECS
             .iter()
             .map(|s| s.name)
-            .zip(G::param_values(self.state.params()))
+            .zip(self.state.params().values())
             .collect()
     }
 
@@ -89,34 +89,8 @@ impl<G: Game> Session<G> {
     /// Plays a move produced by the state's own move generator.
     pub fn play_move(&mut self, mv: G::Move) {
         let before = self.state.clone();
-        self.state.play(mv);
+        self.state.play_unchecked(mv);
         self.history.push((before, mv));
-    }
-
-    /// The action numbers of the legal moves (see `Game::NUM_ACTIONS`): sorted action ids for
-    /// a fixed action space, else `0..count` (positions in generation order).
-    pub fn legal_actions(&self) -> Vec<usize> {
-        let state = &self.state;
-        let mut out = Vec::new();
-        match G::NUM_ACTIONS {
-            Some(_) => {
-                state.generate_moves(&mut |mv| out.push(state.action_of(mv)));
-                out.sort_unstable();
-            }
-            None => out.extend(0..state.count_moves() as usize),
-        }
-        out
-    }
-
-    /// The legal move an action number stands for in this state.
-    pub fn action_move(&self, action: usize) -> Result<G::Move, Error> {
-        let found = match G::NUM_ACTIONS {
-            None => crate::parallel::nth_move(&self.state, action as u64),
-            Some(_) => self.state.move_of_action(action),
-        };
-        found.ok_or_else(|| {
-            Error::IllegalMove(format!("action {action} is not legal in this position"))
-        })
     }
 
     /// Takes back the last move and returns its text.
@@ -137,5 +111,23 @@ impl<G: Game> Session<G> {
 
     pub fn ply_count(&self) -> usize {
         self.history.len()
+    }
+}
+
+impl<G: Notation + ActionEncoding> Session<G> {
+    /// The action numbers of the legal moves, ascending (see [`ActionEncoding`]).
+    pub fn legal_actions(&self) -> Vec<usize> {
+        let state = &self.state;
+        let mut out = Vec::new();
+        state.generate_moves(&mut |mv| out.push(state.action_of(mv, out.len())));
+        out.sort_unstable();
+        out
+    }
+
+    /// The legal move an action number stands for in this state.
+    pub fn action_move(&self, action: usize) -> Result<G::Move, Error> {
+        self.state.move_of_action(action).ok_or_else(|| {
+            Error::IllegalMove(format!("action {action} is not legal in this position"))
+        })
     }
 }

@@ -1,11 +1,12 @@
-//! Runs every record of `tests/data/perft.txt` (shared with pytest) through the engine.
+//! Runs every record of `tests/data/perft.txt` (the language-neutral fixture format shared
+//! with pytest, described at the top of that file) through the engine.
 //!
 //! Records whose leaf count exceeds `GLACIER_PERFT_MAX_NODES` (default 200 million) are
 //! skipped, so CI time stays bounded.
 
-use glacier_core::fixtures::{parse_fixtures, PerftFixture};
+use glacier_core::perft::perft;
 use glacier_core::session::Session;
-use glacier_core::{with_game, Game};
+use glacier_core::{with_game, FullGame, ParamValue};
 
 fn fixture_source() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/perft.txt");
@@ -19,7 +20,7 @@ fn max_nodes() -> u64 {
         .unwrap_or(200_000_000)
 }
 
-fn check<G: Game>(fixture: &PerftFixture, limit: u64) -> usize {
+fn check<G: FullGame>(fixture: &PerftFixture, limit: u64) -> usize {
     let params: Vec<(&str, _)> = fixture
         .params
         .iter()
@@ -37,7 +38,7 @@ fn check<G: Game>(fixture: &PerftFixture, limit: u64) -> usize {
             continue;
         }
         assert_eq!(
-            state.perft(depth),
+            perft(state, depth),
             expected,
             "{} perft({depth})",
             fixture.id
@@ -45,6 +46,74 @@ fn check<G: Game>(fixture: &PerftFixture, limit: u64) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// One fixture record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct PerftFixture {
+    id: String,
+    game: String,
+    params: Vec<(String, ParamValue)>,
+    text: Option<String>,
+    /// `(depth, leaves)` pairs.
+    perft: Vec<(u32, u64)>,
+}
+
+/// Parses the fixture file; `Err` names the offending line.
+fn parse_fixtures(source: &str) -> Result<Vec<PerftFixture>, String> {
+    let mut out = Vec::new();
+    let mut current: Option<PerftFixture> = None;
+    for (number, line) in source.lines().enumerate() {
+        let line = line.trim_end();
+        if line.starts_with('#') {
+            continue;
+        }
+        if line.is_empty() {
+            out.extend(current.take());
+            continue;
+        }
+        let bad = |why: &str| format!("line {}: {why}: {line}", number + 1);
+        let (key, value) = line
+            .split_once(' ')
+            .ok_or_else(|| bad("expected '<key> <value>'"))?;
+        let record = current.get_or_insert_with(PerftFixture::default);
+        match key {
+            "id" => record.id = value.to_string(),
+            "game" => record.game = value.to_string(),
+            "text" => record.text = Some(value.to_string()),
+            "param" => {
+                let (name, v) = value
+                    .split_once('=')
+                    .ok_or_else(|| bad("expected param NAME=VALUE"))?;
+                let v = if v == "none" {
+                    ParamValue::None
+                } else {
+                    ParamValue::Int(v.parse().map_err(|_| bad("bad parameter value"))?)
+                };
+                record.params.push((name.to_string(), v));
+            }
+            "perft" => {
+                let (d, n) = value
+                    .split_once(' ')
+                    .ok_or_else(|| bad("expected perft DEPTH LEAVES"))?;
+                record.perft.push((
+                    d.parse().map_err(|_| bad("bad depth"))?,
+                    n.parse().map_err(|_| bad("bad count"))?,
+                ));
+            }
+            _ => return Err(bad("unknown key")),
+        }
+    }
+    out.extend(current);
+    for record in &out {
+        if record.id.is_empty() || record.game.is_empty() || record.perft.is_empty() {
+            return Err(format!(
+                "fixture '{}' needs an id, a game and perft lines",
+                record.id
+            ));
+        }
+    }
+    Ok(out)
 }
 
 #[test]

@@ -6,14 +6,13 @@
 //! and observations fit their shape with every value in [0, 1].
 
 use glacier_core::games::GAME_NAMES;
-use glacier_core::parallel::nth_move;
 use glacier_core::rng::SplitMix64;
-use glacier_core::{with_game, Game};
+use glacier_core::{with_game, FullGame};
 
 const GAMES: u64 = 60;
 const MAX_PLIES: u32 = 300;
 
-fn check_game<G: Game>(seed: u64) -> u32 {
+fn check_game<G: FullGame>(seed: u64) -> u32 {
     let params = glacier_core::game::params_from::<G>(&[]).expect("default parameters are valid");
     let mut rng = SplitMix64::stream(seed, 0);
     let mut state = G::start(&params);
@@ -39,10 +38,14 @@ fn check_game<G: Game>(seed: u64) -> u32 {
         let mut generated = 0u64;
         let mut actions = Vec::new();
         state.generate_moves(&mut |mv| {
+            let action = state.action_of(mv, generated as usize);
             generated += 1;
-            if let Some(size) = G::NUM_ACTIONS {
-                let action = state.action_of(mv);
-                assert!(action < size, "{}: action {action} out of range", G::NAME);
+            assert!(
+                action < G::NUM_DISTINCT_ACTIONS,
+                "{}: action {action} out of range",
+                G::NAME
+            );
+            if G::FIXED {
                 if let Some(text) = G::action_text(action) {
                     assert_eq!(
                         text,
@@ -79,8 +82,10 @@ fn check_game<G: Game>(seed: u64) -> u32 {
         if generated == 0 || plies == MAX_PLIES {
             return plies;
         }
-        let mv = nth_move(&state, rng.below(generated)).expect("index below the count");
-        state.play(mv);
+        let mv = state
+            .nth_move(rng.below(generated))
+            .expect("index below the count");
+        state.play_unchecked(mv);
         plies += 1;
     }
 }

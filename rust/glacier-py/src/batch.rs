@@ -1,17 +1,18 @@
 //! Batch work for Python: random playouts and the batched environment, with numpy arrays in
 //! and out and no Python object per move.
 
-use crate::{check_threads, extract_params, params_ref, to_py_err, InvalidParameterError};
+use crate::convert::{check_threads, extract_params, params_ref};
+use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
 use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::params_from;
 use glacier_core::parallel::{playouts, Playout};
-use glacier_core::{with_game, Error, Game, Outcome};
+use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 /// The start state of `game`: its start position, or `text` when given.
-fn start_state<G: Game>(
+fn start_state<G: FullGame>(
     text: Option<&str>,
     params: &[(String, glacier_core::ParamValue)],
 ) -> Result<G, Error> {
@@ -20,10 +21,6 @@ fn start_state<G: Game>(
         Some(text) => G::from_text(text, &params),
         None => Ok(G::start(&params)),
     }
-}
-
-fn unknown_game(game: &str) -> PyErr {
-    InvalidParameterError::new_err(format!("unknown or unbuilt game '{game}'"))
 }
 
 /// `games` random playouts of `game`, on `threads` threads (0 = every core); the same
@@ -117,14 +114,14 @@ trait DynEnv: Send + Sync {
     ) -> Result<(), Error>;
     fn legal_counts(&self, out: &mut [u32]);
     fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error>;
-    fn observations(&self, out: &mut [f32]) -> Result<(), Error>;
+    fn observations(&self, out: &mut [f32]);
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)>;
     fn random_actions(&mut self, out: &mut [i64]);
 }
 
-impl<G: Game> DynEnv for VecEnv<G> {
+impl<G: FullGame> DynEnv for VecEnv<G> {
     fn game(&self) -> &'static str {
         G::NAME
     }
@@ -135,7 +132,7 @@ impl<G: Game> DynEnv for VecEnv<G> {
         VecEnv::num_players(self)
     }
     fn num_actions(&self) -> Option<usize> {
-        G::NUM_ACTIONS
+        G::FIXED.then_some(G::NUM_DISTINCT_ACTIONS)
     }
     fn observation_shape(&self) -> &'static [usize] {
         G::OBSERVATION_SHAPE
@@ -157,14 +154,14 @@ impl<G: Game> DynEnv for VecEnv<G> {
     fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error> {
         VecEnv::legal_mask(self, out)
     }
-    fn observations(&self, out: &mut [f32]) -> Result<(), Error> {
-        VecEnv::observations(self, out)
+    fn observations(&self, out: &mut [f32]) {
+        VecEnv::observations(self, out);
     }
     fn current_players(&self) -> Vec<i32> {
         self.states().map(|s| s.current_player() as i32).collect()
     }
     fn texts(&self) -> Vec<String> {
-        self.states().map(Game::text).collect()
+        self.states().map(Notation::text).collect()
     }
     fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
         VecEnv::legal_actions(self, env)
@@ -300,7 +297,7 @@ impl NativeVectorEnv {
         let shape = self.inner.observation_shape();
         let n = self.inner.num_envs();
         let mut out = vec![0.0f32; n * shape.iter().product::<usize>()];
-        self.inner.observations(&mut out).map_err(to_py_err)?;
+        self.inner.observations(&mut out);
         let mut full = vec![n];
         full.extend_from_slice(shape);
         Ok(out.into_pyarray(py).reshape(full)?.into_any())

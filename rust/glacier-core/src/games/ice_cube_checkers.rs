@@ -1,4 +1,4 @@
-//! Ice Cube Checkers (RULINGS.md section 2; docs/rules/ice_cube_checkers.md).
+//! Ice Cube Checkers (docs/rules/ice_cube_checkers.md).
 //!
 //! Twelve slots `a`..`l` in a counter-clockwise ring hold 5 White cubes, 5 Black cubes and
 //! 2 King Kubes. A move lifts every piece of a slot holding one of the mover's cubes and
@@ -13,11 +13,12 @@
 //! filtering duplicates) and counted in bulk by a multinomial coefficient.
 
 use crate::error::Error;
-use crate::game::{Game, Outcome};
+use crate::game::{ActionEncoding, Game, Notation, Observation, Outcome};
 use crate::notation::parse_count;
-use crate::params::{ParamSpec, ParamValue, PlyLimit};
+use crate::params::PlyLimit;
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 /// The number of slots in the ring.
 pub const SLOTS: usize = 12;
@@ -79,9 +80,9 @@ fn count_key(slot: usize, kind: usize, count: u8) -> u64 {
 /// A move: bits 0-3 the picked slot, bits 4-7 the number of pieces dropped, then two bits
 /// per dropped piece (0 White, 1 Black, 2 King), the first drop in bits 8-9.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct IccMove(u32);
+pub struct IceCubeCheckersMove(u32);
 
-impl IccMove {
+impl IceCubeCheckersMove {
     #[inline]
     fn slot(self) -> usize {
         (self.0 & 0xF) as usize
@@ -96,8 +97,8 @@ impl IccMove {
     }
 }
 
-/// The only parameter is the ply limit.
-pub type IccParams = PlyLimit;
+/// The only parameter is the ply limit (default 200).
+pub type IceCubeCheckersParams = PlyLimit<200>;
 
 #[derive(Clone, Debug)]
 pub struct IceCubeCheckers {
@@ -111,36 +112,43 @@ pub struct IceCubeCheckers {
     ply: u32,
     outcome: Outcome,
     hash: u64,
-    params: IccParams,
+    params: IceCubeCheckersParams,
 }
 
 fn slot_letter(slot: usize) -> char {
     (b'a' + slot as u8) as char
 }
 
-/// Calls `sink` with every distinct sequence of the multiset `rest` (counts per kind, `n`
-/// pieces in all), appended to `acc` from position `pos` on. The distinct permutations of
-/// a multiset are exactly: for each kind still present, that kind first, then the distinct
-/// permutations of what remains; so no sequence is produced twice.
+/// Calls `visit` with every distinct sequence of the multiset `rest` (counts per kind, `n`
+/// pieces in all), appended to `acc` from position `pos` on, until it breaks. The distinct
+/// permutations of a multiset are exactly: for each kind still present, that kind first,
+/// then the distinct permutations of what remains; so no sequence is produced twice.
 #[inline]
-fn sequences(rest: &mut [u8; 3], n: usize, pos: usize, acc: u32, sink: &mut impl FnMut(u32)) {
+fn sequences<B>(
+    rest: &mut [u8; 3],
+    n: usize,
+    pos: usize,
+    acc: u32,
+    visit: &mut impl FnMut(u32) -> ControlFlow<B>,
+) -> ControlFlow<B> {
     if n == 0 {
-        sink(acc);
-        return;
+        return visit(acc);
     }
     for kind in 0..3 {
         if rest[kind] > 0 {
             rest[kind] -= 1;
-            sequences(
+            let flow = sequences(
                 rest,
                 n - 1,
                 pos + 1,
                 acc | (kind as u32) << (8 + 2 * pos),
-                sink,
+                visit,
             );
             rest[kind] += 1;
+            flow?;
         }
     }
+    ControlFlow::Continue(())
 }
 
 impl IceCubeCheckers {
@@ -274,31 +282,117 @@ impl IceCubeCheckers {
 
 impl Game for IceCubeCheckers {
     const NAME: &'static str = "ice_cube_checkers";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec::max_plies(200)];
+    const TITLE: &'static str = "Ice Cube Checkers";
 
-    type Params = IccParams;
-    type Move = IccMove;
+    type Params = IceCubeCheckersParams;
 
-    fn build_params(values: &[ParamValue]) -> Result<IccParams, Error> {
-        Ok(PlyLimit::from_values(values))
-    }
+    type Move = IceCubeCheckersMove;
 
-    fn param_values(params: &IccParams) -> Vec<ParamValue> {
-        params.values()
-    }
-
-    fn params(&self) -> &IccParams {
+    fn params(&self) -> &IceCubeCheckersParams {
         &self.params
     }
 
-    fn start(params: &IccParams) -> Self {
+    fn start(params: &IceCubeCheckersParams) -> Self {
         match Self::from_text(START, params) {
             Ok(state) => state,
             Err(e) => unreachable!("the start position is valid: {e}"),
         }
     }
 
-    fn from_text(text: &str, params: &IccParams) -> Result<Self, Error> {
+    fn current_player(&self) -> usize {
+        self.side as usize
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for (slot, counts) in self.slots.iter().enumerate() {
+            for (kind, &count) in counts.iter().enumerate() {
+                h ^= count_key(slot, kind, count);
+            }
+        }
+        if self.side == 1 {
+            h ^= BLACK_TO_MOVE_KEY;
+        }
+        h
+    }
+
+    #[inline]
+    fn scan_moves<B>(
+        &self,
+        visit: &mut impl FnMut(IceCubeCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome != Outcome::Ongoing {
+            return ControlFlow::Continue(());
+        }
+        let mover = self.side as usize;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
+            let n = (rest[0] + rest[1] + rest[2]) as usize;
+            // The last drop is fixed to a mover cube; the first n - 1 are any distinct order
+            // of the rest.
+            rest[mover] -= 1;
+            let base = slot as u32 | (n as u32) << 4 | (mover as u32) << (8 + 2 * (n - 1));
+            sequences(&mut rest, n - 1, 0, base, &mut |code| {
+                visit(IceCubeCheckersMove(code))
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.outcome != Outcome::Ongoing {
+            return 0;
+        }
+        let mover = self.side as usize;
+        let mut total = 0;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
+            rest[mover] -= 1;
+            // The last drop is a mover cube; the others are any distinct order of the rest.
+            total += MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
+        }
+        total
+    }
+
+    fn play_unchecked(&mut self, mv: IceCubeCheckersMove) {
+        let mover = self.side as usize;
+        let from = mv.slot();
+        for kind in 0..3 {
+            self.set_count(from, kind, 0);
+        }
+        let mut to = from;
+        for i in 0..mv.len() {
+            to = if to + 1 == SLOTS { 0 } else { to + 1 };
+            let kind = mv.piece(i);
+            self.set_count(to, kind, self.slots[to][kind] + 1);
+        }
+        self.ply += 1;
+        self.side ^= 1;
+        self.hash ^= BLACK_TO_MOVE_KEY;
+        self.judge(mover);
+    }
+}
+
+impl Notation for IceCubeCheckers {
+    fn from_text(text: &str, params: &IceCubeCheckersParams) -> Result<Self, Error> {
         let fields: Vec<&str> = text.split(' ').collect();
         let [slots, side, ply] = fields[..] else {
             return Err(bad_position!(
@@ -409,98 +503,7 @@ impl Game for IceCubeCheckers {
         out
     }
 
-    fn current_player(&self) -> usize {
-        self.side as usize
-    }
-
-    fn num_players(&self) -> usize {
-        2
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.outcome
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for (slot, counts) in self.slots.iter().enumerate() {
-            for (kind, &count) in counts.iter().enumerate() {
-                h ^= count_key(slot, kind, count);
-            }
-        }
-        if self.side == 1 {
-            h ^= BLACK_TO_MOVE_KEY;
-        }
-        h
-    }
-
-    #[inline]
-    fn generate_moves(&self, sink: &mut impl FnMut(IccMove)) {
-        if self.outcome != Outcome::Ongoing {
-            return;
-        }
-        let mover = self.side as usize;
-        let mut pickable = self.present[mover];
-        while pickable != 0 {
-            let slot = pickable.trailing_zeros() as usize;
-            pickable &= pickable - 1;
-            let mut rest = self.slots[slot];
-            let n = (rest[0] + rest[1] + rest[2]) as usize;
-            // The last drop is fixed to a mover cube; the first n - 1 are any distinct order
-            // of the rest.
-            rest[mover] -= 1;
-            let base = slot as u32 | (n as u32) << 4 | (mover as u32) << (8 + 2 * (n - 1));
-            sequences(&mut rest, n - 1, 0, base, &mut |code| sink(IccMove(code)));
-        }
-    }
-
-    fn count_moves(&self) -> u64 {
-        if self.outcome != Outcome::Ongoing {
-            return 0;
-        }
-        let mover = self.side as usize;
-        let mut total = 0;
-        let mut pickable = self.present[mover];
-        while pickable != 0 {
-            let slot = pickable.trailing_zeros() as usize;
-            pickable &= pickable - 1;
-            let mut rest = self.slots[slot];
-            rest[mover] -= 1;
-            // The last drop is a mover cube; the others are any distinct order of the rest.
-            total += MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
-        }
-        total
-    }
-
-    fn play(&mut self, mv: IccMove) {
-        let mover = self.side as usize;
-        let from = mv.slot();
-        for kind in 0..3 {
-            self.set_count(from, kind, 0);
-        }
-        let mut to = from;
-        for i in 0..mv.len() {
-            to = if to + 1 == SLOTS { 0 } else { to + 1 };
-            let kind = mv.piece(i);
-            self.set_count(to, kind, self.slots[to][kind] + 1);
-        }
-        self.ply += 1;
-        self.side ^= 1;
-        self.hash ^= BLACK_TO_MOVE_KEY;
-        self.judge(mover);
-    }
-
-    fn move_text(&self, mv: IccMove) -> String {
-        let mut out = String::with_capacity(2 + mv.len());
-        self.write_move_text(mv, &mut out);
-        out
-    }
-
-    fn write_move_text(&self, mv: IccMove, out: &mut String) {
+    fn write_move_text(&self, mv: IceCubeCheckersMove, out: &mut String) {
         out.push(slot_letter(mv.slot()));
         out.push(':');
         for i in 0..mv.len() {
@@ -508,29 +511,7 @@ impl Game for IceCubeCheckers {
         }
     }
 
-    /// Actions index the legal moves. No position has more than 6930: a slot whose
-    /// multiset has `w >= 1` mover cubes, `b` other cubes and `k` Kings gives
-    /// `(n-1)! / ((w-1)! b! k!)` moves, and maximising the sum of that over every way of
-    /// splitting 5 + 5 + 2 pieces into at most 12 slots (a small dynamic programme over the
-    /// remaining counts) gives 6930, all twelve pieces in one slot.
-    const ACTION_SPACE_SIZE: usize = 6930;
-
-    /// Three rows over the twelve slots, numbered from the mover's first slot (a for White,
-    /// g for Black) counter-clockwise: the mover's cubes / 5, the opponent's cubes / 5, Kings / 2
-    /// (index `row * 12 + slot`).
-    const OBSERVATION_SHAPE: &'static [usize] = &[3, SLOTS];
-
-    fn observe(&self, out: &mut [f32]) {
-        let me = self.side as usize;
-        for i in 0..SLOTS {
-            let counts = self.slots[(i + me * 6) % SLOTS];
-            out[i] = f32::from(counts[me]) / 5.0;
-            out[SLOTS + i] = f32::from(counts[1 - me]) / 5.0;
-            out[2 * SLOTS + i] = f32::from(counts[2]) / 2.0;
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<IccMove, Error> {
+    fn parse_move(&self, text: &str) -> Result<IceCubeCheckersMove, Error> {
         let mut chars = text.chars();
         let (Some(letter), Some(':')) = (chars.next(), chars.next()) else {
             return Err(Error::IllegalMove(format!(
@@ -601,16 +582,56 @@ impl Game for IceCubeCheckers {
                 ),
             ));
         }
-        Ok(IccMove(code | (n as u32) << 4))
+        Ok(IceCubeCheckersMove(code | (n as u32) << 4))
     }
 }
+
+impl ActionEncoding for IceCubeCheckers {
+    /// Actions index the legal moves. No position has more than 6930: a slot whose
+    /// multiset has `w >= 1` mover cubes, `b` other cubes and `k` Kings gives
+    /// `(n-1)! / ((w-1)! b! k!)` moves, and maximising the sum of that over every way of
+    /// splitting 5 + 5 + 2 pieces into at most 12 slots (a small dynamic programme over the
+    /// remaining counts) gives 6930, all twelve pieces in one slot.
+    const NUM_DISTINCT_ACTIONS: usize = 6930;
+    const FIXED: bool = false;
+
+    fn action_of(&self, _mv: IceCubeCheckersMove, index: usize) -> usize {
+        index
+    }
+
+    fn move_of_action(&self, action: usize) -> Option<IceCubeCheckersMove> {
+        self.nth_move(action as u64)
+    }
+
+    fn action_text(_action: usize) -> Option<String> {
+        None
+    }
+}
+
+impl Observation for IceCubeCheckers {
+    /// Three rows over the twelve slots, numbered from the mover's first slot (a for White,
+    /// g for Black) counter-clockwise: the mover's cubes / 5, the opponent's cubes / 5, Kings / 2
+    /// (index `row * 12 + slot`).
+    const OBSERVATION_SHAPE: &'static [usize] = &[3, SLOTS];
+
+    fn observe(&self, out: &mut [f32]) {
+        let me = self.side as usize;
+        for i in 0..SLOTS {
+            let counts = self.slots[(i + me * 6) % SLOTS];
+            out[i] = f32::from(counts[me]) / 5.0;
+            out[SLOTS + i] = f32::from(counts[1 - me]) / 5.0;
+            out[2 * SLOTS + i] = f32::from(counts[2]) / 2.0;
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn params() -> IccParams {
-        IccParams { max_plies: 200 }
+    fn params() -> IceCubeCheckersParams {
+        IceCubeCheckersParams::default()
     }
 
     fn moves(state: &IceCubeCheckers) -> Vec<String> {
@@ -633,7 +654,7 @@ mod tests {
         let s = IceCubeCheckers::start(&params());
         let expected = [1, 5, 25, 110, 482, 1975, 8098];
         for (depth, &n) in expected.iter().enumerate() {
-            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");
             assert_eq!(
                 crate::perft::perft_no_bulk(&s, depth as u32),
                 n,
@@ -657,7 +678,7 @@ mod tests {
             let mv = s.parse_move(text).expect("generated moves parse");
             assert_eq!(&s.move_text(mv), text);
             let mut child = s.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             assert_eq!(child.hash(), child.hash_from_scratch());
             let reread = IceCubeCheckers::from_text(&child.text(), &params()).expect("valid");
             assert_eq!(child.present, reread.present, "slot masks after {text}");

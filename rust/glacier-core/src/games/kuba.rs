@@ -1,15 +1,16 @@
-//! Kuba (RULINGS.md section 3; docs/rules/kuba.md).
+//! Kuba (docs/rules/kuba.md).
 //!
 //! A 7x7 board of White, Black and Red marbles. A push moves one of the mover's marbles a
 //! square along a file or rank, carrying the contiguous row in front of it; a marble pushed
 //! off the edge is captured (never one's own) and earns an optional bonus push.
 
 use crate::error::Error;
-use crate::game::{Game, Outcome};
+use crate::game::{ActionEncoding, Game, Notation, Observation, Outcome};
 use crate::notation::{parse_count, parse_placement, write_placement};
-use crate::params::{ParamSpec, ParamValue, PlyLimit};
+use crate::params::PlyLimit;
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 const SIZE: usize = 7;
 const SQUARES: usize = SIZE * SIZE;
@@ -91,8 +92,8 @@ impl KubaMove {
     }
 }
 
-/// The only parameter is the ply limit.
-pub type KubaParams = PlyLimit;
+/// The only parameter is the ply limit (default 1000).
+pub type KubaParams = PlyLimit<1000>;
 
 #[derive(Clone, Debug)]
 pub struct Kuba {
@@ -154,13 +155,15 @@ impl Kuba {
     }
 
     fn has_push(&self) -> bool {
-        let mut any = false;
-        self.for_each_push(|_| any = true);
-        any
+        self.scan_pushes(&mut |_| ControlFlow::Break(())).is_break()
     }
 
+    /// Calls `visit` for every legal push of the side to move until it breaks.
     #[inline]
-    fn for_each_push(&self, mut sink: impl FnMut(KubaMove)) {
+    fn scan_pushes<B>(
+        &self,
+        visit: &mut impl FnMut(KubaMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let mine = colour_of(self.side as usize);
         for from in 0..SQUARES {
             if self.board[from] != mine {
@@ -169,10 +172,11 @@ impl Kuba {
             for dir in 0..4 {
                 let mv = KubaMove::push(from, dir);
                 if mv.0 != self.ko && self.push_row(from, dir).is_some() {
-                    sink(mv);
+                    visit(mv)?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn set_square(&mut self, sq: usize, colour: u8) {
@@ -217,7 +221,7 @@ impl Kuba {
         self.hash ^= BLACK_TO_MOVE_KEY;
     }
 
-    /// The end checks after a ply that hands the turn to the opponent (RULINGS.md 3):
+    /// The end checks after a ply that hands the turn to the opponent (docs/rules/kuba.md):
     /// the ply limit, then the loss of a player who must move and cannot.
     fn judge_turn_end(&mut self, mover: usize) {
         if self.ply >= self.params.max_plies {
@@ -286,22 +290,10 @@ impl Kuba {
 
 impl Game for Kuba {
     const NAME: &'static str = "kuba";
-    const PARAMS: &'static [ParamSpec] = &[ParamSpec::max_plies(1000)];
+    const TITLE: &'static str = "Kuba";
 
     type Params = KubaParams;
     type Move = KubaMove;
-
-    fn build_params(values: &[ParamValue]) -> Result<KubaParams, Error> {
-        Ok(PlyLimit::from_values(values))
-    }
-
-    fn param_values(params: &KubaParams) -> Vec<ParamValue> {
-        params.values()
-    }
-
-    fn params(&self) -> &KubaParams {
-        &self.params
-    }
 
     fn start(params: &KubaParams) -> Self {
         match Self::from_text(START, params) {
@@ -310,6 +302,131 @@ impl Game for Kuba {
         }
     }
 
+    fn params(&self) -> &KubaParams {
+        &self.params
+    }
+
+    fn current_player(&self) -> usize {
+        self.side as usize
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for (sq, &colour) in self.board.iter().enumerate() {
+            if colour != EMPTY {
+                h ^= MARBLE_KEYS[sq * 3 + colour as usize - 1];
+            }
+        }
+        if self.side == 1 {
+            h ^= BLACK_TO_MOVE_KEY;
+        }
+        if self.bonus {
+            h ^= BONUS_KEY;
+        }
+        if self.ko != KubaMove::NO_KO {
+            h ^= KO_KEYS[self.ko as usize];
+        }
+        for player in 0..2 {
+            if self.reds[player] > 0 {
+                h ^= RED_KEYS[player * 8 + self.reds[player] as usize];
+            }
+        }
+        h
+    }
+
+    #[inline]
+    fn scan_moves<B>(
+        &self,
+        visit: &mut impl FnMut(KubaMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome != Outcome::Ongoing {
+            return ControlFlow::Continue(());
+        }
+        self.scan_pushes(visit)?;
+        if self.bonus {
+            visit(KubaMove::PASS)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn play_unchecked(&mut self, mv: KubaMove) {
+        let mover = self.side as usize;
+        self.ply += 1;
+        self.set_ko(KubaMove::NO_KO);
+        if mv.is_pass() {
+            self.set_bonus(false);
+            self.pass_turn();
+            self.judge_turn_end(mover);
+            return;
+        }
+
+        let (from, dir) = (mv.from(), mv.dir());
+        let Some((front, leaves)) = self.push_row(from, dir) else {
+            debug_assert!(false, "play() given an illegal push {mv:?}");
+            return;
+        };
+        let captured = if leaves { self.board[front] } else { EMPTY };
+        // Move the row one square along, front first, so every target is already empty.
+        let mut sq = front;
+        if leaves {
+            self.set_square(front, EMPTY);
+            sq = NEIGHBOUR[front][dir ^ 2] as usize;
+        }
+        loop {
+            let colour = self.board[sq];
+            self.set_square(sq, EMPTY);
+            self.set_square(NEIGHBOUR[sq][dir] as usize, colour);
+            if sq == from {
+                break;
+            }
+            sq = NEIGHBOUR[sq][dir ^ 2] as usize;
+        }
+
+        if captured == EMPTY {
+            // The ko forbids pushing the front marble straight back, when it is the opponent's.
+            let new_front = NEIGHBOUR[front][dir] as usize;
+            if self.board[new_front] == colour_of(1 - mover) {
+                self.set_ko(KubaMove::push(new_front, dir ^ 2).0);
+            }
+            self.set_bonus(false);
+            self.pass_turn();
+            self.judge_turn_end(mover);
+            return;
+        }
+
+        if captured == RED {
+            self.add_red(mover);
+        } else {
+            self.captured[mover] += 1;
+            self.marbles[1 - mover] -= 1;
+        }
+        if self.reds[mover] >= REDS_TO_WIN || self.marbles[1 - mover] == 0 {
+            self.outcome = Outcome::Win(mover as u8);
+        } else if self.ply >= self.params.max_plies {
+            self.outcome = Outcome::Draw;
+        } else {
+            self.set_bonus(true);
+            return;
+        }
+        // The game is over: the turn still passes on, with no bonus.
+        self.set_bonus(false);
+        self.pass_turn();
+    }
+}
+
+impl Notation for Kuba {
     fn from_text(text: &str, params: &KubaParams) -> Result<Self, Error> {
         let fields: Vec<&str> = text.split(' ').collect();
         let [placement, side, white, black, bonus, ko, ply] = fields[..] else {
@@ -468,133 +585,70 @@ impl Game for Kuba {
         out
     }
 
-    fn current_player(&self) -> usize {
-        self.side as usize
-    }
-
-    fn num_players(&self) -> usize {
-        2
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.outcome
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for (sq, &colour) in self.board.iter().enumerate() {
-            if colour != EMPTY {
-                h ^= MARBLE_KEYS[sq * 3 + colour as usize - 1];
-            }
-        }
-        if self.side == 1 {
-            h ^= BLACK_TO_MOVE_KEY;
-        }
-        if self.bonus {
-            h ^= BONUS_KEY;
-        }
-        if self.ko != KubaMove::NO_KO {
-            h ^= KO_KEYS[self.ko as usize];
-        }
-        for player in 0..2 {
-            if self.reds[player] > 0 {
-                h ^= RED_KEYS[player * 8 + self.reds[player] as usize];
-            }
-        }
-        h
-    }
-
-    #[inline]
-    fn generate_moves(&self, sink: &mut impl FnMut(KubaMove)) {
-        if self.outcome != Outcome::Ongoing {
-            return;
-        }
-        self.for_each_push(&mut *sink);
-        if self.bonus {
-            sink(KubaMove::PASS);
-        }
-    }
-
-    fn play(&mut self, mv: KubaMove) {
-        let mover = self.side as usize;
-        self.ply += 1;
-        self.set_ko(KubaMove::NO_KO);
+    fn write_move_text(&self, mv: KubaMove, out: &mut String) {
         if mv.is_pass() {
-            self.set_bonus(false);
-            self.pass_turn();
-            self.judge_turn_end(mover);
-            return;
+            out.push_str("pass");
+        } else {
+            out.push_str(&Self::push_text(mv.0));
         }
+    }
 
-        let (from, dir) = (mv.from(), mv.dir());
-        let Some((front, leaves)) = self.push_row(from, dir) else {
-            debug_assert!(false, "play() given an illegal push {mv:?}");
-            return;
+    fn parse_move(&self, text: &str) -> Result<KubaMove, Error> {
+        let mv = if text == "pass" {
+            if !self.bonus {
+                return Err(Error::IllegalMove(
+                    "'pass' is only legal in a bonus turn, after a capture".into(),
+                ));
+            }
+            KubaMove::PASS
+        } else {
+            let bytes = text.as_bytes();
+            let squares =
+                (bytes.len() == 4).then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..])));
+            let Some((Some(from), Some(to))) = squares else {
+                return Err(Error::IllegalMove(format!(
+                    "'{text}' is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
+                )));
+            };
+            let Some(dir) = (0..4).find(|&d| NEIGHBOUR[from][d] as usize == to) else {
+                return Err(Error::IllegalMove(format!(
+                    "'{text}' is not a Kuba move: a push goes to a neighbouring square along a file or rank"
+                )));
+            };
+            let mv = KubaMove::push(from, dir);
+            let legal = self
+                .scan_pushes(&mut |m| {
+                    if m == mv {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_break();
+            if !legal {
+                let why = if self.board[from] != colour_of(self.side as usize) {
+                    "there is no marble of the side to move on its from-square"
+                } else if mv.0 == self.ko {
+                    "the ko rule forbids pushing that marble straight back this turn"
+                } else if self.push_row(from, dir).is_none() {
+                    "the square behind is occupied, or it would push the mover's own marble off"
+                } else {
+                    "it is not legal here"
+                };
+                return Err(Error::IllegalMove(format!("illegal push '{text}': {why}")));
+            }
+            mv
         };
-        let captured = if leaves { self.board[front] } else { EMPTY };
-        // Move the row one square along, front first, so every target is already empty.
-        let mut sq = front;
-        if leaves {
-            self.set_square(front, EMPTY);
-            sq = NEIGHBOUR[front][dir ^ 2] as usize;
-        }
-        loop {
-            let colour = self.board[sq];
-            self.set_square(sq, EMPTY);
-            self.set_square(NEIGHBOUR[sq][dir] as usize, colour);
-            if sq == from {
-                break;
-            }
-            sq = NEIGHBOUR[sq][dir ^ 2] as usize;
-        }
-
-        if captured == EMPTY {
-            // The ko forbids pushing the front marble straight back, when it is the opponent's.
-            let new_front = NEIGHBOUR[front][dir] as usize;
-            if self.board[new_front] == colour_of(1 - mover) {
-                self.set_ko(KubaMove::push(new_front, dir ^ 2).0);
-            }
-            self.set_bonus(false);
-            self.pass_turn();
-            self.judge_turn_end(mover);
-            return;
-        }
-
-        if captured == RED {
-            self.add_red(mover);
-        } else {
-            self.captured[mover] += 1;
-            self.marbles[1 - mover] -= 1;
-        }
-        if self.reds[mover] >= REDS_TO_WIN || self.marbles[1 - mover] == 0 {
-            self.outcome = Outcome::Win(mover as u8);
-        } else if self.ply >= self.params.max_plies {
-            self.outcome = Outcome::Draw;
-        } else {
-            self.set_bonus(true);
-            return;
-        }
-        // The game is over: the turn still passes on, with no bonus.
-        self.set_bonus(false);
-        self.pass_turn();
+        Ok(mv)
     }
+}
 
-    fn move_text(&self, mv: KubaMove) -> String {
-        if mv.is_pass() {
-            "pass".to_string()
-        } else {
-            Self::push_text(mv.0)
-        }
-    }
-
+impl ActionEncoding for Kuba {
     /// Action `from * 4 + dir` for a push (0-195), 196 for `pass`.
-    const NUM_ACTIONS: Option<usize> = Some(SQUARES * 4 + 1);
+    const NUM_DISTINCT_ACTIONS: usize = SQUARES * 4 + 1;
+    const FIXED: bool = true;
 
-    fn action_of(&self, mv: KubaMove) -> usize {
+    fn action_of(&self, mv: KubaMove, _index: usize) -> usize {
         if mv.is_pass() {
             SQUARES * 4
         } else {
@@ -626,7 +680,9 @@ impl Game for Kuba {
             _ => None,
         }
     }
+}
 
+impl Observation for Kuba {
     /// Planes over the 7x7 board (index `plane * 49 + rank * 7 + file`, not mirrored):
     /// 0 the mover's marbles, 1 the opponent's, 2 Reds, 3 all ones in a bonus turn,
     /// 4 the ko push's from-square, 5 the mover's captured Reds / 7 (constant),
@@ -662,48 +718,6 @@ impl Game for Kuba {
             f32::from(self.reds[1 - me]) / f32::from(REDS_TO_WIN),
         );
     }
-
-    fn parse_move(&self, text: &str) -> Result<KubaMove, Error> {
-        let mv = if text == "pass" {
-            if !self.bonus {
-                return Err(Error::IllegalMove(
-                    "'pass' is only legal in a bonus turn, after a capture".into(),
-                ));
-            }
-            KubaMove::PASS
-        } else {
-            let bytes = text.as_bytes();
-            let squares =
-                (bytes.len() == 4).then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..])));
-            let Some((Some(from), Some(to))) = squares else {
-                return Err(Error::IllegalMove(format!(
-                    "'{text}' is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
-                )));
-            };
-            let Some(dir) = (0..4).find(|&d| NEIGHBOUR[from][d] as usize == to) else {
-                return Err(Error::IllegalMove(format!(
-                    "'{text}' is not a Kuba move: a push goes to a neighbouring square along a file or rank"
-                )));
-            };
-            let mv = KubaMove::push(from, dir);
-            let mut legal = false;
-            self.for_each_push(|m| legal |= m == mv);
-            if !legal {
-                let why = if self.board[from] != colour_of(self.side as usize) {
-                    "there is no marble of the side to move on its from-square"
-                } else if mv.0 == self.ko {
-                    "the ko rule forbids pushing that marble straight back this turn"
-                } else if self.push_row(from, dir).is_none() {
-                    "the square behind is occupied, or it would push the mover's own marble off"
-                } else {
-                    "it is not legal here"
-                };
-                return Err(Error::IllegalMove(format!("illegal push '{text}': {why}")));
-            }
-            mv
-        };
-        Ok(mv)
-    }
 }
 
 #[cfg(test)]
@@ -711,7 +725,7 @@ mod tests {
     use super::*;
 
     fn params() -> KubaParams {
-        KubaParams { max_plies: 1000 }
+        KubaParams::default()
     }
 
     #[test]
@@ -726,7 +740,7 @@ mod tests {
         let s = Kuba::start(&params());
         let expected = [1, 8, 64, 640, 6384];
         for (depth, &n) in expected.iter().enumerate() {
-            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");
             assert_eq!(
                 crate::perft::perft_no_bulk(&s, depth as u32),
                 n,

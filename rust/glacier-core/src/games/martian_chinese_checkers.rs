@@ -1,4 +1,4 @@
-//! Martian Chinese Checkers, "E" (RULINGS.md section 5; docs/rules/martian_chinese_checkers.md).
+//! Martian Chinese Checkers, "E" (docs/rules/martian_chinese_checkers.md).
 //!
 //! Icehouse pyramids on a hexagon of 127 hexes, for 2 to 6 players. A pyramid of size 1, 2 or
 //! 3 moves exactly that many hexes in a straight line, in steps and jumps, carrying every
@@ -12,11 +12,12 @@
 //! refreshed for the hexes a ply touches, so move generation reads only fixed-size arrays.
 
 use crate::error::Error;
-use crate::game::{Game, Outcome};
+use crate::game::{ActionEncoding, Game, GameParams, Notation, Observation, Outcome};
 use crate::notation::parse_count;
 use crate::params::{ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 /// Hexes on the board.
 const HEXES: usize = 127;
@@ -246,30 +247,30 @@ fn piece_key(hex: usize, level: usize, colour: u8, size: u8) -> u64 {
 /// exchange ends the movement and `x` is the moved piece), or a pass. Piece ids are those
 /// of the position the move was generated in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct MccMove {
+pub struct MartianChineseCheckersMove {
     piece: u8,
     to: u8,
     x: u8,
     g: u8,
 }
 
-impl MccMove {
-    pub const PASS: MccMove = MccMove {
+impl MartianChineseCheckersMove {
+    pub const PASS: MartianChineseCheckersMove = MartianChineseCheckersMove {
         piece: NONE,
         to: NONE,
         x: NONE,
         g: NONE,
     };
-    const fn movement(piece: usize, to: usize) -> MccMove {
-        MccMove {
+    const fn movement(piece: usize, to: usize) -> MartianChineseCheckersMove {
+        MartianChineseCheckersMove {
             piece: piece as u8,
             to: to as u8,
             x: NONE,
             g: NONE,
         }
     }
-    const fn with_exchange(self, x: usize, g: usize) -> MccMove {
-        MccMove {
+    const fn with_exchange(self, x: usize, g: usize) -> MartianChineseCheckersMove {
+        MartianChineseCheckersMove {
             x: x as u8,
             g: g as u8,
             ..self
@@ -277,16 +278,53 @@ impl MccMove {
     }
     #[must_use]
     pub fn is_pass(self) -> bool {
-        self == MccMove::PASS
+        self == MartianChineseCheckersMove::PASS
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MccParams {
+pub struct MartianChineseCheckersParams {
     pub players: u8,
     /// `None`: stacks may grow without limit.
     pub stack_limit: Option<u32>,
     pub max_plies: u32,
+}
+
+impl GameParams for MartianChineseCheckersParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "players",
+            default: ParamValue::Int(2),
+            min: 2,
+            max: 6,
+            optional: false,
+        },
+        ParamSpec {
+            name: "stack_limit",
+            default: ParamValue::None,
+            min: 1,
+            max: u32::MAX as i64,
+            optional: true,
+        },
+        ParamSpec::max_plies(2000),
+    ];
+
+    fn from_values(values: &[ParamValue]) -> Result<Self, Error> {
+        Ok(MartianChineseCheckersParams {
+            players: values[0].int() as u8,
+            stack_limit: values[1].opt().map(|v| v as u32),
+            max_plies: values[2].int() as u32,
+        })
+    }
+
+    fn values(&self) -> Vec<ParamValue> {
+        vec![
+            ParamValue::Int(self.players.into()),
+            self.stack_limit
+                .map_or(ParamValue::None, |v| ParamValue::Int(v.into())),
+            ParamValue::Int(self.max_plies.into()),
+        ]
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -321,7 +359,7 @@ pub struct MartianChineseCheckers {
     ply: u32,
     outcome: Outcome,
     hash: u64,
-    params: MccParams,
+    params: MartianChineseCheckersParams,
 }
 
 impl MartianChineseCheckers {
@@ -400,10 +438,15 @@ impl MartianChineseCheckers {
         false
     }
 
-    /// Calls `sink(g)` for every G the player to move may exchange with its piece `x`: G has
-    /// a colour c other than the mover's that X traps, and G traps a piece of the mover.
+    /// Calls `visit(g)` for every G the player to move may exchange with its piece `x`, until
+    /// it breaks: G has a colour c other than the mover's that X traps, and G traps a piece
+    /// of the mover.
     #[inline]
-    fn for_each_partner(&self, x: usize, mut sink: impl FnMut(usize)) {
+    fn scan_partners<B>(
+        &self,
+        x: usize,
+        mut visit: impl FnMut(usize) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let me = self.seats[self.player as usize];
         let mut colours = self.traps[x] & !(1 << me);
         while colours != 0 {
@@ -412,15 +455,20 @@ impl MartianChineseCheckers {
             let owner = self.player_of_colour[c] as usize;
             for g in owner * PIECES..owner * PIECES + PIECES {
                 if self.traps[g] & (1 << me) != 0 {
-                    sink(g);
+                    visit(g)?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
-    /// Every legal move other than `pass`; returns whether there was one.
+    /// Every legal move other than `pass`, until `visit` breaks; continues with whether there
+    /// was one.
     #[inline]
-    fn for_each_move(&self, sink: &mut impl FnMut(MccMove)) -> bool {
+    fn scan_plain_moves<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B, bool> {
         let me = self.player as usize;
         let colour = self.seats[me];
         let mut any = false;
@@ -435,30 +483,30 @@ impl MartianChineseCheckers {
                 let Some(to) = self.destination(from, d, colour, size, moving) else {
                     continue;
                 };
-                let mv = MccMove::movement(id, to);
-                sink(mv);
+                let mv = MartianChineseCheckersMove::movement(id, to);
+                visit(mv)?;
                 any = true;
                 if self.would_trap_other(to, colour, size) {
                     let mut after = self.clone();
                     after.move_stack(id, to);
-                    after.for_each_partner(id, |g| sink(mv.with_exchange(id, g)));
+                    after.scan_partners(id, |g| visit(mv.with_exchange(id, g)))?;
                 }
             }
         }
         for x in me * PIECES..me * PIECES + PIECES {
             if self.traps[x] & !(1 << colour) != 0 {
-                self.for_each_partner(x, |g| {
+                self.scan_partners(x, |g| {
                     any = true;
-                    sink(MccMove {
+                    visit(MartianChineseCheckersMove {
                         piece: NONE,
                         to: NONE,
                         x: x as u8,
                         g: g as u8,
-                    });
-                });
+                    })
+                })?;
             }
         }
-        any
+        ControlFlow::Continue(any)
     }
 
     /// The pieces of `h`, bottom to top, in `buf`; returns the height.
@@ -651,7 +699,7 @@ impl MartianChineseCheckers {
         stacks: &[Vec<(u8, u8)>],
         player: u8,
         ply: u32,
-        params: &MccParams,
+        params: &MartianChineseCheckersParams,
     ) -> MartianChineseCheckers {
         let n = params.players as usize;
         let mut seats = [NONE; 6];
@@ -822,50 +870,17 @@ fn split_move(text: &str) -> Option<(Option<(Place, usize)>, Option<(Place, Plac
 
 impl Game for MartianChineseCheckers {
     const NAME: &'static str = "martian_chinese_checkers";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "players",
-            default: ParamValue::Int(2),
-            min: 2,
-            max: 6,
-            optional: false,
-        },
-        ParamSpec {
-            name: "stack_limit",
-            default: ParamValue::None,
-            min: 1,
-            max: u32::MAX as i64,
-            optional: true,
-        },
-        ParamSpec::max_plies(2000),
-    ];
+    const TITLE: &'static str = "E (Martian Chinese Checkers)";
 
-    type Params = MccParams;
-    type Move = MccMove;
+    type Params = MartianChineseCheckersParams;
 
-    fn build_params(values: &[ParamValue]) -> Result<MccParams, Error> {
-        Ok(MccParams {
-            players: values[0].int() as u8,
-            stack_limit: values[1].opt().map(|v| v as u32),
-            max_plies: values[2].int() as u32,
-        })
-    }
+    type Move = MartianChineseCheckersMove;
 
-    fn param_values(params: &MccParams) -> Vec<ParamValue> {
-        vec![
-            ParamValue::Int(params.players.into()),
-            params
-                .stack_limit
-                .map_or(ParamValue::None, |v| ParamValue::Int(v.into())),
-            ParamValue::Int(params.max_plies.into()),
-        ]
-    }
-
-    fn params(&self) -> &MccParams {
+    fn params(&self) -> &MartianChineseCheckersParams {
         &self.params
     }
 
-    fn start(params: &MccParams) -> Self {
+    fn start(params: &MartianChineseCheckersParams) -> Self {
         let mut stacks = vec![Vec::new(); HEXES];
         for &colour in SEATS[params.players as usize] {
             for (h, stack) in stacks.iter_mut().enumerate() {
@@ -879,7 +894,79 @@ impl Game for MartianChineseCheckers {
         state
     }
 
-    fn from_text(text: &str, params: &MccParams) -> Result<Self, Error> {
+    fn current_player(&self) -> usize {
+        self.player as usize
+    }
+
+    fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = SIDE_KEYS[self.player as usize];
+        for id in 0..self.players as usize * PIECES {
+            h ^= piece_key(
+                self.hex[id] as usize,
+                self.level[id] as usize,
+                self.colour(id),
+                size_of(id),
+            );
+        }
+        h
+    }
+
+    #[inline]
+    fn scan_moves<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome != Outcome::Ongoing {
+            return ControlFlow::Continue(());
+        }
+        if !self.scan_plain_moves(visit)? {
+            visit(MartianChineseCheckersMove::PASS)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn count_moves(&self) -> u64 {
+        if self.outcome != Outcome::Ongoing {
+            return 0;
+        }
+        let mut n = 0;
+        let _ = self.scan_plain_moves(&mut |_| {
+            n += 1;
+            ControlFlow::<std::convert::Infallible>::Continue(())
+        });
+        n.max(1) // a pass when nothing else is legal
+    }
+
+    fn play_unchecked(&mut self, mv: MartianChineseCheckersMove) {
+        let mover = self.player as usize;
+        if mv.piece != NONE {
+            self.move_stack(mv.piece as usize, mv.to as usize);
+        }
+        if mv.x != NONE {
+            self.swap_pieces(mv.x as usize, mv.g as usize);
+        }
+        self.ply += 1;
+        let next = (mover + 1) % self.players as usize;
+        self.hash ^= SIDE_KEYS[mover] ^ SIDE_KEYS[next];
+        self.player = next as u8;
+        self.judge(mover);
+    }
+}
+
+impl Notation for MartianChineseCheckers {
+    fn from_text(text: &str, params: &MartianChineseCheckersParams) -> Result<Self, Error> {
         let fields: Vec<&str> = text.split(' ').collect();
         if fields.len() < 4 {
             return Err(bad_position!(
@@ -1041,76 +1128,7 @@ impl Game for MartianChineseCheckers {
         out
     }
 
-    fn current_player(&self) -> usize {
-        self.player as usize
-    }
-
-    fn num_players(&self) -> usize {
-        self.players as usize
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.outcome
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        let mut h = SIDE_KEYS[self.player as usize];
-        for id in 0..self.players as usize * PIECES {
-            h ^= piece_key(
-                self.hex[id] as usize,
-                self.level[id] as usize,
-                self.colour(id),
-                size_of(id),
-            );
-        }
-        h
-    }
-
-    #[inline]
-    fn generate_moves(&self, sink: &mut impl FnMut(MccMove)) {
-        if self.outcome != Outcome::Ongoing {
-            return;
-        }
-        if !self.for_each_move(sink) {
-            sink(MccMove::PASS);
-        }
-    }
-
-    fn count_moves(&self) -> u64 {
-        if self.outcome != Outcome::Ongoing {
-            return 0;
-        }
-        let mut n = 0;
-        self.for_each_move(&mut |_| n += 1);
-        n.max(1) // a pass when nothing else is legal
-    }
-
-    fn play(&mut self, mv: MccMove) {
-        let mover = self.player as usize;
-        if mv.piece != NONE {
-            self.move_stack(mv.piece as usize, mv.to as usize);
-        }
-        if mv.x != NONE {
-            self.swap_pieces(mv.x as usize, mv.g as usize);
-        }
-        self.ply += 1;
-        let next = (mover + 1) % self.players as usize;
-        self.hash ^= SIDE_KEYS[mover] ^ SIDE_KEYS[next];
-        self.player = next as u8;
-        self.judge(mover);
-    }
-
-    fn move_text(&self, mv: MccMove) -> String {
-        let mut out = String::with_capacity(24);
-        self.write_move_text(mv, &mut out);
-        out
-    }
-
-    fn write_move_text(&self, mv: MccMove, out: &mut String) {
+    fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
         if mv.is_pass() {
             out.push_str("pass");
             return;
@@ -1149,12 +1167,47 @@ impl Game for MartianChineseCheckers {
         }
     }
 
+    fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
+        let mut buffer = String::with_capacity(32);
+        let found = self.find_move(|mv| {
+            buffer.clear();
+            self.write_move_text(mv, &mut buffer);
+            buffer == text
+        });
+        if let Some(mv) = found {
+            return Ok(mv);
+        }
+        if text == "pass" {
+            return Err(Error::IllegalMove(
+                "'pass' is only legal when the player to move has no other move".into(),
+            ));
+        }
+        Err(Error::IllegalMove(self.explain_illegal(text)))
+    }
+}
+
+impl ActionEncoding for MartianChineseCheckers {
     /// Actions index the legal moves. No position has more than 7966: at most 15 movable
     /// pieces in 6 directions make 90 movements; each may end in an exchange with any of the
     /// at most 75 pieces of other colours (6750); a whole-turn exchange pairs one of the
     /// mover's 15 pieces with one of those 75 (1125); and `pass` (1).
-    const ACTION_SPACE_SIZE: usize = 90 + 90 * 75 + 15 * 75 + 1;
+    const NUM_DISTINCT_ACTIONS: usize = 90 + 90 * 75 + 15 * 75 + 1;
+    const FIXED: bool = false;
 
+    fn action_of(&self, _mv: MartianChineseCheckersMove, index: usize) -> usize {
+        index
+    }
+
+    fn move_of_action(&self, action: usize) -> Option<MartianChineseCheckersMove> {
+        self.nth_move(action as u64)
+    }
+
+    fn action_text(_action: usize) -> Option<String> {
+        None
+    }
+}
+
+impl Observation for MartianChineseCheckers {
     /// 39 planes over a 13x13 grid of axial coordinates `(q + 6, r + 6)`, turned by multiples
     /// of 60 degrees so that the mover's home territory is territory 0. For each player in turn
     /// order from the mover (`j` = 0..5) and size (`z` = 0 small, 1 medium, 2 large): plane
@@ -1202,26 +1255,15 @@ impl Game for MartianChineseCheckers {
             }
         }
     }
-
-    fn parse_move(&self, text: &str) -> Result<MccMove, Error> {
-        if let Some(mv) = self.find_move_by_text(text) {
-            return Ok(mv);
-        }
-        if text == "pass" {
-            return Err(Error::IllegalMove(
-                "'pass' is only legal when the player to move has no other move".into(),
-            ));
-        }
-        Err(Error::IllegalMove(self.explain_illegal(text)))
-    }
 }
+
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn params(players: u8) -> MccParams {
-        MccParams {
+    fn params(players: u8) -> MartianChineseCheckersParams {
+        MartianChineseCheckersParams {
             players,
             stack_limit: None,
             max_plies: 2000,
@@ -1257,7 +1299,7 @@ mod tests {
             assert_eq!(s.hash(), s.hash_from_scratch());
             for (i, &n) in counts.iter().enumerate() {
                 let depth = i as u32 + 1;
-                assert_eq!(s.perft(depth), n, "{players} players, depth {depth}");
+                assert_eq!(crate::perft::perft(&s, depth), n, "{players} players, depth {depth}");
                 assert_eq!(crate::perft::perft_no_bulk(&s, depth), n);
             }
         }

@@ -1,48 +1,59 @@
-//! One module per game.
+//! One module per game, and the one list of games.
+//!
+//! [`for_each_game!`] is the registry: every game's module and type, written once. It
+//! declares the modules below, [`GAME_NAMES`] and [`with_game!`] (the name-to-type
+//! dispatch used by the fixture tests and the bindings). Adding a game: its module here
+//! (implementing the layers of [`crate::game`]), and one line in the list.
 
-pub mod ice_age_chess;
-pub mod ice_cube_checkers;
-pub mod kings_court;
-pub mod kuba;
-pub mod martian_chinese_checkers;
+/// Calls the macro named by the tokens in brackets with every game as `module::Type`, after
+/// the tokens `$args` (if given) in brackets: the registry of games.
+#[macro_export]
+macro_rules! for_each_game {
+    ([$($callback:tt)+] $(, $($args:tt)*)?) => {
+        $($callback)+! {
+            [$($($args)*)?]
+            ice_age_chess::IceAgeChess,
+            ice_cube_checkers::IceCubeCheckers,
+            kings_court::KingsCourt,
+            kuba::Kuba,
+            martian_chinese_checkers::MartianChineseCheckers,
+        }
+    };
+}
 
-/// The names of every game, in the order the Python API lists them.
-pub const GAME_NAMES: [&str; 5] = [
-    "ice_age_chess",
-    "ice_cube_checkers",
-    "kings_court",
-    "kuba",
-    "martian_chinese_checkers",
-];
+macro_rules! declare_games {
+    ([] $($module:ident::$Type:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// The names of every game, in the order the Python API lists them.
+        pub const GAME_NAMES: &[&str] = &[$(<$module::$Type as $crate::Game>::NAME),*];
+    };
+}
+
+for_each_game!([declare_games]);
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`), or evaluates
-/// `$otherwise` when no game of that name is built. Every place that turns a game name
-/// into a type (fixture tests, the CLI, the bindings) goes through this one table.
+/// `$otherwise` when no game has that name.
 #[macro_export]
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {
-        match $name {
-            "ice_age_chess" => {
-                type $G = $crate::games::ice_age_chess::IceAgeChess;
-                $body
-            }
-            "ice_cube_checkers" => {
-                type $G = $crate::games::ice_cube_checkers::IceCubeCheckers;
-                $body
-            }
-            "kings_court" => {
-                type $G = $crate::games::kings_court::KingsCourt;
-                $body
-            }
-            "kuba" => {
-                type $G = $crate::games::kuba::Kuba;
-                $body
-            }
-            "martian_chinese_checkers" => {
-                type $G = $crate::games::martian_chinese_checkers::MartianChineseCheckers;
-                $body
-            }
-            _ => $otherwise,
-        }
+        $crate::for_each_game!([$crate::__with_game_arms], $name, $G, $body, $otherwise)
     };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    ([$name:expr, $G:ident, $body:expr, $otherwise:expr] $($module:ident::$Type:ident,)*) => {{
+        let name: &str = $name;
+        $(
+            if name == <$crate::games::$module::$Type as $crate::Game>::NAME {
+                type $G = $crate::games::$module::$Type;
+                $body
+            } else
+        )*
+        {
+            $otherwise
+        }
+    }};
 }

@@ -1,4 +1,4 @@
-//! Ice Age Chess (RULINGS.md section 1; docs/rules/ice_age_chess.md).
+//! Ice Age Chess (docs/rules/ice_age_chess.md).
 //!
 //! Standard chess plus ice: a neutral, immobile blocker that either side may capture and
 //! that never attacks. Every `ice_age_period` full moves, after Black's move, the Ice Age
@@ -11,18 +11,23 @@
 //! bitboards. Ice is its own bitboard: part of the occupancy (a blocker) and of the capture
 //! targets, but never of an attacker set. Perft's last ply is counted with popcounts.
 
-mod bitboard;
+//!
+//! The parts: this file holds the state, its board updates and the rules ([`Game`]);
+//! `movegen` the legal move generator, `text` the FEN and UCI notation ([`Notation`]),
+//! `encoding` the action numbers and the observation tensor.
 
-use self::bitboard::{
-    between, bit, east, line, north, sliders, south, west, Bitboard, Sliders, Squares, BISHOP_RAYS,
-    KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RANK_1, RANK_8, ROOK_RAYS,
-};
+mod bitboard;
+mod encoding;
+mod movegen;
+mod text;
+
+use self::bitboard::{bit, east, north, sliders, south, west, Bitboard, Sliders, Squares, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use self::movegen::{Counter, Emitter};
 use crate::error::Error;
-use crate::game::{Game, Outcome};
-use crate::notation::{parse_count, parse_placement, write_placement};
+use crate::game::{Game, GameParams, Notation, Outcome};
 use crate::params::{ParamSpec, ParamValue};
-use crate::{bad_position, zobrist};
-use std::fmt::Write as _;
+use crate::zobrist;
+use std::ops::ControlFlow;
 
 const WHITE: usize = 0;
 const BLACK: usize = 1;
@@ -93,12 +98,12 @@ const PROMOTION_ACTIONS: usize = 64 * 64;
 
 /// A move: from-square (6 bits), to-square (6 bits), kind (4 bits).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct ChessMove(u16);
+pub struct IceAgeChessMove(u16);
 
-impl ChessMove {
+impl IceAgeChessMove {
     #[inline(always)]
-    const fn new(from: usize, to: usize, kind: u16) -> ChessMove {
-        ChessMove(from as u16 | (to as u16) << 6 | kind << 12)
+    const fn new(from: usize, to: usize, kind: u16) -> IceAgeChessMove {
+        IceAgeChessMove(from as u16 | (to as u16) << 6 | kind << 12)
     }
     #[inline(always)]
     fn from(self) -> usize {
@@ -121,6 +126,39 @@ pub struct IceAgeChessParams {
     pub ice_age_period: u32,
 }
 
+impl GameParams for IceAgeChessParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::max_plies(1000),
+        ParamSpec {
+            name: "ice_age_period",
+            default: ParamValue::Int(20),
+            min: 0,
+            max: u32::MAX as i64,
+            optional: false,
+        },
+    ];
+
+    fn from_values(values: &[ParamValue]) -> Result<Self, Error> {
+        let get = |i: usize| {
+            values
+                .get(i)
+                .and_then(|v| u32::try_from(v.int()).ok())
+                .ok_or_else(|| Error::InvalidParameter("missing or bad parameter value".into()))
+        };
+        Ok(IceAgeChessParams {
+            max_plies: get(0)?,
+            ice_age_period: get(1)?,
+        })
+    }
+
+    fn values(&self) -> Vec<ParamValue> {
+        vec![
+            ParamValue::Int(self.max_plies.into()),
+            ParamValue::Int(self.ice_age_period.into()),
+        ]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct IceAgeChess {
     by_role: [Bitboard; 6],
@@ -140,103 +178,6 @@ pub struct IceAgeChess {
     over: bool,
     hash: u64,
     params: IceAgeChessParams,
-}
-
-/// Receives the legal moves as bitboards of targets, so perft can count with popcounts.
-trait Visitor {
-    /// Ordinary moves (no promotion) of the piece on `from` to every square of `targets`.
-    fn piece(&mut self, from: usize, targets: Bitboard);
-    /// Pawn moves to every square of `targets` from `to - delta`; those reaching the last
-    /// rank promote (four moves each).
-    fn pawns(&mut self, targets: Bitboard, delta: i32);
-    /// Pawn double pushes to every square of `targets` from `to - delta`.
-    fn double_pushes(&mut self, targets: Bitboard, delta: i32);
-    /// A castling or en-passant move.
-    fn special(&mut self, mv: ChessMove);
-}
-
-struct Counter(u64);
-
-impl Visitor for Counter {
-    #[inline(always)]
-    fn piece(&mut self, _from: usize, targets: Bitboard) {
-        self.0 += u64::from(targets.count_ones());
-    }
-    #[inline(always)]
-    fn pawns(&mut self, targets: Bitboard, _delta: i32) {
-        let promoting = targets & (RANK_1 | RANK_8);
-        self.0 += u64::from((targets ^ promoting).count_ones() + 4 * promoting.count_ones());
-    }
-    #[inline(always)]
-    fn double_pushes(&mut self, targets: Bitboard, _delta: i32) {
-        self.0 += u64::from(targets.count_ones());
-    }
-    #[inline(always)]
-    fn special(&mut self, _mv: ChessMove) {
-        self.0 += 1;
-    }
-}
-
-struct Emitter<'a, F: FnMut(ChessMove)>(&'a mut F);
-
-impl<F: FnMut(ChessMove)> Visitor for Emitter<'_, F> {
-    #[inline(always)]
-    fn piece(&mut self, from: usize, targets: Bitboard) {
-        for to in Squares(targets) {
-            (self.0)(ChessMove::new(from, to, NORMAL));
-        }
-    }
-    #[inline(always)]
-    fn pawns(&mut self, targets: Bitboard, delta: i32) {
-        for to in Squares(targets) {
-            let from = (to as i32 - delta) as usize;
-            if bit(to) & (RANK_1 | RANK_8) != 0 {
-                for kind in (PROMOTE_KNIGHT..=PROMOTE_KNIGHT + 3).rev() {
-                    (self.0)(ChessMove::new(from, to, kind));
-                }
-            } else {
-                (self.0)(ChessMove::new(from, to, NORMAL));
-            }
-        }
-    }
-    #[inline(always)]
-    fn double_pushes(&mut self, targets: Bitboard, delta: i32) {
-        for to in Squares(targets) {
-            (self.0)(ChessMove::new(
-                (to as i32 - delta) as usize,
-                to,
-                DOUBLE_PUSH,
-            ));
-        }
-    }
-    #[inline(always)]
-    fn special(&mut self, mv: ChessMove) {
-        (self.0)(mv);
-    }
-}
-
-/// Pawns of `colour` shifted one rank forward.
-#[inline(always)]
-fn forward(b: Bitboard, colour: usize) -> Bitboard {
-    if colour == WHITE {
-        north(b)
-    } else {
-        south(b)
-    }
-}
-
-fn square_name(sq: usize) -> String {
-    let mut s = String::with_capacity(2);
-    s.push((b'a' + (sq % 8) as u8) as char);
-    s.push((b'1' + (sq / 8) as u8) as char);
-    s
-}
-
-fn parse_square(s: &[u8]) -> Option<usize> {
-    match s {
-        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') as usize * 8 + (f - b'a') as usize),
-        _ => None,
-    }
 }
 
 impl IceAgeChess {
@@ -381,147 +322,6 @@ impl IceAgeChess {
             || self.plies() >= u64::from(self.params.max_plies);
     }
 
-    // --- move generation ---------------------------------------------------------------
-
-    /// Every legal move, by bitboards, whatever the counters say. Needs a king to move.
-    #[inline(always)]
-    fn generate<V: Visitor>(&self, v: &mut V) {
-        let s = sliders();
-        let us_c = self.side as usize;
-        let them_c = us_c ^ 1;
-        let us = self.by_colour[us_c];
-        let them = self.by_colour[them_c];
-        let occ = us | them | self.ice;
-        let king = self.pieces(us_c, KING);
-        let ksq = king.trailing_zeros() as usize;
-        let checkers = self.attackers(s, ksq, occ, them_c);
-
-        // King moves: test each target with the king lifted off the board.
-        let without_king = occ ^ king;
-        let mut king_targets = 0;
-        for to in Squares(KING_ATTACKS[ksq] & !us) {
-            if !self.is_attacked(s, to, without_king, them_c) {
-                king_targets |= bit(to);
-            }
-        }
-        v.piece(ksq, king_targets);
-        if checkers & checkers.wrapping_sub(1) != 0 {
-            return; // double check: only the king moves
-        }
-
-        let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
-        let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
-        let check_mask = if checkers == 0 {
-            let base = if us_c == WHITE { 0 } else { 56 };
-            let rights = self.castling >> (2 * us_c);
-            if rights & 1 != 0
-                && occ & (0x60 << base) == 0
-                && !self.is_attacked(s, base + 5, occ, them_c)
-                && !self.is_attacked(s, base + 6, occ, them_c)
-            {
-                v.special(ChessMove::new(base + 4, base + 6, CASTLE));
-            }
-            if rights & 2 != 0
-                && occ & (0x0E << base) == 0
-                && !self.is_attacked(s, base + 3, occ, them_c)
-                && !self.is_attacked(s, base + 2, occ, them_c)
-            {
-                v.special(ChessMove::new(base + 4, base + 2, CASTLE));
-            }
-            !0
-        } else {
-            between(ksq, checkers.trailing_zeros() as usize) | checkers
-        };
-
-        // Pins: an enemy slider on a line with the king and exactly one piece between,
-        // ours (ice between is a blocker that pins nothing).
-        let mut pinned = 0;
-        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
-            let blockers = between(ksq, sniper) & occ;
-            if blockers & blockers.wrapping_sub(1) == 0 {
-                pinned |= blockers & us;
-            }
-        }
-
-        let targets = !us & check_mask;
-        for from in Squares(self.by_role[KNIGHT] & us & !pinned) {
-            v.piece(from, KNIGHT_ATTACKS[from] & targets);
-        }
-        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & us) {
-            let mut t = s.bishop(from, occ) & targets;
-            if pinned & bit(from) != 0 {
-                t &= line(ksq, from);
-            }
-            v.piece(from, t);
-        }
-        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & us) {
-            let mut t = s.rook(from, occ) & targets;
-            if pinned & bit(from) != 0 {
-                t &= line(ksq, from);
-            }
-            v.piece(from, t);
-        }
-
-        // Pawns: the unpinned ones all at once, the pinned ones along their pin line.
-        let pawns = self.by_role[PAWN] & us;
-        let empty = !occ;
-        let capturable = (them | self.ice) & check_mask;
-        let third_rank = if us_c == WHITE {
-            RANK_1 << 16
-        } else {
-            RANK_1 << 40
-        };
-        let up: i32 = if us_c == WHITE { 8 } else { -8 };
-        let free = pawns & !pinned;
-        let single = forward(free, us_c) & empty;
-        v.pawns(single & check_mask, up);
-        v.double_pushes(
-            forward(single & third_rank, us_c) & empty & check_mask,
-            2 * up,
-        );
-        v.pawns(west(forward(free, us_c)) & capturable, up - 1);
-        v.pawns(east(forward(free, us_c)) & capturable, up + 1);
-        for from in Squares(pawns & pinned) {
-            let along = line(ksq, from);
-            let single = forward(bit(from), us_c) & empty & along;
-            v.pawns(single & check_mask, up);
-            v.double_pushes(
-                forward(single & third_rank, us_c) & empty & check_mask,
-                2 * up,
-            );
-            for to in Squares(PAWN_ATTACKS[us_c][from] & capturable & along) {
-                v.pawns(bit(to), to as i32 - from as i32);
-            }
-        }
-
-        // En passant: verified by recomputing the attacks on the king after the capture.
-        if self.ep != NO_EP {
-            let ep = self.ep as usize;
-            let captured = ep ^ 8;
-            for from in Squares(PAWN_ATTACKS[them_c][ep] & pawns) {
-                let after = (occ ^ bit(from) ^ bit(captured)) | bit(ep);
-                // Sliders are looked at anew; a knight or pawn checker stays unless it is
-                // the captured pawn.
-                let exposed = (s.rook(ksq, after) & straight)
-                    | (s.bishop(ksq, after) & diagonal)
-                    | (checkers & !(straight | diagonal) & !bit(captured));
-                if exposed == 0 {
-                    v.special(ChessMove::new(from, ep, EN_PASSANT));
-                }
-            }
-        }
-    }
-
-    /// The number of legal moves, ignoring the counters (for judging mate and stalemate).
-    fn count_legal(&self) -> u64 {
-        if self.pieces(self.side as usize, KING) == 0 {
-            return 0;
-        }
-        let mut c = Counter(0);
-        self.generate(&mut c);
-        c.0
-    }
-
     // --- the Ice Age ---------------------------------------------------------------------
 
     fn ice_age(&mut self) {
@@ -562,105 +362,7 @@ impl IceAgeChess {
         self.set_castling(rights);
     }
 
-    // --- text --------------------------------------------------------------------------
-
-    fn placement(&self) -> String {
-        write_placement(8, |sq| match self.board[sq] {
-            EMPTY => None,
-            code => Some(LETTERS[code as usize] as char),
-        })
-    }
-
-    fn castling_text(&self) -> String {
-        if self.castling == 0 {
-            return "-".into();
-        }
-        (0..4)
-            .filter(|r| self.castling & (1 << r) != 0)
-            .map(|r| CASTLE_LETTERS[r])
-            .collect()
-    }
-
-    fn parse_placement(text: &str) -> Result<[u8; 64], Error> {
-        let letters = parse_placement(text, 8, "PNBRQKpnbrqk*", "the placement", "")?;
-        let mut board = [EMPTY; 64];
-        for (cell, letter) in board.iter_mut().zip(letters) {
-            if let Some(code) = LETTERS.iter().position(|&l| l == letter) {
-                *cell = code as u8;
-            }
-        }
-        Ok(board)
-    }
-
-    /// Why a well-formed UCI move is not legal here.
-    fn explain_illegal(
-        &self,
-        text: &str,
-        from: usize,
-        to: usize,
-        promotion: Option<u16>,
-    ) -> String {
-        let us = self.side as usize;
-        let code = self.board[from];
-        if code >= ICE || code as usize / 6 != us {
-            return format!(
-                "illegal move '{text}': no {} piece on {}",
-                COLOUR_NAMES[us],
-                square_name(from)
-            );
-        }
-        let role = code as usize % 6;
-        let last_rank = if us == WHITE { RANK_8 } else { RANK_1 };
-        let s = sliders();
-        let occ = self.occupied();
-        let capturable = self.by_colour[us ^ 1] | self.ice;
-        let reach = match role {
-            PAWN => {
-                let single = forward(bit(from), us) & !occ;
-                let third_rank = if us == WHITE {
-                    RANK_1 << 16
-                } else {
-                    RANK_1 << 40
-                };
-                let mut r = single
-                    | (forward(single & third_rank, us) & !occ)
-                    | (PAWN_ATTACKS[us][from] & capturable);
-                if self.ep != NO_EP {
-                    r |= PAWN_ATTACKS[us][from] & bit(self.ep as usize);
-                }
-                r
-            }
-            KNIGHT => KNIGHT_ATTACKS[from] & !self.by_colour[us],
-            BISHOP => s.bishop(from, occ) & !self.by_colour[us],
-            ROOK => s.rook(from, occ) & !self.by_colour[us],
-            QUEEN => (s.bishop(from, occ) | s.rook(from, occ)) & !self.by_colour[us],
-            _ => KING_ATTACKS[from] & !self.by_colour[us],
-        };
-        let promotes = role == PAWN && bit(to) & last_rank != 0;
-        let castling_try =
-            role == KING && from == 4 + 56 * us && (to == from + 2 || to + 2 == from);
-        let why = if castling_try {
-            "castling needs the right to castle, empty squares between king and rook, \
-             and no attacked square on the king's way (nor a king in check)"
-                .to_string()
-        } else if reach & bit(to) == 0 {
-            format!(
-                "the {} on {} cannot move to {}",
-                ROLE_NAMES[role],
-                square_name(from),
-                square_name(to)
-            )
-        } else if promotes && promotion.is_none() {
-            "a pawn reaching the last rank must promote: add q, r, b or n".to_string()
-        } else if !promotes && promotion.is_some() {
-            "only a pawn move to the last rank takes a promotion letter".to_string()
-        } else {
-            "it would leave the king in check".to_string()
-        };
-        format!("illegal move '{text}': {why}")
-    }
-
-    /// The end of a finished game, in the order of precedence of RULINGS.md section 1.
+    /// The end of a finished game, in the order of precedence of the rules page.
     fn judge(&self) -> Outcome {
         match self.kings_missing() {
             [true, true] => return Outcome::Draw,
@@ -685,39 +387,10 @@ impl IceAgeChess {
 
 impl Game for IceAgeChess {
     const NAME: &'static str = "ice_age_chess";
-    const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec::max_plies(1000),
-        ParamSpec {
-            name: "ice_age_period",
-            default: ParamValue::Int(20),
-            min: 0,
-            max: u32::MAX as i64,
-            optional: false,
-        },
-    ];
+    const TITLE: &'static str = "Ice Age Chess";
 
     type Params = IceAgeChessParams;
-    type Move = ChessMove;
-
-    fn build_params(values: &[ParamValue]) -> Result<IceAgeChessParams, Error> {
-        let get = |i: usize| {
-            values
-                .get(i)
-                .and_then(|v| u32::try_from(v.int()).ok())
-                .ok_or_else(|| Error::InvalidParameter("missing or bad parameter value".into()))
-        };
-        Ok(IceAgeChessParams {
-            max_plies: get(0)?,
-            ice_age_period: get(1)?,
-        })
-    }
-
-    fn param_values(params: &IceAgeChessParams) -> Vec<ParamValue> {
-        vec![
-            ParamValue::Int(params.max_plies.into()),
-            ParamValue::Int(params.ice_age_period.into()),
-        ]
-    }
+    type Move = IceAgeChessMove;
 
     fn params(&self) -> &IceAgeChessParams {
         &self.params
@@ -728,239 +401,6 @@ impl Game for IceAgeChess {
             Ok(state) => state,
             Err(e) => unreachable!("the start position is valid: {e}"),
         }
-    }
-
-    fn from_text(text: &str, params: &IceAgeChessParams) -> Result<Self, Error> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        let [placement, side, castling, ep, halfmove, fullmove] = fields[..] else {
-            return Err(bad_position!(
-                "an Ice Age Chess position (FEN) has 6 fields separated by single spaces \
-                 (placement, side, castling, en passant, halfmove clock, fullmove number), got {}: '{text}'",
-                fields.len()
-            ));
-        };
-        let board = Self::parse_placement(placement)?;
-        let side = match side {
-            "w" => WHITE,
-            "b" => BLACK,
-            _ => {
-                return Err(bad_position!(
-                    "side to move must be 'w' or 'b', got '{side}'"
-                ))
-            }
-        };
-        let rights = if castling == "-" {
-            0u8
-        } else {
-            let mut rights = 0u8;
-            let mut next = 0;
-            for c in castling.chars() {
-                match CASTLE_LETTERS[next.min(4)..].iter().position(|&l| l == c) {
-                    Some(i) => {
-                        rights |= 1 << (next + i);
-                        next += i + 1;
-                    }
-                    None => {
-                        return Err(bad_position!(
-                            "castling must be '-' or some of 'KQkq' in that order, got '{castling}'"
-                        ))
-                    }
-                }
-            }
-            if castling.is_empty() {
-                return Err(bad_position!(
-                    "castling must be '-' or some of 'KQkq' in that order, got ''"
-                ));
-            }
-            rights
-        };
-        let ep_square = if ep == "-" {
-            None
-        } else {
-            let Some(sq) = parse_square(ep.as_bytes()) else {
-                return Err(bad_position!(
-                    "en passant must be '-' or a square like 'e3', got '{ep}'"
-                ));
-            };
-            Some(sq)
-        };
-        let halfmove = parse_count(halfmove).ok_or_else(|| {
-            bad_position!("the halfmove clock must be a number, got '{halfmove}'")
-        })?;
-        let fullmove = parse_count(fullmove).filter(|&n| n >= 1).ok_or_else(|| {
-            bad_position!("the fullmove number must be a number >= 1, got '{fullmove}'")
-        })?;
-
-        // What chess can reach.
-        for colour in [WHITE, BLACK] {
-            let count = |role: usize| {
-                board
-                    .iter()
-                    .filter(|&&c| c as usize == colour * 6 + role)
-                    .count()
-            };
-            let name = COLOUR_NAMES[colour];
-            if count(KING) > 1 {
-                return Err(bad_position!("{name} has {} kings", count(KING)));
-            }
-            if count(PAWN) > 8 {
-                return Err(bad_position!(
-                    "{name} has {} pawns; chess allows at most 8",
-                    count(PAWN)
-                ));
-            }
-            let men = board
-                .iter()
-                .filter(|&&c| c < ICE && c as usize / 6 == colour)
-                .count();
-            if men > 16 {
-                return Err(bad_position!(
-                    "{name} has {men} pieces; chess allows at most 16"
-                ));
-            }
-        }
-        for sq in (0..8).chain(56..64) {
-            if board[sq] != EMPTY && board[sq] as usize % 6 == PAWN && board[sq] < ICE {
-                return Err(bad_position!(
-                    "a pawn stands on {} (pawns never stand on rank 1 or 8)",
-                    square_name(sq)
-                ));
-            }
-        }
-        for (right, &(k, r)) in CASTLE_SQUARES.iter().enumerate() {
-            let colour = right / 2;
-            if rights & (1 << right) != 0
-                && (board[k] != (colour * 6 + KING) as u8 || board[r] != (colour * 6 + ROOK) as u8)
-            {
-                return Err(bad_position!(
-                    "castling right '{}' needs the {} king on {} and a {} rook on {}",
-                    CASTLE_LETTERS[right],
-                    COLOUR_NAMES[colour],
-                    square_name(k),
-                    COLOUR_NAMES[colour],
-                    square_name(r)
-                ));
-            }
-        }
-
-        let mut state = IceAgeChess::empty(params);
-        for (sq, &code) in board.iter().enumerate() {
-            if code != EMPTY {
-                state.put(sq, code);
-            }
-        }
-        state.side = side as u8;
-        state.castling = rights;
-        state.halfmove = halfmove;
-        state.fullmove = fullmove;
-
-        if let Some(sq) = ep_square {
-            let rank = if side == WHITE { 5 } else { 2 };
-            if sq / 8 != rank {
-                return Err(bad_position!(
-                    "en passant square {ep} is on the wrong rank: with {} to move it must be on rank {}",
-                    COLOUR_NAMES[side],
-                    rank + 1
-                ));
-            }
-            // The pawn that just moved two squares stands in front of it; the square it
-            // passed and the one it came from are empty.
-            let (pushed, origin) = if side == WHITE {
-                (sq - 8, sq + 8)
-            } else {
-                (sq + 8, sq - 8)
-            };
-            if board[pushed] != ((side ^ 1) * 6 + PAWN) as u8
-                || board[sq] != EMPTY
-                || board[origin] != EMPTY
-            {
-                return Err(bad_position!(
-                    "en passant square {ep} needs a {} pawn on {} that just moved two squares from {} (with {ep} and {} empty)",
-                    COLOUR_NAMES[side ^ 1],
-                    square_name(pushed),
-                    square_name(origin),
-                    square_name(origin)
-                ));
-            }
-            // Consistent but with no pseudo-legal capture: normalised away (not written, not hashed).
-            if state.ep_capturable(sq) {
-                state.ep = sq as u8;
-            }
-        }
-
-        let not_to_move = side ^ 1;
-        if let Some(k) = state.king_square(not_to_move) {
-            if state.is_attacked(sliders(), k, state.occupied(), side) {
-                return Err(bad_position!(
-                    "the side not to move is in check ({}'s king on {} is attacked)",
-                    COLOUR_NAMES[not_to_move],
-                    square_name(k)
-                ));
-            }
-        }
-        state.hash = state.hash_from_scratch();
-        state.update_over();
-        Ok(state)
-    }
-
-    fn text(&self) -> String {
-        let ep = if self.ep == NO_EP {
-            "-".to_string()
-        } else {
-            square_name(self.ep as usize)
-        };
-        format!(
-            "{} {} {} {} {} {}",
-            self.placement(),
-            ["w", "b"][self.side as usize],
-            self.castling_text(),
-            ep,
-            self.halfmove,
-            self.fullmove
-        )
-    }
-
-    fn board_string(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            let _ = write!(out, "{} ", rank + 1);
-            for file in 0..8 {
-                out.push(' ');
-                out.push(match self.board[rank * 8 + file] {
-                    EMPTY => '.',
-                    code => LETTERS[code as usize] as char,
-                });
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g h\n");
-        let status = match self.outcome() {
-            Outcome::Ongoing => format!(
-                "{} to move{}",
-                COLOUR_NAMES[self.side as usize],
-                if self.in_check() { " (in check)" } else { "" }
-            ),
-            Outcome::Draw => "draw".to_string(),
-            Outcome::Win(p) => format!("{} wins", COLOUR_NAMES[p as usize]),
-        };
-        let _ = write!(
-            out,
-            "{status}; move {}, halfmove clock {}; castling {}; en passant {}",
-            self.fullmove,
-            self.halfmove,
-            self.castling_text(),
-            if self.ep == NO_EP {
-                "-".to_string()
-            } else {
-                square_name(self.ep as usize)
-            }
-        );
-        let period = self.params.ice_age_period;
-        if period > 0 {
-            let next = (self.fullmove.div_ceil(period)).saturating_mul(period);
-            let _ = write!(out, "\nnext Ice Age after Black's move {next}");
-        }
-        out
     }
 
     fn current_player(&self) -> usize {
@@ -1004,10 +444,16 @@ impl Game for IceAgeChess {
     }
 
     #[inline]
-    fn generate_moves(&self, sink: &mut impl FnMut(ChessMove)) {
-        if !self.over {
-            self.generate(&mut Emitter(sink));
+    fn scan_moves<B>(
+        &self,
+        visit: &mut impl FnMut(IceAgeChessMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.over {
+            return ControlFlow::Continue(());
         }
+        let mut emitter = Emitter::new(visit);
+        let _ = self.generate(&mut emitter);
+        emitter.flow()
     }
 
     #[inline]
@@ -1016,11 +462,11 @@ impl Game for IceAgeChess {
             return 0;
         }
         let mut c = Counter(0);
-        self.generate(&mut c);
+        let _ = self.generate(&mut c);
         c.0
     }
 
-    fn play(&mut self, mv: ChessMove) {
+    fn play_unchecked(&mut self, mv: IceAgeChessMove) {
         let (from, to, kind) = (mv.from(), mv.to(), mv.kind());
         let us = self.side as usize;
         self.set_ep(NO_EP);
@@ -1078,139 +524,6 @@ impl Game for IceAgeChess {
         }
         self.update_over();
     }
-
-    fn move_text(&self, mv: ChessMove) -> String {
-        let mut s = square_name(mv.from());
-        s.push_str(&square_name(mv.to()));
-        if mv.kind() >= PROMOTE_KNIGHT {
-            s.push(['n', 'b', 'r', 'q'][(mv.kind() - PROMOTE_KNIGHT) as usize]);
-        }
-        s
-    }
-
-    /// Action `from * 64 + to` (squares a1 = 0 .. h8 = 63) for every move that does not
-    /// promote; a promotion is `4096 + ((colour * 8 + from_file) * 3 + file_step) * 4 + piece`
-    /// with `file_step` 0, 1, 2 for a capture towards file a, a push, a capture towards file h
-    /// and `piece` 0-3 for n, b, r, q (4288 actions in all).
-    const NUM_ACTIONS: Option<usize> = Some(PROMOTION_ACTIONS + 2 * 8 * 3 * 4);
-
-    fn action_of(&self, mv: ChessMove) -> usize {
-        if mv.kind() < PROMOTE_KNIGHT {
-            return mv.from() * 64 + mv.to();
-        }
-        let colour = usize::from(mv.from() / 8 == 1);
-        let file_step = mv.to() % 8 + 1 - mv.from() % 8;
-        PROMOTION_ACTIONS
-            + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
-            + usize::from(mv.kind() - PROMOTE_KNIGHT)
-    }
-
-    fn action_text(action: usize) -> Option<String> {
-        if action < PROMOTION_ACTIONS {
-            let (from, to) = (action / 64, action % 64);
-            return (from != to).then(|| square_name(from) + &square_name(to));
-        }
-        let index = action - PROMOTION_ACTIONS;
-        let (piece, rest) = (index % 4, index / 4);
-        let (file_step, rest) = (rest % 3, rest / 3);
-        let (file, colour) = (rest % 8, rest / 8);
-        let to_file = (file + file_step).checked_sub(1).filter(|&f| f < 8)?;
-        let (from_rank, to_rank) = match colour {
-            0 => (6, 7),
-            1 => (1, 0),
-            _ => return None,
-        };
-        let mut text = square_name(from_rank * 8 + file) + &square_name(to_rank * 8 + to_file);
-        text.push(['n', 'b', 'r', 'q'][piece]);
-        Some(text)
-    }
-
-    /// 20 planes of 8x8, seen from the mover's side (ranks flipped when Black moves):
-    /// 0-5 the mover's pawns, knights, bishops, rooks, queens, king; 6-11 the opponent's;
-    /// 12 ice; 13-16 castling rights (mover king side, queen side, opponent king side,
-    /// queen side; constant planes); 17 the en-passant square; 18 the halfmove clock / 100;
-    /// 19 the fraction of the Ice Age period already gone (0 when the Ice Age is off).
-    /// Index `plane * 64 + rank * 8 + file`.
-    const OBSERVATION_SHAPE: &'static [usize] = &[20, 8, 8];
-
-    fn observe(&self, out: &mut [f32]) {
-        let me = self.side as usize;
-        let flip = |sq: usize| if me == WHITE { sq } else { sq ^ 56 };
-        let mut mark = |plane: usize, squares: Bitboard| {
-            let mut rest = squares;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                out[plane * 64 + flip(sq)] = 1.0;
-            }
-        };
-        for role in 0..6 {
-            mark(role, self.by_role[role] & self.by_colour[me]);
-            mark(6 + role, self.by_role[role] & self.by_colour[1 - me]);
-        }
-        mark(12, self.ice);
-        if self.ep != NO_EP {
-            mark(17, 1 << self.ep);
-        }
-        let rights = [
-            self.castling & 1,
-            self.castling >> 1 & 1,
-            self.castling >> 2 & 1,
-            self.castling >> 3 & 1,
-        ];
-        let (mine, theirs) = if me == WHITE {
-            ([0, 1], [2, 3])
-        } else {
-            ([2, 3], [0, 1])
-        };
-        let fill = |out: &mut [f32], plane: usize, value: f32| {
-            out[plane * 64..(plane + 1) * 64].fill(value)
-        };
-        for (plane, right) in (13..17).zip(mine.into_iter().chain(theirs)) {
-            fill(out, plane, f32::from(rights[right]));
-        }
-        fill(
-            out,
-            18,
-            self.halfmove.min(HALFMOVE_LIMIT) as f32 / HALFMOVE_LIMIT as f32,
-        );
-        let period = self.params.ice_age_period;
-        if period > 0 {
-            fill(
-                out,
-                19,
-                ((self.fullmove - 1) % period) as f32 / period as f32,
-            );
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<ChessMove, Error> {
-        let bytes = text.as_bytes();
-        let squares = (bytes.len() == 4 || bytes.len() == 5)
-            .then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..4])));
-        let promotion = match bytes.get(4) {
-            None => Some(None),
-            Some(b'n') => Some(Some(PROMOTE_KNIGHT)),
-            Some(b'b') => Some(Some(PROMOTE_KNIGHT + 1)),
-            Some(b'r') => Some(Some(PROMOTE_KNIGHT + 2)),
-            Some(b'q') => Some(Some(PROMOTE_KNIGHT + 3)),
-            Some(_) => None,
-        };
-        let (Some((Some(from), Some(to))), Some(promotion)) = (squares, promotion) else {
-            return Err(Error::IllegalMove(format!(
-                "'{text}' is not a UCI move: expected from-square, to-square and an optional \
-                 promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'"
-            )));
-        };
-        let mut found = None;
-        self.generate_moves(&mut |mv: ChessMove| {
-            let promo = (mv.kind() >= PROMOTE_KNIGHT).then(|| mv.kind());
-            if mv.from() == from && mv.to() == to && promo == promotion {
-                found = Some(mv);
-            }
-        });
-        found.ok_or_else(|| Error::IllegalMove(self.explain_illegal(text, from, to, promotion)))
-    }
 }
 
 #[cfg(test)]
@@ -1239,7 +552,7 @@ mod tests {
     fn start_perft_matches_rulings() {
         let s = IceAgeChess::start(&params(20));
         for (depth, &n) in [1, 18, 324, 6264, 121_094].iter().enumerate() {
-            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");
             assert_eq!(crate::perft::perft_no_bulk(&s, depth as u32), n);
         }
     }
@@ -1248,12 +561,12 @@ mod tests {
     fn standard_chess_perft() {
         let s = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         for (depth, &n) in [1, 20, 400, 8902, 197_281].iter().enumerate() {
-            assert_eq!(s.perft(depth as u32), n, "depth {depth}");
+            assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");
             assert_eq!(crate::perft::perft_no_bulk(&s, depth as u32), n);
         }
         let kiwipete =
             chess("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-        assert_eq!(kiwipete.perft(3), 97_862);
+        assert_eq!(crate::perft::perft(&kiwipete, 3), 97_862);
         assert_eq!(crate::perft::perft_no_bulk(&kiwipete, 3), 97_862);
     }
 
@@ -1266,7 +579,7 @@ mod tests {
             }
             s.generate_moves(&mut |mv| {
                 let mut c = s.clone();
-                c.play(mv);
+                c.play_unchecked(mv);
                 walk(&c, depth - 1);
             });
         }

@@ -1,0 +1,110 @@
+//! Action numbers and the observation tensor, for learning programs.
+
+use super::text::square_name;
+use super::*;
+use crate::game::{ActionEncoding, Observation};
+
+impl ActionEncoding for IceAgeChess {
+    /// Action `from * 64 + to` (squares a1 = 0 .. h8 = 63) for every move that does not
+    /// promote; a promotion is `4096 + ((colour * 8 + from_file) * 3 + file_step) * 4 + piece`
+    /// with `file_step` 0, 1, 2 for a capture towards file a, a push, a capture towards file h
+    /// and `piece` 0-3 for n, b, r, q (4288 actions in all).
+    const NUM_DISTINCT_ACTIONS: usize = PROMOTION_ACTIONS + 2 * 8 * 3 * 4;
+    const FIXED: bool = true;
+
+    fn action_of(&self, mv: IceAgeChessMove, _index: usize) -> usize {
+        if mv.kind() < PROMOTE_KNIGHT {
+            return mv.from() * 64 + mv.to();
+        }
+        let colour = usize::from(mv.from() / 8 == 1);
+        let file_step = mv.to() % 8 + 1 - mv.from() % 8;
+        PROMOTION_ACTIONS
+            + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
+            + usize::from(mv.kind() - PROMOTE_KNIGHT)
+    }
+
+    fn move_of_action(&self, action: usize) -> Option<IceAgeChessMove> {
+        self.find_move(|mv| self.action_of(mv, 0) == action)
+    }
+
+    fn action_text(action: usize) -> Option<String> {
+        if action < PROMOTION_ACTIONS {
+            let (from, to) = (action / 64, action % 64);
+            return (from != to).then(|| square_name(from) + &square_name(to));
+        }
+        let index = action - PROMOTION_ACTIONS;
+        let (piece, rest) = (index % 4, index / 4);
+        let (file_step, rest) = (rest % 3, rest / 3);
+        let (file, colour) = (rest % 8, rest / 8);
+        let to_file = (file + file_step).checked_sub(1).filter(|&f| f < 8)?;
+        let (from_rank, to_rank) = match colour {
+            0 => (6, 7),
+            1 => (1, 0),
+            _ => return None,
+        };
+        let mut text = square_name(from_rank * 8 + file) + &square_name(to_rank * 8 + to_file);
+        text.push(['n', 'b', 'r', 'q'][piece]);
+        Some(text)
+    }
+}
+
+impl Observation for IceAgeChess {
+    /// 20 planes of 8x8, seen from the mover's side (ranks flipped when Black moves):
+    /// 0-5 the mover's pawns, knights, bishops, rooks, queens, king; 6-11 the opponent's;
+    /// 12 ice; 13-16 castling rights (mover king side, queen side, opponent king side,
+    /// queen side; constant planes); 17 the en-passant square; 18 the halfmove clock / 100;
+    /// 19 the fraction of the Ice Age period already gone (0 when the Ice Age is off).
+    /// Index `plane * 64 + rank * 8 + file`.
+    const OBSERVATION_SHAPE: &'static [usize] = &[20, 8, 8];
+
+    fn observe(&self, out: &mut [f32]) {
+        let me = self.side as usize;
+        let flip = |sq: usize| if me == WHITE { sq } else { sq ^ 56 };
+        let mut mark = |plane: usize, squares: Bitboard| {
+            let mut rest = squares;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out[plane * 64 + flip(sq)] = 1.0;
+            }
+        };
+        for role in 0..6 {
+            mark(role, self.by_role[role] & self.by_colour[me]);
+            mark(6 + role, self.by_role[role] & self.by_colour[1 - me]);
+        }
+        mark(12, self.ice);
+        if self.ep != NO_EP {
+            mark(17, 1 << self.ep);
+        }
+        let rights = [
+            self.castling & 1,
+            self.castling >> 1 & 1,
+            self.castling >> 2 & 1,
+            self.castling >> 3 & 1,
+        ];
+        let (mine, theirs) = if me == WHITE {
+            ([0, 1], [2, 3])
+        } else {
+            ([2, 3], [0, 1])
+        };
+        let fill = |out: &mut [f32], plane: usize, value: f32| {
+            out[plane * 64..(plane + 1) * 64].fill(value)
+        };
+        for (plane, right) in (13..17).zip(mine.into_iter().chain(theirs)) {
+            fill(out, plane, f32::from(rights[right]));
+        }
+        fill(
+            out,
+            18,
+            self.halfmove.min(HALFMOVE_LIMIT) as f32 / HALFMOVE_LIMIT as f32,
+        );
+        let period = self.params.ice_age_period;
+        if period > 0 {
+            fill(
+                out,
+                19,
+                ((self.fullmove - 1) % period) as f32 / period as f32,
+            );
+        }
+    }
+}

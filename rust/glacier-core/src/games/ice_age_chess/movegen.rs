@@ -1,0 +1,276 @@
+//! The legal move generator: checkers and pins first, every piece's targets masked by the
+//! check mask and its pin line, king moves tested with the king lifted, en passant verified
+//! by recomputing the slider attacks on the king. Moves reach a [`Visitor`] as bitboards of
+//! targets, so perft's last ply is counted with popcounts.
+
+use super::bitboard::{between, bit, east, line, sliders, west, Bitboard, Squares, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RANK_1, RANK_8, ROOK_RAYS};
+use super::*;
+use std::ops::ControlFlow;
+
+/// Receives the legal moves as bitboards of targets, so perft can count with popcounts.
+/// A `Break` stops the generator at once.
+pub(super) trait Visitor {
+    /// Ordinary moves (no promotion) of the piece on `from` to every square of `targets`.
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()>;
+    /// Pawn moves to every square of `targets` from `to - delta`; those reaching the last
+    /// rank promote (four moves each).
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()>;
+    /// Pawn double pushes to every square of `targets` from `to - delta`.
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()>;
+    /// A castling or en-passant move.
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()>;
+}
+
+/// Counts the moves (never stops).
+pub(super) struct Counter(pub(super) u64);
+
+impl Visitor for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _from: usize, targets: Bitboard) -> ControlFlow<()> {
+        self.0 += u64::from(targets.count_ones());
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _delta: i32) -> ControlFlow<()> {
+        let promoting = targets & (RANK_1 | RANK_8);
+        self.0 += u64::from((targets ^ promoting).count_ones() + 4 * promoting.count_ones());
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, _delta: i32) -> ControlFlow<()> {
+        self.0 += u64::from(targets.count_ones());
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn special(&mut self, _mv: IceAgeChessMove) -> ControlFlow<()> {
+        self.0 += 1;
+        ControlFlow::Continue(())
+    }
+}
+
+/// Hands every move to `visit` one by one, and keeps the value it breaks with.
+pub(super) struct Emitter<'a, B, F: FnMut(IceAgeChessMove) -> ControlFlow<B>> {
+    visit: &'a mut F,
+    stopped: Option<B>,
+}
+
+impl<'a, B, F: FnMut(IceAgeChessMove) -> ControlFlow<B>> Emitter<'a, B, F> {
+    #[inline(always)]
+    pub(super) fn new(visit: &'a mut F) -> Self {
+        Emitter {
+            visit,
+            stopped: None,
+        }
+    }
+
+    /// How the scan ended: `Break` with the visitor's value if it stopped.
+    #[inline(always)]
+    pub(super) fn flow(self) -> ControlFlow<B> {
+        match self.stopped {
+            Some(value) => ControlFlow::Break(value),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        match (self.visit)(mv) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(value) => {
+                self.stopped = Some(value);
+                ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+impl<B, F: FnMut(IceAgeChessMove) -> ControlFlow<B>> Visitor for Emitter<'_, B, F> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            self.emit(IceAgeChessMove::new(from, to, NORMAL))?;
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let from = (to as i32 - delta) as usize;
+            if bit(to) & (RANK_1 | RANK_8) != 0 {
+                for kind in (PROMOTE_KNIGHT..=PROMOTE_KNIGHT + 3).rev() {
+                    self.emit(IceAgeChessMove::new(from, to, kind))?;
+                }
+            } else {
+                self.emit(IceAgeChessMove::new(from, to, NORMAL))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            self.emit(IceAgeChessMove::new(
+                (to as i32 - delta) as usize,
+                to,
+                DOUBLE_PUSH,
+            ))?;
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        self.emit(mv)
+    }
+}
+
+/// Pawns of `colour` shifted one rank forward.
+#[inline(always)]
+pub(super) fn forward(b: Bitboard, colour: usize) -> Bitboard {
+    if colour == WHITE {
+        north(b)
+    } else {
+        south(b)
+    }
+}
+
+impl IceAgeChess {
+    /// Every legal move, by bitboards, whatever the counters say. Needs a king to move.
+    #[inline(always)]
+    pub(super) fn generate<V: Visitor>(&self, v: &mut V) -> ControlFlow<()> {
+        let s = sliders();
+        let us_c = self.side as usize;
+        let them_c = us_c ^ 1;
+        let us = self.by_colour[us_c];
+        let them = self.by_colour[them_c];
+        let occ = us | them | self.ice;
+        let king = self.pieces(us_c, KING);
+        let ksq = king.trailing_zeros() as usize;
+        let checkers = self.attackers(s, ksq, occ, them_c);
+
+        // King moves: test each target with the king lifted off the board.
+        let without_king = occ ^ king;
+        let mut king_targets = 0;
+        for to in Squares(KING_ATTACKS[ksq] & !us) {
+            if !self.is_attacked(s, to, without_king, them_c) {
+                king_targets |= bit(to);
+            }
+        }
+        v.piece(ksq, king_targets)?;
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return ControlFlow::Continue(()); // double check: only the king moves
+        }
+
+        let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
+        let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
+        let check_mask = if checkers == 0 {
+            let base = if us_c == WHITE { 0 } else { 56 };
+            let rights = self.castling >> (2 * us_c);
+            if rights & 1 != 0
+                && occ & (0x60 << base) == 0
+                && !self.is_attacked(s, base + 5, occ, them_c)
+                && !self.is_attacked(s, base + 6, occ, them_c)
+            {
+                v.special(IceAgeChessMove::new(base + 4, base + 6, CASTLE))?;
+            }
+            if rights & 2 != 0
+                && occ & (0x0E << base) == 0
+                && !self.is_attacked(s, base + 3, occ, them_c)
+                && !self.is_attacked(s, base + 2, occ, them_c)
+            {
+                v.special(IceAgeChessMove::new(base + 4, base + 2, CASTLE))?;
+            }
+            !0
+        } else {
+            between(ksq, checkers.trailing_zeros() as usize) | checkers
+        };
+
+        // Pins: an enemy slider on a line with the king and exactly one piece between,
+        // ours (ice between is a blocker that pins nothing).
+        let mut pinned = 0;
+        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
+            let blockers = between(ksq, sniper) & occ;
+            if blockers & blockers.wrapping_sub(1) == 0 {
+                pinned |= blockers & us;
+            }
+        }
+
+        let targets = !us & check_mask;
+        for from in Squares(self.by_role[KNIGHT] & us & !pinned) {
+            v.piece(from, KNIGHT_ATTACKS[from] & targets)?;
+        }
+        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & us) {
+            let mut t = s.bishop(from, occ) & targets;
+            if pinned & bit(from) != 0 {
+                t &= line(ksq, from);
+            }
+            v.piece(from, t)?;
+        }
+        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & us) {
+            let mut t = s.rook(from, occ) & targets;
+            if pinned & bit(from) != 0 {
+                t &= line(ksq, from);
+            }
+            v.piece(from, t)?;
+        }
+
+        // Pawns: the unpinned ones all at once, the pinned ones along their pin line.
+        let pawns = self.by_role[PAWN] & us;
+        let empty = !occ;
+        let capturable = (them | self.ice) & check_mask;
+        let third_rank = if us_c == WHITE {
+            RANK_1 << 16
+        } else {
+            RANK_1 << 40
+        };
+        let up: i32 = if us_c == WHITE { 8 } else { -8 };
+        let free = pawns & !pinned;
+        let single = forward(free, us_c) & empty;
+        v.pawns(single & check_mask, up)?;
+        v.double_pushes(
+            forward(single & third_rank, us_c) & empty & check_mask,
+            2 * up,
+        )?;
+        v.pawns(west(forward(free, us_c)) & capturable, up - 1)?;
+        v.pawns(east(forward(free, us_c)) & capturable, up + 1)?;
+        for from in Squares(pawns & pinned) {
+            let along = line(ksq, from);
+            let single = forward(bit(from), us_c) & empty & along;
+            v.pawns(single & check_mask, up)?;
+            v.double_pushes(
+                forward(single & third_rank, us_c) & empty & check_mask,
+                2 * up,
+            )?;
+            for to in Squares(PAWN_ATTACKS[us_c][from] & capturable & along) {
+                v.pawns(bit(to), to as i32 - from as i32)?;
+            }
+        }
+
+        // En passant: verified by recomputing the attacks on the king after the capture.
+        if self.ep != NO_EP {
+            let ep = self.ep as usize;
+            let captured = ep ^ 8;
+            for from in Squares(PAWN_ATTACKS[them_c][ep] & pawns) {
+                let after = (occ ^ bit(from) ^ bit(captured)) | bit(ep);
+                // Sliders are looked at anew; a knight or pawn checker stays unless it is
+                // the captured pawn.
+                let exposed = (s.rook(ksq, after) & straight)
+                    | (s.bishop(ksq, after) & diagonal)
+                    | (checkers & !(straight | diagonal) & !bit(captured));
+                if exposed == 0 {
+                    v.special(IceAgeChessMove::new(from, ep, EN_PASSANT))?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The number of legal moves, ignoring the counters (for judging mate and stalemate).
+    pub(super) fn count_legal(&self) -> u64 {
+        if self.pieces(self.side as usize, KING) == 0 {
+            return 0;
+        }
+        let mut c = Counter(0);
+        let _ = self.generate(&mut c);
+        c.0
+    }
+}

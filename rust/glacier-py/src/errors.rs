@@ -1,0 +1,28 @@
+//! The exceptions of `glacier.errors`, and the conversion of the core's errors into them.
+
+use glacier_core::Error;
+use pyo3::PyErr;
+
+pyo3::import_exception!(glacier.errors, GlacierError);
+pyo3::import_exception!(glacier.errors, IllegalMoveError);
+pyo3::import_exception!(glacier.errors, InvalidPositionError);
+pyo3::import_exception!(glacier.errors, InvalidParameterError);
+pyo3::import_exception!(glacier.errors, UnknownGameError);
+
+pub(crate) fn to_py_err(err: Error) -> PyErr {
+    let msg = err.to_string();
+    match err {
+        Error::IllegalMove(_) => IllegalMoveError::new_err(msg),
+        Error::InvalidPosition(_) => InvalidPositionError::new_err(msg),
+        Error::InvalidParameter(_) => InvalidParameterError::new_err(msg),
+        Error::NothingToUndo => GlacierError::new_err(msg),
+    }
+}
+
+/// The error for a game name that no game has.
+pub(crate) fn unknown_game(name: &str) -> PyErr {
+    UnknownGameError::new_err(format!(
+        "unknown game '{name}'; glacier has: {}",
+        glacier_core::games::GAME_NAMES.join(", ")
+    ))
+}

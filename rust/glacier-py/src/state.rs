@@ -1,0 +1,563 @@
+//! `GameState`: one Python class for a state of any game, with its history.
+//!
+//! The class holds a `Box<dyn DynSession>`: the object-safe face of the core's `Session<G>`,
+//! implemented once for every game by [`Native<G>`]. The only place a game name becomes a
+//! type is [`new_session`] (through the core's `with_game!`).
+
+use crate::convert::{check_depth, check_threads, extract_params, params_dict, params_ref, Params};
+use crate::errors::{to_py_err, unknown_game, GlacierError, IllegalMoveError};
+use glacier_core::games::GAME_NAMES;
+use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
+use numpy::PyArrayMethods;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
+use std::collections::HashMap;
+
+/// Interned move strings for games whose actions have position-independent texts
+/// (`ActionEncoding::action_text`): `legal_moves()` then hands out shared string objects,
+/// sorted by a precomputed rank, and `play()` finds a move by a hash lookup instead of
+/// comparing texts.
+pub(crate) struct ActionTable {
+    strings: Vec<Option<Py<PyString>>>,
+    rank: Vec<u32>,
+    by_text: HashMap<String, usize>,
+}
+
+impl ActionTable {
+    fn build<G: FullGame>(py: Python<'_>) -> Option<ActionTable> {
+        if !G::FIXED {
+            return None;
+        }
+        let n = G::NUM_DISTINCT_ACTIONS;
+        let texts: Vec<Option<String>> = (0..n).map(G::action_text).collect();
+        let mut order: Vec<usize> = (0..n).filter(|&a| texts[a].is_some()).collect();
+        if order.is_empty() {
+            return None;
+        }
+        order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+        let mut rank = vec![u32::MAX; n];
+        for (r, &a) in order.iter().enumerate() {
+            rank[a] = r as u32;
+        }
+        let by_text = order
+            .iter()
+            .map(|&a| (texts[a].clone().unwrap_or_default(), a))
+            .collect();
+        let strings = texts
+            .iter()
+            .map(|t| t.as_deref().map(|t| PyString::intern(py, t).unbind()))
+            .collect();
+        Some(ActionTable {
+            strings,
+            rank,
+            by_text,
+        })
+    }
+
+    /// The table of `G`, built once per process (one slot per game, in `GAME_NAMES` order).
+    fn of<G: FullGame>(py: Python<'_>) -> Option<&'static ActionTable> {
+        static TABLES: PyOnceLock<Vec<Option<ActionTable>>> = PyOnceLock::new();
+        let tables = TABLES.get_or_init(py, || {
+            GAME_NAMES
+                .iter()
+                .map(|&name| with_game!(name, H => ActionTable::build::<H>(py), _ => None))
+                .collect()
+        });
+        let index = GAME_NAMES.iter().position(|&name| name == G::NAME)?;
+        tables[index].as_ref()
+    }
+
+    /// The legal moves as interned strings in ascending order, or `None` if some legal
+    /// move has no interned text.
+    fn legal_moves<'py, G: FullGame>(
+        &self,
+        py: Python<'py>,
+        state: &G,
+    ) -> Option<Vec<Bound<'py, PyString>>> {
+        let mut ids: Vec<(u32, usize)> = Vec::with_capacity(64);
+        state.generate_moves(&mut |mv| {
+            let a = state.action_of(mv, ids.len());
+            ids.push((self.rank.get(a).copied().unwrap_or(u32::MAX), a));
+        });
+        ids.sort_unstable();
+        ids.iter()
+            .map(|&(_, a)| self.strings.get(a)?.as_ref().map(|s| s.bind(py).clone()))
+            .collect()
+    }
+
+    /// The legal move whose text is `text`, if the table knows the text and the move is legal.
+    fn find_move<G: FullGame>(&self, state: &G, text: &str) -> Option<G::Move> {
+        state.move_of_action(*self.by_text.get(text)?)
+    }
+}
+
+/// What `GameState` asks of a session, whatever its game.
+pub(crate) trait DynSession: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn clone_box(&self) -> Box<dyn DynSession>;
+    fn param_pairs(&self) -> Vec<(&'static str, ParamValue)>;
+    fn initial_text(&self) -> &str;
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
+    fn play(&mut self, py: Python<'_>, text: &str) -> PyResult<()>;
+    fn num_distinct_actions(&self) -> usize;
+    fn fixed_action_space(&self) -> bool;
+    fn observation_shape(&self) -> &'static [usize];
+    fn legal_actions(&self) -> Vec<usize>;
+    fn apply_action(&mut self, action: usize) -> Result<(), Error>;
+    fn action_to_move(&self, action: usize) -> Result<String, Error>;
+    fn observe(&self, out: &mut [f32]);
+    fn undo(&mut self) -> Result<String, Error>;
+    fn moves(&self) -> Vec<String>;
+    fn text(&self) -> String;
+    fn board_string(&self) -> String;
+    fn hash(&self) -> u64;
+    fn hash_from_scratch(&self) -> u64;
+    fn current_player(&self) -> usize;
+    fn num_players(&self) -> usize;
+    fn is_terminal(&self) -> bool;
+    fn returns(&self) -> Vec<f64>;
+    fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
+    fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
+}
+
+/// A session of game `G` with its interned move strings.
+#[derive(Clone)]
+struct Native<G: FullGame> {
+    session: Session<G>,
+    table: Option<&'static ActionTable>,
+}
+
+impl<G: FullGame> DynSession for Native<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn clone_box(&self) -> Box<dyn DynSession> {
+        Box::new(self.clone())
+    }
+    fn param_pairs(&self) -> Vec<(&'static str, ParamValue)> {
+        self.session.param_pairs()
+    }
+    fn initial_text(&self) -> &str {
+        self.session.initial_text()
+    }
+
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(moves) = self
+            .table
+            .and_then(|table| table.legal_moves(py, self.session.state()))
+        {
+            return PyList::new(py, moves);
+        }
+        let (mut texts, mut spans) = (String::new(), Vec::new());
+        self.session.legal_move_texts(&mut texts, &mut spans);
+        PyList::new(
+            py,
+            spans.iter().map(|&(a, b)| PyString::new(py, &texts[a..b])),
+        )
+    }
+
+    fn play(&mut self, _py: Python<'_>, text: &str) -> PyResult<()> {
+        let state = self.session.state();
+        if let Some(table) = self.table {
+            if !state.is_terminal() {
+                if let Some(mv) = table.find_move(state, text) {
+                    self.session.play_move(mv);
+                    return Ok(());
+                }
+            }
+        }
+        self.session.play(text).map_err(to_py_err)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        G::NUM_DISTINCT_ACTIONS
+    }
+    fn fixed_action_space(&self) -> bool {
+        G::FIXED
+    }
+    fn observation_shape(&self) -> &'static [usize] {
+        G::OBSERVATION_SHAPE
+    }
+    fn legal_actions(&self) -> Vec<usize> {
+        self.session.legal_actions()
+    }
+    fn apply_action(&mut self, action: usize) -> Result<(), Error> {
+        let mv = self.session.action_move(action)?;
+        self.session.play_move(mv);
+        Ok(())
+    }
+    fn action_to_move(&self, action: usize) -> Result<String, Error> {
+        let mv = self.session.action_move(action)?;
+        Ok(self.session.state().move_text(mv))
+    }
+    fn observe(&self, out: &mut [f32]) {
+        self.session.state().observe(out);
+    }
+    fn undo(&mut self) -> Result<String, Error> {
+        self.session.undo()
+    }
+    fn moves(&self) -> Vec<String> {
+        self.session.moves_played()
+    }
+    fn text(&self) -> String {
+        self.session.state().text()
+    }
+    fn board_string(&self) -> String {
+        self.session.state().board_string()
+    }
+    fn hash(&self) -> u64 {
+        self.session.state().hash()
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.session.state().hash_from_scratch()
+    }
+    fn current_player(&self) -> usize {
+        self.session.state().current_player()
+    }
+    fn num_players(&self) -> usize {
+        self.session.state().num_players()
+    }
+    fn is_terminal(&self) -> bool {
+        self.session.state().is_terminal()
+    }
+    fn returns(&self) -> Vec<f64> {
+        let state = self.session.state();
+        state.outcome().returns(state.num_players())
+    }
+    fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64 {
+        let state = self.session.state();
+        match (bulk, threads) {
+            (true, 1) => glacier_core::perft::perft(state, depth),
+            (true, _) => glacier_core::parallel::perft(state, depth, threads),
+            (false, _) => glacier_core::perft::perft_no_bulk(state, depth),
+        }
+    }
+    fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        glacier_core::parallel::divide(self.session.state(), depth, threads)
+    }
+}
+
+/// A session of the game called `name`, at its start or at the position `text`.
+fn new_session(
+    py: Python<'_>,
+    name: &str,
+    text: Option<&str>,
+    params: &Params,
+) -> PyResult<Box<dyn DynSession>> {
+    let params = params_ref(params);
+    with_game!(name, G => {
+        let session = match text {
+            Some(text) => Session::<G>::from_text(text, &params),
+            None => Session::<G>::new(&params),
+        }
+        .map_err(to_py_err)?;
+        Ok(Box::new(Native { session, table: ActionTable::of::<G>(py) }))
+    }, _ => Err(unknown_game(name)))
+}
+
+/// The function `_repr_svg_` calls to draw a state (set by the Python package).
+static SVG_RENDERER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Sets the function that draws a state as SVG for `GameState._repr_svg_` (once).
+#[pyfunction]
+pub(crate) fn _set_svg_renderer(py: Python<'_>, renderer: Py<PyAny>) {
+    let _ = SVG_RENDERER.set(py, renderer);
+}
+
+/// A game state of any game, with the moves played since it was created.
+#[pyclass(module = "glacier._native")]
+pub struct GameState {
+    session: Box<dyn DynSession>,
+}
+
+impl std::fmt::Debug for GameState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GameState({}, {})",
+            self.session.name(),
+            self.session.text()
+        )
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        GameState {
+            session: self.session.clone_box(),
+        }
+    }
+}
+
+/// An action number from Python: an illegal move when negative or too large.
+fn action_index(action: i64) -> PyResult<usize> {
+    usize::try_from(action).map_err(|_| {
+        IllegalMoveError::new_err(format!("action {action} is not legal in this position"))
+    })
+}
+
+/// The start position of the game `name`, with its parameters as keywords.
+#[pyfunction]
+#[pyo3(signature = (name, **params))]
+pub(crate) fn new_game(
+    py: Python<'_>,
+    name: &str,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<GameState> {
+    let params = extract_params(params)?;
+    Ok(GameState {
+        session: new_session(py, name, None, &params)?,
+    })
+}
+
+/// The position of the game `name` written as `text`.
+#[pyfunction]
+#[pyo3(signature = (name, text, **params))]
+pub(crate) fn from_text(
+    py: Python<'_>,
+    name: &str,
+    text: &Bound<'_, PyAny>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<GameState> {
+    let text = text
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err("position text must be a str"))?;
+    let params = extract_params(params)?;
+    Ok(GameState {
+        session: new_session(py, name, Some(text.to_str()?), &params)?,
+    })
+}
+
+/// Rebuilds a pickled state: its game, parameters, start text and the moves played since.
+#[pyfunction]
+#[pyo3(signature = (name, params, text, moves))]
+pub(crate) fn _restore(
+    py: Python<'_>,
+    name: &str,
+    params: &Bound<'_, PyDict>,
+    text: &str,
+    moves: Vec<String>,
+) -> PyResult<GameState> {
+    let params = extract_params(Some(params))?;
+    let mut session = new_session(py, name, Some(text), &params)?;
+    for mv in &moves {
+        session.play(py, mv)?;
+    }
+    Ok(GameState { session })
+}
+
+#[pymethods]
+impl GameState {
+    /// The game's name.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.session.name()
+    }
+
+    /// The game's parameters.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        params_dict(py, &self.session.param_pairs())
+    }
+
+    /// Legal moves in ascending order; empty when the game is over.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.session.legal_moves(py)
+    }
+
+    /// Plays a move given in the game's notation (its rules page).
+    fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = r#move.cast::<PyString>().map_err(|_| {
+            let kind = r#move
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            IllegalMoveError::new_err(format!("a move must be a str, got {kind}"))
+        })?;
+        self.session.play(py, text.to_str()?)
+    }
+
+    /// The number of action numbers (fixed action space size, or a bound on the number of
+    /// legal moves when actions index the legal moves).
+    #[getter]
+    fn num_distinct_actions(&self) -> usize {
+        self.session.num_distinct_actions()
+    }
+
+    /// Whether actions are fixed move numbers (True) or indices of the legal moves in the
+    /// engine's generation order (False).
+    #[getter]
+    fn fixed_action_space(&self) -> bool {
+        self.session.fixed_action_space()
+    }
+
+    /// The shape of `observation()`.
+    #[getter]
+    fn observation_shape(&self) -> Vec<usize> {
+        self.session.observation_shape().to_vec()
+    }
+
+    /// The legal moves as action numbers, ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.session.legal_actions()
+    }
+
+    /// Plays the move an action number stands for.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        if self.session.is_terminal() {
+            return Err(IllegalMoveError::new_err(format!(
+                "cannot play action {action}: the game is over"
+            )));
+        }
+        self.session
+            .apply_action(action_index(action)?)
+            .map_err(to_py_err)
+    }
+
+    /// The move text of a legal action number.
+    fn action_to_move(&self, action: i64) -> PyResult<String> {
+        self.session
+            .action_to_move(action_index(action)?)
+            .map_err(to_py_err)
+    }
+
+    /// The state as a float32 array of `observation_shape`, from the point of view of the
+    /// player to move.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let shape = self.session.observation_shape();
+        let mut out = vec![0.0f32; shape.iter().product()];
+        self.session.observe(&mut out);
+        Ok(numpy::IntoPyArray::into_pyarray(out, py)
+            .reshape(shape)?
+            .into_any())
+    }
+
+    /// Takes back the last move and returns it.
+    fn undo(&mut self) -> PyResult<String> {
+        self.session.undo().map_err(to_py_err)
+    }
+
+    /// The moves played since this state was created.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.session.moves()
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// The position text.
+    fn text(&self) -> String {
+        self.session.text()
+    }
+
+    /// The 64-bit Zobrist hash.
+    fn hash(&self) -> u64 {
+        self.session.hash()
+    }
+
+    /// The hash recomputed from the whole state (always equal to `hash()`).
+    fn _hash_from_scratch(&self) -> u64 {
+        self.session.hash_from_scratch()
+    }
+
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.session.current_player()
+    }
+
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.session.num_players()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.session.is_terminal()
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        self.session.returns()
+    }
+
+    /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
+    /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
+    /// splits the tree over that many threads (0 = every core).
+    #[pyo3(signature = (depth, bulk = true, threads = 1))]
+    fn perft(&self, py: Python<'_>, depth: i64, bulk: bool, threads: i64) -> PyResult<u64> {
+        let depth = check_depth(depth)?;
+        let threads = check_threads(threads)?;
+        let session = &*self.session;
+        Ok(py.detach(|| session.perft(depth, bulk, threads)))
+    }
+
+    /// Perft below each legal move, as `{move: leaves}` in move order.
+    #[pyo3(signature = (depth, threads = 1))]
+    fn perft_divide<'py>(
+        &self,
+        py: Python<'py>,
+        depth: i64,
+        threads: i64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let depth = check_depth(depth)?;
+        let threads = check_threads(threads)?;
+        let session = &*self.session;
+        let counts = py.detach(|| session.perft_divide(depth, threads));
+        let dict = PyDict::new(py);
+        for (mv, n) in counts {
+            dict.set_item(mv, n)?;
+        }
+        Ok(dict)
+    }
+
+    fn __str__(&self) -> String {
+        self.session.board_string()
+    }
+
+    /// An SVG picture of the position (shown by Jupyter).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let renderer = SVG_RENDERER
+            .get(py)
+            .ok_or_else(|| GlacierError::new_err("no SVG renderer is set (import glacier)"))?;
+        renderer.bind(py).call1((slf,))?.extract()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<{} '{}'>", self.session.name(), self.session.text())
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
+        let (a, b) = (&self.session, &other.session);
+        a.name() == b.name() && a.param_pairs() == b.param_pairs() && a.text() == b.text()
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (&'static str, Bound<'py, PyDict>, String, Vec<String>),
+    )> {
+        let restore = py.import("glacier._native")?.getattr("_restore")?;
+        let args = (
+            self.session.name(),
+            params_dict(py, &self.session.param_pairs())?,
+            self.session.initial_text().to_string(),
+            self.session.moves(),
+        );
+        Ok((restore, args))
+    }
+}
