@@ -57,25 +57,26 @@ class _GameState:
 
 @final
 class IceAgeChessState(_GameState):
-    """Ice Age Chess (RULINGS.md section 1). Parameters: ``max_plies`` (default 1000),
+    """Ice Age Chess (docs/rules/ice_age_chess.md). Parameters: ``max_plies`` (default 1000),
     ``ice_age_period`` (default 20; 0 disables the Ice Age)."""
 
 @final
 class IceCubeCheckersState(_GameState):
-    """Ice Cube Checkers (RULINGS.md section 2). Parameters: ``max_plies`` (default 200)."""
+    """Ice Cube Checkers (docs/rules/ice_cube_checkers.md). Parameters: ``max_plies`` (default 200)."""
 
 @final
 class KingsCourtState(_GameState):
-    """King's Court (RULINGS.md section 4). Parameters: ``max_plies`` (default 300)."""
+    """King's Court (docs/rules/kings_court.md). Parameters: ``max_plies`` (default 300)."""
 
 @final
 class KubaState(_GameState):
-    """Kuba (RULINGS.md section 3). Parameters: ``max_plies`` (default 1000)."""
+    """Kuba (docs/rules/kuba.md). Parameters: ``max_plies`` (default 1000)."""
 
 @final
 class MartianChineseCheckersState(_GameState):
-    """E, Martian Chinese Checkers (RULINGS.md section 5). Parameters: ``players`` (2-6,
-    default 2), ``stack_limit`` (default None, no limit), ``max_plies`` (default 2000)."""
+    """E, Martian Chinese Checkers (docs/rules/martian_chinese_checkers.md). Parameters:
+    ``players`` (2-6, default 2; ``from_text`` takes it from the text), ``stack_limit``
+    (default None, no limit), ``max_plies`` (default 2000)."""
 
 def playouts_native(
     game: str,

@@ -55,6 +55,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn start(params: &Self::Params) -> Self;
     /// Reads a position text; terminal positions are judged as they are read.
     fn from_text(text: &str, params: &Self::Params) -> Result<Self, Error>;
+    /// The parameters a position text states for itself, as `(name, value)` pairs (E's
+    /// number of players); none by default. Reading a text ([`params_for_text`]) takes
+    /// them where the caller leaves them out and refuses a given value that disagrees. A
+    /// malformed text may state nothing: [`Game::from_text`] then says what is wrong.
+    fn text_params(_text: &str) -> Vec<(&'static str, ParamValue)> {
+        Vec::new()
+    }
     /// Writes the position text (the exact inverse of [`Game::from_text`]).
     fn text(&self) -> String;
     /// A readable drawing of the board, for people.
@@ -83,7 +90,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// Plays a move produced by [`Game::generate_moves`] for this state.
     fn play(&mut self, mv: Self::Move);
-    /// The move's text, in the notation of RULINGS.md, in this (the pre-move) state.
+    /// The move's text, in the notation of the game's rules page, in this (the pre-move) state.
     fn move_text(&self, mv: Self::Move) -> String;
 
     /// Finds the legal move whose text is `text`.
@@ -170,5 +177,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 /// Parses and builds parameters for `G` from caller-given pairs.
 pub fn params_from<G: Game>(given: &[(&str, ParamValue)]) -> Result<G::Params, Error> {
     let values = crate::params::resolve(G::NAME, G::PARAMS, given)?;
+    G::build_params(&values)
+}
+
+/// Parses and builds parameters for `G` from caller-given pairs, for reading `text`: the
+/// parameters the text states for itself ([`Game::text_params`]) fill in those not given.
+pub fn params_for_text<G: Game>(
+    text: &str,
+    given: &[(&str, ParamValue)],
+) -> Result<G::Params, Error> {
+    let values = crate::params::resolve_for_text(G::NAME, G::PARAMS, given, &G::text_params(text))?;
     G::build_params(&values)
 }

@@ -3,7 +3,7 @@
 
 use crate::{check_threads, extract_params, params_ref, to_py_err, InvalidParameterError};
 use glacier_core::env::{StepResult, VecEnv};
-use glacier_core::game::params_from;
+use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts, Playout};
 use glacier_core::{with_game, Error, Game, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
@@ -15,10 +15,10 @@ fn start_state<G: Game>(
     text: Option<&str>,
     params: &[(String, glacier_core::ParamValue)],
 ) -> Result<G, Error> {
-    let params = params_from::<G>(&params_ref(params))?;
+    let params = params_ref(params);
     match text {
-        Some(text) => G::from_text(text, &params),
-        None => Ok(G::start(&params)),
+        Some(text) => G::from_text(text, &params_for_text::<G>(text, &params)?),
+        None => Ok(G::start(&params_from::<G>(&params)?)),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Martian Chinese Checkers, "E" (RULINGS.md section 5; docs/rules/martian_chinese_checkers.md).
+//! Martian Chinese Checkers, "E" (docs/rules/martian_chinese_checkers.md).
 //!
 //! Icehouse pyramids on a hexagon of 127 hexes, for 2 to 6 players. A pyramid of size 1, 2 or
 //! 3 moves exactly that many hexes in a straight line, in steps and jumps, carrying every
@@ -14,7 +14,7 @@
 use crate::error::Error;
 use crate::game::{Game, Outcome};
 use crate::notation::parse_count;
-use crate::params::{ParamSpec, ParamValue};
+use crate::params::{text_disagrees, ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
 
@@ -30,7 +30,7 @@ const OFF: u8 = u8::MAX;
 /// Larger than any size: the home-territory guard of a hex nothing protects.
 const NO_GUARD: u8 = 4;
 
-/// Axial steps (dq, dr), as RULINGS.md lists them.
+/// Axial steps (dq, dr), in the order the rules page lists them.
 const DIRS: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 /// Sign pattern of (q, r, s) per territory, numbered clockwise.
 const SIGNS: [[i8; 3]; 6] = [
@@ -895,9 +895,10 @@ impl Game for MartianChineseCheckers {
             ));
         };
         if n != u32::from(params.players) {
-            return Err(bad_position!(
-                "the text is for {n} players but the parameter players is {} (pass players={n})",
-                params.players
+            return Err(text_disagrees(
+                "players",
+                ParamValue::Int(n.into()),
+                ParamValue::Int(params.players.into()),
             ));
         }
         let Some(player) = parse_count(fields[1]).filter(|&p| p < n) else {
@@ -985,6 +986,15 @@ impl Game for MartianChineseCheckers {
         // Judged as read: the goal check from the player before the one to move.
         state.judge((player as usize + n as usize - 1) % n as usize);
         Ok(state)
+    }
+
+    /// The number of players, the text's first field (when it is one: 2 to 6).
+    fn text_params(text: &str) -> Vec<(&'static str, ParamValue)> {
+        let players = text.split(' ').next().and_then(parse_count);
+        match players {
+            Some(n @ 2..=6) => vec![("players", ParamValue::Int(n.into()))],
+            _ => Vec::new(),
+        }
     }
 
     fn text(&self) -> String {
@@ -1270,5 +1280,26 @@ mod tests {
         let again = MartianChineseCheckers::from_text(&t, &params(2)).expect("reads back");
         assert_eq!(again.text(), t);
         assert_eq!(again.hash(), s.hash());
+    }
+
+    #[test]
+    fn the_number_of_players_comes_from_the_text() {
+        use crate::Session;
+        let six = MartianChineseCheckers::start(&params(6)).text();
+        let session = Session::<MartianChineseCheckers>::from_text(&six, &[]).expect("reads");
+        assert_eq!(session.state().num_players(), 6);
+        assert_eq!(session.state().params().players, 6);
+        let agreeing = [("players", ParamValue::Int(6))];
+        assert!(Session::<MartianChineseCheckers>::from_text(&six, &agreeing).is_ok());
+        let disagreeing = [("players", ParamValue::Int(4))];
+        let err = Session::<MartianChineseCheckers>::from_text(&six, &disagreeing).unwrap_err();
+        assert_eq!(
+            err,
+            Error::InvalidParameter(
+                "the position text has players=6, but players=4 was given \
+                 (leave players out to take it from the text)"
+                    .into()
+            )
+        );
     }
 }
