@@ -1,9 +1,10 @@
-//! King's Court (RULINGS.md section 4; docs/rules/kings_court.md).
+//! King's Court (docs/rules/kings_court.md).
 //!
 //! An 8x8 grid of Red and Green pieces around the Center Court c3-f6. After two opening
-//! steps into the Court, a move is a step or a jump chain over pieces of either colour;
-//! jumped opponent pieces are removed. A player must always keep a piece in the Court and
-//! wins by leaving the opponent none there.
+//! steps into the Court (Red's from any side, Green's from the opposite one), a move is a
+//! step or a jump chain over pieces of either colour; jumped opponent pieces are removed.
+//! A move that leaves a side with no piece in the Court ends the game: that side loses, and
+//! when neither side has one left it is a draw.
 //!
 //! The board is two bitboards (bit `rank * 8 + file`, a1 = 0, h8 = 63). Jump chains are
 //! searched depth first on a fixed-size stack with a visited bitboard: no heap allocation
@@ -29,20 +30,46 @@ const PIECES: u32 = 24;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
-const RANK_2: u64 = 0xFF << 8;
-const RANK_7: u64 = 0xFF << 48;
 /// The Center Court c3-f6: files c-f (0x3C) of ranks 3-6.
 const COURT: u64 = 0x3C << 16 | 0x3C << 24 | 0x3C << 32 | 0x3C << 40;
 
 /// Directions, indexed 0..4: towards rank 8, towards file h, towards rank 1, towards file a.
 /// `d ^ 2` is the opposite direction.
 const DIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const NORTH: usize = 0;
-const SOUTH: usize = 2;
 /// No square (off the board).
 const OFF: u8 = u8::MAX;
 
 const START: &str = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0";
+
+/// The start's pieces: every square outside the Court, Red where file + rank (from 0) is even.
+const START_PIECES: [u64; 2] = {
+    let mut red = 0u64;
+    let mut sq = 0;
+    while sq < SQUARES {
+        if (sq % SIZE + sq / SIZE) % 2 == 0 {
+            red |= 1 << sq;
+        }
+        sq += 1;
+    }
+    [red & !COURT, !red & !COURT]
+};
+
+/// The ring of 16 squares beside the Court, one side per direction `d`: the squares from
+/// which a step in direction `d` enters the Court (c2-f2 towards rank 8, b3-b6 towards
+/// file h, c7-f7 towards rank 1, g3-g6 towards file a). The opening steps come from here.
+const RING: [u64; 4] = [
+    shift(COURT, 2) & !COURT,
+    shift(COURT, 3) & !COURT,
+    shift(COURT, 0) & !COURT,
+    shift(COURT, 1) & !COURT,
+];
+/// The sides of the ring, in the order of [`RING`].
+const RING_NAMES: [&str; 4] = [
+    "rank 2 (c2-f2)",
+    "file b (b3-b6)",
+    "rank 7 (c7-f7)",
+    "file g (g3-g6)",
+];
 
 /// The square `n` squares from `sq` in direction `d`, or `OFF`.
 const fn ray_table(n: i8) -> [[u8; 4]; SQUARES] {
@@ -232,17 +259,11 @@ fn jump_direction(sq: usize, land: usize) -> usize {
 /// Depth-first search over the jump chains from `from`, on a fixed-size stack (a chain has
 /// at most 15 jumps) with a visited bitboard; no heap allocation.
 ///
-/// `visit` is called for every landing in `allowed` (each prefix of a chain is a move of
-/// its own) with the number of jumps so far, their packed directions (two bits each, the
-/// first jump lowest) and the landing square; it returns `true` to stop the search, and
-/// then `jump_chains` returns `true`.
+/// `visit` is called for every landing (each prefix of a chain is a move of its own) with
+/// the number of jumps so far and their packed directions (two bits each, the first jump
+/// lowest); it returns `true` to stop the search, and then `jump_chains` returns `true`.
 #[inline]
-fn jump_chains(
-    masks: &[u64; 4],
-    from: usize,
-    allowed: u64,
-    mut visit: impl FnMut(usize, u64, usize) -> bool,
-) -> bool {
+fn jump_chains(masks: &[u64; 4], from: usize, mut visit: impl FnMut(usize, u64) -> bool) -> bool {
     let mut at = [0u8; KcMove::MAX_JUMPS + 1];
     // The landings still to try at each depth.
     let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
@@ -270,23 +291,22 @@ fn jump_chains(
         at[depth] = land as u8;
         visited |= bit(land);
         todo[depth] = jump_targets(masks, land, visited);
-        if allowed & bit(land) != 0 && visit(depth, dirs, land) {
+        if visit(depth, dirs) {
             return true;
         }
     }
 }
 
 /// The number of jump chains that continue from a first landing `first`: the simple paths
-/// of jumps from `first` (the path that stops there included), all of them and those that
-/// end in the Court. They depend only on the position, not on which piece jumped to
-/// `first`: the piece's start square is occupied in the position, so no path from `first`
-/// can land on it, and (see [`jump_masks`]) its leaving opens no jump.
+/// of jumps from `first`, the path that stops there included. It depends only on the
+/// position, not on which piece jumped to `first`: the piece's start square is occupied in
+/// the position, so no path from `first` can land on it, and (see [`jump_masks`]) its
+/// leaving opens no jump.
 ///
 /// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
 /// is counted without being pushed.
-fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
+fn continuations(masks: &[u64; 4], first: usize) -> u64 {
     let mut all = 1u64;
-    let mut court = (COURT >> first) & 1;
     let mut at = [0u8; KcMove::MAX_JUMPS + 1];
     let mut todo = [0u64; KcMove::MAX_JUMPS + 1];
     at[0] = first as u8;
@@ -297,7 +317,7 @@ fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
         let pending = todo[depth];
         if pending == 0 {
             if depth == 0 {
-                return (all, court);
+                return all;
             }
             visited ^= bit(at[depth] as usize);
             depth -= 1;
@@ -306,7 +326,6 @@ fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
         todo[depth] = pending & (pending - 1);
         let land = pending.trailing_zeros() as usize;
         all += 1;
-        court += (COURT >> land) & 1;
         let onward = jump_targets(masks, land, visited | bit(land));
         if onward != 0 {
             depth += 1;
@@ -327,26 +346,34 @@ impl KingsCourt {
         self.ply < 2
     }
 
-    /// The opening steps of the side to move: the pieces that may step, and the direction.
-    fn opening_steps(&self) -> (u64, usize) {
-        let empty = !self.occupied();
-        if self.ply == 0 {
-            (self.pieces[RED] & RANK_2 & shift(empty, SOUTH), NORTH)
-        } else {
-            (self.pieces[GREEN] & RANK_7 & shift(empty, NORTH), SOUTH)
-        }
+    /// The side of the ring Red's opening step came from, as its direction into the Court
+    /// (ply counts 1 and 2, where the text was checked to be a position the opening
+    /// reaches: the one Red start square of the ring that is empty).
+    fn red_entry(&self) -> usize {
+        let gone = START_PIECES[RED] & !self.pieces[RED];
+        (0..4).find(|&d| gone & RING[d] != 0).unwrap_or(0)
     }
 
-    /// The mover's pieces whose every move keeps another of its pieces in the Court
-    /// (`free`), and the others, whose moves must end in the Court (`bound`).
-    #[inline]
-    fn free_and_bound(own: u64) -> (u64, u64) {
-        let in_court = own & COURT;
-        match in_court.count_ones() {
-            0 => (0, own),
-            1 => (own & !in_court, in_court),
-            _ => (own, 0),
+    /// The direction of the opening steps allowed to the side to move now, or `None` for
+    /// any direction (Red's first step): Green's step goes the opposite way to Red's, from
+    /// the opposite side of the ring.
+    fn opening_direction(&self) -> Option<usize> {
+        (self.ply == 1).then(|| self.red_entry() ^ 2)
+    }
+
+    /// The opening steps of the side to move: for each direction `d`, the pieces that may
+    /// step that way, from the ring onto the empty Court square beside them.
+    fn opening_steps(&self) -> [u64; 4] {
+        let own = self.pieces[self.side as usize];
+        let empty_court = COURT & !self.occupied();
+        let only = self.opening_direction();
+        let mut steps = [0; 4];
+        for (d, movers) in steps.iter_mut().enumerate() {
+            if only.is_none_or(|o| o == d) {
+                *movers = own & RING[d] & shift(empty_court, d ^ 2);
+            }
         }
+        steps
     }
 
     /// Calls `sink` for every legal move; stops early when `sink` returns `true`
@@ -354,51 +381,47 @@ impl KingsCourt {
     #[inline]
     fn for_each_move(&self, mut sink: impl FnMut(KcMove) -> bool) -> bool {
         if self.in_opening() {
-            let (movers, dir) = self.opening_steps();
-            return squares(movers).any(|from| sink(KcMove::step(from, dir)));
+            let steps = self.opening_steps();
+            return (0..4).any(|d| squares(steps[d]).any(|from| sink(KcMove::step(from, d))));
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
         let empty = !occupied;
-        let (free, _) = Self::free_and_bound(own);
         let masks = jump_masks(occupied);
         for from in squares(own) {
-            let allowed = if free & bit(from) != 0 { !0 } else { COURT };
             for (d, &to) in NEIGHBOUR[from].iter().enumerate() {
-                if to != OFF
-                    && empty & allowed & bit(to as usize) != 0
-                    && sink(KcMove::step(from, d))
-                {
+                if to != OFF && empty & bit(to as usize) != 0 && sink(KcMove::step(from, d)) {
                     return true;
                 }
             }
-            let stopped = jump_chains(&masks, from, allowed, |n, dirs, _| {
-                sink(KcMove::chain(from, n, dirs))
-            });
-            if stopped {
+            if jump_chains(&masks, from, |n, dirs| sink(KcMove::chain(from, n, dirs))) {
                 return true;
             }
         }
         false
     }
 
-    /// Whether the side to move has a legal move (quick bitboard tests first).
+    /// Whether the side to move has a legal move: a step or a first jump.
     fn has_move(&self) -> bool {
         if self.in_opening() {
-            return self.opening_steps().0 != 0;
+            return self.opening_steps().iter().any(|&m| m != 0);
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
-        let empty = !occupied;
-        let (free, bound) = Self::free_and_bound(own);
         let masks = jump_masks(occupied);
-        if (0..4).any(|d| shift(free, d) & empty != 0 || masks[d] & free != 0) {
-            return true;
+        (0..4).any(|d| shift(own, d) & !occupied != 0 || masks[d] & own != 0)
+    }
+
+    /// The Court rule after a move by `mover` (from the third ply on): a draw when neither
+    /// side has a piece in the Court, else a loss for the side without one; `None` when
+    /// both have one.
+    fn court_verdict(pieces: &[u64; 2], mover: usize) -> Option<Outcome> {
+        match (pieces[mover] & COURT != 0, pieces[1 - mover] & COURT != 0) {
+            (true, true) => None,
+            (false, false) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(mover as u8)),
+            (false, true) => Some(Outcome::Win(1 - mover as u8)),
         }
-        squares(bound).any(|from| {
-            (0..4).any(|d| shift(bit(from), d) & empty & COURT != 0)
-                || jump_chains(&masks, from, COURT, |_, _, _| true)
-        })
     }
 
     fn set_piece(&mut self, sq: usize, colour: usize, on: bool) {
@@ -420,37 +443,89 @@ impl KingsCourt {
         })
     }
 
-    /// Judges a position as it is read (see docs/rules/kings_court.md).
-    fn judge_text(&mut self) -> Result<(), Error> {
-        let side = self.side as usize;
-        let mover = 1 - side;
-        self.outcome = Outcome::Ongoing;
-        if self.ply >= 3 {
-            // The last move was made under the Court rule by the player not to move.
-            let court = [self.pieces[RED] & COURT, self.pieces[GREEN] & COURT];
-            if court[mover] == 0 {
-                return Err(if court[side] == 0 {
-                    bad_position!(
-                        "neither side has a piece in the Center Court (c3-f6): after the opening \
-                         the player who just moved must keep one there"
-                    )
-                } else {
-                    bad_position!(
-                        "{} has no piece in the Center Court (c3-f6), but {} just moved and must keep one there",
-                        NAMES[mover],
-                        NAMES[mover]
-                    )
-                });
-            }
-            if court[side] == 0 {
-                self.outcome = Outcome::Win(mover as u8);
-                return Ok(());
-            }
+    /// Judges a position as it is read, as after a move by the player not to move: the
+    /// Court rule from the third ply on, then the ply limit, then a player who cannot move.
+    fn judge_text(&mut self) {
+        let mover = 1 - self.side as usize;
+        let verdict = if self.ply >= 3 {
+            Self::court_verdict(&self.pieces, mover)
+        } else {
+            None
+        };
+        self.outcome = match verdict {
+            Some(outcome) => outcome,
+            None if self.ply >= self.params.max_plies => Outcome::Draw,
+            None if !self.has_move() => Outcome::Win(mover as u8),
+            None => Outcome::Ongoing,
+        };
+    }
+
+    /// The direction of a colour's opening step when its pieces `now` are its start pieces
+    /// with one piece moved from the ring onto the Court square beside it; else `None`.
+    fn opening_step_of(colour: usize, now: u64) -> Option<usize> {
+        let start = START_PIECES[colour];
+        let (gone, came) = (start & !now, now & !start);
+        if gone.count_ones() != 1 {
+            return None;
         }
-        if self.ply >= self.params.max_plies {
-            self.outcome = Outcome::Draw;
-        } else if !self.has_move() {
-            self.outcome = Outcome::Win(mover as u8);
+        (0..4).find(|&d| gone & RING[d] != 0 && shift(gone, d) == came)
+    }
+
+    /// Checks that a text at ply count 0, 1 or 2 shows a position the opening reaches: the
+    /// start, the start after one of Red's opening steps, or after that and Green's.
+    fn check_opening(pieces: &[u64; 2], side: usize, ply: u32) -> Result<(), Error> {
+        let to_move = ply as usize % 2;
+        if side != to_move {
+            let when = match ply {
+                0 => "opening ply 1",
+                1 => "opening ply 2",
+                _ => "the first ply after the opening",
+            };
+            return Err(bad_position!(
+                "at ply count {ply} {} is to move ({when}), not {}",
+                NAMES[to_move],
+                NAMES[side]
+            ));
+        }
+        if ply == 0 {
+            if *pieces != START_PIECES {
+                return Err(bad_position!(
+                    "a position at ply count 0 must be the start, '{START}' (no move has been made)"
+                ));
+            }
+            return Ok(());
+        }
+        let Some(red) = Self::opening_step_of(RED, pieces[RED]) else {
+            return Err(bad_position!(
+                "at ply count {ply} Red's pieces must stand as after Red's opening step: \
+                 the start with one Red piece moved from beside the Court (c2-f2, c7-f7, \
+                 b3-b6 or g3-g6) onto the Court square next to it"
+            ));
+        };
+        if ply == 1 {
+            if pieces[GREEN] != START_PIECES[GREEN] {
+                return Err(bad_position!(
+                    "at ply count 1 only Red has moved: Green's pieces must stand as at the start"
+                ));
+            }
+            return Ok(());
+        }
+        let Some(green) = Self::opening_step_of(GREEN, pieces[GREEN]) else {
+            return Err(bad_position!(
+                "at ply count 2 Green's pieces must stand as after Green's opening step: \
+                 the start with one Green piece moved from {} (opposite Red's entry) onto \
+                 the Court square next to it",
+                RING_NAMES[red ^ 2]
+            ));
+        };
+        if green != red ^ 2 {
+            return Err(bad_position!(
+                "at ply count 2 Green's opening step must come from the side opposite Red's: \
+                 Red entered from {}, so Green enters from {}, not {}",
+                RING_NAMES[red],
+                RING_NAMES[red ^ 2],
+                RING_NAMES[green]
+            ));
         }
         Ok(())
     }
@@ -539,16 +614,18 @@ impl KingsCourt {
                 return Err("a step goes one square up, down, left or right".into());
             };
             if self.in_opening() {
-                let (from_rank, to_rank, opening_dir) = if self.ply == 0 {
-                    (2, 3, NORTH)
-                } else {
-                    (7, 6, SOUTH)
-                };
-                if dir != opening_dir || from / SIZE + 1 != from_rank {
-                    return Err(format!(
-                        "in this opening ply {} must step a piece from rank {from_rank} onto rank {to_rank}",
-                        NAMES[side]
-                    ));
+                let only = self.opening_direction();
+                if RING[dir] & bit(from) == 0 || only.is_some_and(|o| o != dir) {
+                    return Err(match only {
+                        None => "in the first opening ply Red must step a piece from beside the \
+                                 Court (c2-f2, c7-f7, b3-b6 or g3-g6) onto the Court square next to it"
+                            .to_string(),
+                        Some(d) => format!(
+                            "in the second opening ply Green must step a piece from {}, the side \
+                             opposite Red's entry, onto the Court square next to it",
+                            RING_NAMES[d]
+                        ),
+                    });
                 }
             }
             if occupied & bit(to) != 0 {
@@ -597,15 +674,6 @@ impl KingsCourt {
             // Sixteen landings would revisit a square of the 4x4 sublattice, caught above.
             KcMove::chain(from, n.min(KcMove::MAX_JUMPS), dirs)
         };
-        if !self.in_opening() {
-            let last = Self::landings(mv).last().unwrap_or(from);
-            if own & !bit(from) & COURT == 0 && COURT & bit(last) == 0 {
-                return Err(format!(
-                    "it would leave {} with no piece in the Center Court (c3-f6)",
-                    NAMES[side]
-                ));
-            }
-        }
         Ok(mv)
     }
 }
@@ -672,13 +740,8 @@ impl Game for KingsCourt {
                 ));
             }
         }
-        if ply < 2 && side != ply as usize {
-            return Err(bad_position!(
-                "at ply count {ply} {} is to move (opening ply {}), not {}",
-                NAMES[ply as usize],
-                ply + 1,
-                NAMES[side]
-            ));
+        if ply <= 2 {
+            Self::check_opening(&pieces, side, ply)?;
         }
         let mut state = KingsCourt {
             pieces,
@@ -689,7 +752,7 @@ impl Game for KingsCourt {
             params: *params,
         };
         state.hash = state.hash_from_scratch();
-        state.judge_text()?;
+        state.judge_text();
         Ok(state)
     }
 
@@ -727,9 +790,14 @@ impl Game for KingsCourt {
                 "{} to move{}",
                 NAMES[self.side as usize],
                 match self.ply {
-                    0 => " (opening: a step from rank 2 onto rank 3)",
-                    1 => " (opening: a step from rank 7 onto rank 6)",
-                    _ => "",
+                    0 =>
+                        " (opening: a step from beside the Court onto the Court square next to it)"
+                            .to_string(),
+                    1 => format!(
+                        " (opening: a step from {} onto the Court square next to it)",
+                        RING_NAMES[self.red_entry() ^ 2]
+                    ),
+                    _ => String::new(),
                 }
             ),
             Outcome::Draw => "draw".to_string(),
@@ -792,16 +860,17 @@ impl Game for KingsCourt {
             return 0;
         }
         if self.in_opening() {
-            return u64::from(self.opening_steps().0.count_ones());
+            return self
+                .opening_steps()
+                .iter()
+                .map(|m| u64::from(m.count_ones()))
+                .sum();
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
-        let empty = !occupied;
-        let (free, bound) = Self::free_and_bound(own);
         let mut n = 0u64;
         for d in 0..4 {
-            n += u64::from((shift(free, d) & empty).count_ones());
-            n += u64::from((shift(bound, d) & empty & COURT).count_ones());
+            n += u64::from((shift(own, d) & !occupied).count_ones());
         }
         // Every chain is a first jump followed by one of the continuations from its first
         // landing: count them once per first landing, for all the pieces that jump there.
@@ -811,13 +880,11 @@ impl Game for KingsCourt {
             firsts |= shift(shift(mask & own, d), d);
         }
         for first in squares(firsts) {
-            let (all, court) = continuations(&masks, first);
             // The pieces that jump to `first`: two squares back along each direction.
             let b = bit(first);
             let jumpers = own
                 & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
-            n += u64::from((jumpers & free).count_ones()) * all
-                + u64::from((jumpers & !free).count_ones()) * court;
+            n += u64::from(jumpers.count_ones()) * continuations(&masks, first);
         }
         n
     }
@@ -853,14 +920,16 @@ impl Game for KingsCourt {
         self.side ^= 1;
         self.hash ^= GREEN_TO_MOVE_KEY;
 
-        self.outcome = if court_rule && self.pieces[opponent] & COURT == 0 {
-            Outcome::Win(mover as u8)
-        } else if self.ply >= self.params.max_plies {
-            Outcome::Draw
-        } else if !self.has_move() {
-            Outcome::Win(mover as u8)
+        let verdict = if court_rule {
+            Self::court_verdict(&self.pieces, mover)
         } else {
-            Outcome::Ongoing
+            None
+        };
+        self.outcome = match verdict {
+            Some(outcome) => outcome,
+            None if self.ply >= self.params.max_plies => Outcome::Draw,
+            None if !self.has_move() => Outcome::Win(mover as u8),
+            None => Outcome::Ongoing,
         };
     }
 
@@ -883,10 +952,12 @@ impl Game for KingsCourt {
         }
     }
 
-    /// Actions index the legal moves. No position has more than 50736: at most 24 pieces
-    /// make at most 96 steps, and a jump chain's landings form a self-avoiding walk on the
-    /// 4x4 lattice of squares of its start square's parity, which has at most 2110 walks
-    /// from any node (from a corner), so at most 24 * 2110 chains.
+    /// Actions index the legal moves. No position has more than 50736 (proof on the rules
+    /// page): an opening ply has at most 8 moves; later, every step and every chain is legal
+    /// (the Court rule ends games, it filters no move), at most 24 pieces make at most 96
+    /// steps, and a jump chain's landings form a self-avoiding walk on the 4x4 lattice of
+    /// squares of its start square's parity, which has at most 2110 walks from any node
+    /// (from a corner), so at most 24 * 2110 chains.
     const ACTION_SPACE_SIZE: usize = 24 * 4 + 24 * 2110;
 
     /// 5 planes of 8x8 from the mover's side (ranks flipped when Green moves): 0 the mover's
@@ -958,7 +1029,10 @@ mod tests {
         let s = KingsCourt::start(&params());
         assert_eq!(s.text(), START);
         assert_eq!(s.hash(), s.hash_from_scratch());
-        assert_eq!(moves(&s), ["d2-d3", "f2-f3"]);
+        assert_eq!(
+            moves(&s),
+            ["b4-c4", "b6-c6", "c7-c6", "d2-d3", "e7-e6", "f2-f3", "g3-f3", "g5-f5"]
+        );
     }
 
     #[test]
@@ -972,7 +1046,7 @@ mod tests {
     #[test]
     fn start_perft_matches_rulings() {
         let s = KingsCourt::start(&params());
-        let expected = [1, 2, 4, 100, 2673, 79630];
+        let expected = [1, 8, 16, 416, 11072, 320224];
         for (depth, &n) in expected.iter().enumerate() {
             assert_eq!(s.perft(depth as u32), n, "depth {depth}");
             assert_eq!(
@@ -981,6 +1055,58 @@ mod tests {
                 "depth {depth} without bulk counting"
             );
         }
+    }
+
+    #[test]
+    fn every_position_of_the_opening_reads_back_and_others_do_not() {
+        let start = KingsCourt::start(&params());
+        let mut reached = 0;
+        start.generate_moves(&mut |red| {
+            let mut one = start.clone();
+            one.play(red);
+            let again = KingsCourt::from_text(&one.text(), &params()).expect("ply 1 reads");
+            assert_eq!(moves(&again), moves(&one));
+            assert_eq!(again.hash(), one.hash());
+            assert_eq!(one.count_moves(), 2);
+            one.generate_moves(&mut |green| {
+                let mut two = one.clone();
+                two.play(green);
+                let again = KingsCourt::from_text(&two.text(), &params()).expect("ply 2 reads");
+                assert_eq!(moves(&again), moves(&two));
+                reached += 1;
+                // The same board one ply count earlier or with the other side to move is refused.
+                let placement = two.text().split(' ').next().unwrap_or_default().to_string();
+                for bad in [format!("{placement} g 1"), format!("{placement} g 2")] {
+                    assert!(KingsCourt::from_text(&bad, &params()).is_err(), "{bad}");
+                }
+            });
+        });
+        assert_eq!(reached, 16);
+    }
+
+    #[test]
+    fn the_court_rule_ends_the_game() {
+        let outcome = |text: &str, mv: &str| {
+            let mut s = KingsCourt::from_text(text, &params()).expect("valid");
+            let m = s.parse_move(mv).expect("legal");
+            s.play(m);
+            assert_eq!(s.hash(), s.hash_from_scratch());
+            s.outcome()
+        };
+        let last_two = "7G/8/8/8/4RG2/8/8/R7";
+        assert_eq!(outcome(&format!("{last_two} r 20"), "e4xg4"), Outcome::Draw);
+        assert_eq!(
+            outcome(&format!("{last_two} r 20"), "e4-e5"),
+            Outcome::Ongoing
+        );
+        assert_eq!(
+            outcome(&format!("{last_two} g 20"), "f4xd4"),
+            Outcome::Win(1)
+        );
+        assert_eq!(
+            outcome(&format!("{last_two} g 20"), "f4-g4"),
+            Outcome::Win(0)
+        );
     }
 
     #[test]
