@@ -57,6 +57,20 @@ def test_mangled_texts(game: str) -> None:
         assert native == ref, text
 
 
+@pytest.mark.parametrize("params", [{}, {"players": 2}, {"players": 3}])
+def test_mangled_texts_whose_player_count_is_read_from_the_text(params: dict[str, int]) -> None:
+    """E's texts state their number of players: with no ``players`` given both twins take the
+    text's, and a given one that disagrees gets the same parameter error from both."""
+    game = "martian_chinese_checkers"
+    rng = random.Random(13)
+    texts = [glacier.new_game(game, players=n).text() for n in (2, 3, 6)]
+    for _ in range(300):
+        text = mangle(rng.choice(texts), rng)
+        native = outcome(lambda t=text: glacier.from_text(game, t, **params).text())
+        ref = outcome(lambda t=text: reference.from_text(game, t, **params).text())
+        assert native == ref, text
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_mangled_moves(game: str) -> None:
     rng = random.Random(12)

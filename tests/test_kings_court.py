@@ -1,10 +1,13 @@
-"""King's Court, hand-verified positions for every rule (RULINGS.md section 4), on both
+"""King's Court, hand-verified positions for every rule of docs/rules/kings_court.md, on both
 implementations.
 
 Every expected move list and position text below was worked out by hand from the rules
 (the reasoning is in the comments), not copied from either implementation. Boards are
 written in the position text: rank 8 first, `R` Red, `G` Green, digits for empty squares;
-the Center Court is c3-f6.
+the Center Court is c3-f6. At the start the ring of 16 squares beside the Court holds, side
+by side: on rank 2 (c2-f2) Green c2 e2 and Red d2 f2; on rank 7 (c7-f7) Red c7 e7 and Green
+d7 f7; on file b (b3-b6) Green b3 b5 and Red b4 b6; on file g (g3-g6) Red g3 g5 and Green g4
+g6.
 """
 
 from __future__ import annotations
@@ -17,10 +20,9 @@ from glacier.errors import IllegalMoveError, InvalidPositionError
 
 START = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0"
 GAME = "kings_court"
-
-
-def court_squares() -> set[str]:
-    return {f + r for f in "cdef" for r in "3456"}
+#: After d2-d3, then after d2-d3 d7-d6.
+RED_IN = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG"
+BOTH_IN = "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG"
 
 
 # --- the start and the two opening plies --------------------------------------------------
@@ -31,59 +33,125 @@ def test_start(impl: Any) -> None:
     assert state.text() == START
     assert state.num_players == 2 and state.current_player == 0
     assert state.params == {"max_plies": 300}
-    # Red's rank-2 pieces are on b2, d2, f2, h2; b3 and h3 are full, d3 and f3 empty.
-    assert state.legal_moves() == ["d2-d3", "f2-f3"]
+    # Red's eight ring pieces each step onto the Court square beside them: d2 and f2 up,
+    # c7 and e7 down, b4 and b6 right, g3 and g5 left (c6 and f3 are reached from two sides).
+    assert state.legal_moves() == ["b4-c4", "b6-c6", "c7-c6", "d2-d3", "e7-e6", "f2-f3", "g3-f3", "g5-f5"]
 
 
-def test_opening_plies(impl: Any) -> None:
+@pytest.mark.parametrize(
+    ("red", "after_red", "green", "after_green"),
+    [
+        # From rank 2: Green answers from rank 7, with d7 or f7.
+        ("d2-d3", RED_IN, ["d7-d6", "f7-f6"], BOTH_IN),
+        ("f2-f3", "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG3RRG/GRGRG1GR/RGRGRGRG", ["d7-d6", "f7-f6"], None),
+        # From rank 7: Green answers from rank 2, with c2 or e2.
+        (
+            "c7-c6",
+            "GRGRGRGR/RG1GRGRG/GRR3GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG",
+            ["c2-c3", "e2-e3"],
+            "GRGRGRGR/RG1GRGRG/GRR3GR/RG4RG/GR4GR/RGG3RG/GR1RGRGR/RGRGRGRG",
+        ),
+        ("e7-e6", "GRGRGRGR/RGRG1GRG/GR2R1GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG", ["c2-c3", "e2-e3"], None),
+        # From file b: Green answers from file g, with g4 or g6.
+        (
+            "b6-c6",
+            "GRGRGRGR/RGRGRGRG/G1R3GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG",
+            ["g4-f4", "g6-f6"],
+            "GRGRGRGR/RGRGRGRG/G1R3GR/RG4RG/GR3G1R/RG4RG/GRGRGRGR/RGRGRGRG",
+        ),
+        ("b4-c4", "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/G1R3GR/RG4RG/GRGRGRGR/RGRGRGRG", ["g4-f4", "g6-f6"], None),
+        # From file g: Green answers from file b, with b3 or b5.
+        (
+            "g3-f3",
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG3R1G/GRGRGRGR/RGRGRGRG",
+            ["b3-c3", "b5-c5"],
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/R1G2R1G/GRGRGRGR/RGRGRGRG",
+        ),
+        ("g5-f5", "GRGRGRGR/RGRGRGRG/GR4GR/RG3R1G/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG", ["b3-c3", "b5-c5"], None),
+    ],
+)
+def test_an_entry_from_each_side_and_greens_reply_from_the_opposite_one(
+    impl: Any, red: str, after_red: str, green: list[str], after_green: Any
+) -> None:
     state = impl.new_game(GAME)
-    state.play("d2-d3")
+    state.play(red)
     # Green has no piece in the Court now, but the Court rule starts after the opening.
-    assert state.text() == "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG g 1"
+    assert state.text() == f"{after_red} g 1"
     assert not state.is_terminal() and state.current_player == 1
-    # Green's rank-7 pieces are on b7, d7, f7, h7; only d6 and f6 below them are empty.
-    assert state.legal_moves() == ["d7-d6", "f7-f6"]
-    state.play("d7-d6")
-    assert state.text() == "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG r 2"
+    assert state.legal_moves() == green
+    # The same position read from its text has the same replies.
+    assert impl.from_text(GAME, state.text()).legal_moves() == green
+    state.play(green[1] if after_green is None else green[0])
+    assert state.current_player == 0 and not state.is_terminal()
+    if after_green is not None:
+        assert state.text() == f"{after_green} r 2"
 
 
 def test_first_move_after_the_opening(impl: Any) -> None:
-    """After d2-d3 d7-d6 Red has 27 moves, counted by hand.
+    """After d2-d3 d7-d6 Red has 28 moves, counted by hand.
 
-    Steps (13): d3 is Red's only Court piece, so it may step to c3, d4, e3 but not back to
-    d2; other pieces step onto the empty c4 (b4), f3 (f2, g3), f5 (g5), c6 (b6, c7), e6
-    (e7), d7 (c7, d8, e7).
+    Steps (14): d3 steps to c3, d4, e3 and back to d2 (legal, but it leaves Red without a
+    Court piece: Red loses); other pieces step onto the empty c4 (b4), f3 (f2, g3), f5 (g5),
+    c6 (b6, c7), e6 (e7), d7 (c7, d8, e7).
     Jumps (14): single jumps a3xc3 (over b3), c1xc3 (c2), e1xe3 (e2), h4xf4 (g4), a5xc5
     (b5), h6xf6 (g6), f8xf6 (f7), b2xd2 (c2), f2xd2 (e2); chains continue over the Red d3
     to e3 or c3, or to d4: a3xc3xe3, c1xc3xe3, e1xe3xc3, b2xd2xd4, f2xd2xd4.
     """
-    state = impl.new_game(GAME)
-    state.play("d2-d3")
-    state.play("d7-d6")
+    state = impl.from_text(GAME, f"{BOTH_IN} r 2")
     assert state.legal_moves() == [
         "a3xc3", "a3xc3xe3", "a5xc5", "b2xd2", "b2xd2xd4", "b4-c4", "b6-c6", "c1xc3",
-        "c1xc3xe3", "c7-c6", "c7-d7", "d3-c3", "d3-d4", "d3-e3", "d8-d7", "e1xe3",
+        "c1xc3xe3", "c7-c6", "c7-d7", "d3-c3", "d3-d2", "d3-d4", "d3-e3", "d8-d7", "e1xe3",
         "e1xe3xc3", "e7-d7", "e7-e6", "f2-f3", "f2xd2", "f2xd2xd4", "f8xf6", "g3-f3",
         "g5-f5", "h4xf4", "h6xf6",
     ]  # fmt: skip
     # b2xd2xd4 jumps the Green c2 (removed) and the Red d3 (stays).
     state.play("b2xd2xd4")
     assert state.text() == "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR1R2GR/RG1R2RG/G3GRGR/RGRGRGRG g 3"
+    assert not state.is_terminal()
+
+
+def test_stepping_out_of_your_only_court_square_loses(impl: Any) -> None:
+    state = impl.new_game(GAME)
+    for move in ("d2-d3", "d7-d6", "d3-d2"):
+        state.play(move)
+    # Red's only Court piece went back to d2; Green still has d6: Red has lost at once.
+    assert state.text() == "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG g 3"
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [-1.0, 1.0]
+    assert impl.from_text(GAME, state.text()).returns() == [-1.0, 1.0]
+
+
+FIRST = "in the first opening ply Red must step a piece from beside the Court \\(c2-f2, c7-f7, b3-b6 or g3-g6\\)"
+
+
+def second(side: str) -> str:
+    return f"in the second opening ply Green must step a piece from {side}, the side opposite Red's entry"
 
 
 @pytest.mark.parametrize(
     ("moves", "bad", "message"),
     [
         ([], "d2xd4", "no jumps in the two opening plies"),
-        ([], "a1-a2", "must step a piece from rank 2 onto rank 3"),
-        ([], "b2-b3", "b3 is not empty"),
-        ([], "d2-c2", "must step a piece from rank 2 onto rank 3"),
+        ([], "a1-a2", FIRST),  # not a ring square
+        ([], "b2-b3", FIRST),  # b2 is beside the ring, not in it
+        ([], "d2-c2", FIRST),  # a ring piece, but not towards the Court
+        ([], "d2-d1", FIRST),
+        ([], "b4-a4", FIRST),
+        ([], "g5-g6", FIRST),
+        ([], "c2-c3", "no Red piece on c2"),
+        ([], "d2-d4", "a step goes one square"),
         (["d2-d3"], "d3-d4", "no Green piece on d3"),
         (["d2-d3"], "d7xd5", "no jumps in the two opening plies"),
-        (["d2-d3"], "b7-b6", "b6 is not empty"),
+        (["d2-d3"], "c2-c3", second(r"rank 7 \(c7-f7\)")),  # Red's own side
+        (["d2-d3"], "b3-c3", second(r"rank 7 \(c7-f7\)")),  # a side next to it
+        (["d2-d3"], "g4-f4", second(r"rank 7 \(c7-f7\)")),
+        (["d2-d3"], "b7-b6", second(r"rank 7 \(c7-f7\)")),
         (["d2-d3"], "f6-f5", "no Green piece on f6"),
-        (["d2-d3"], "d8-d7", "no Green piece on d8"),
-        (["d2-d3"], "e8-d8", "a step goes one square|rank 7 onto rank 6"),
+        (["d2-d3"], "d7-d5", "a step goes one square"),
+        (["b4-c4"], "d7-d6", second(r"file g \(g3-g6\)")),
+        (["g5-f5"], "g4-f4", second(r"file b \(b3-b6\)")),
+        (["c7-c6"], "d7-d6", second(r"rank 2 \(c2-f2\)")),
+        (["e7-e6"], "d7-d6", second(r"rank 2 \(c2-f2\)")),
     ],
 )
 def test_opening_rejects(impl: Any, moves: list[str], bad: str, message: str) -> None:
@@ -183,18 +251,36 @@ def test_a_win_by_emptying_the_opponents_court(impl: Any) -> None:
     assert again.is_terminal() and again.returns() == [1.0, -1.0]
 
 
-def test_chain_may_leave_the_court_and_come_back(impl: Any) -> None:
-    # Red's only piece, c3, is its only Court piece: a move must end in the Court, but the
-    # landings on the way (a3, a5) may lie outside it.
-    state = impl.from_text(GAME, "8/8/5G2/1G6/G7/1GR5/8/8 r 9")
-    assert state.legal_moves() == ["c3-c4", "c3-d3", "c3xa3xa5xc5"]
-    for bad in ("c3xa3", "c3xa3xa5", "c3-c2"):
-        with pytest.raises(IllegalMoveError, match="no piece in the Center Court"):
-            state.play(bad)
+def test_a_chain_counts_only_where_it_ends(impl: Any) -> None:
+    # Red's only piece, c3, is its only Court piece; Green's f6 is in the Court. Every move
+    # is legal; where the moving piece ends decides whether Red still has a Court piece.
+    text = "8/8/5G2/1G6/G7/1GR5/8/8 r 9"
+    state = impl.from_text(GAME, text)
+    # c3 steps to c2, c4 or d3 (b3 is full); it jumps b3 to a3, then a4 to a5, then b5 to c5.
+    assert state.legal_moves() == ["c3-c2", "c3-c4", "c3-d3", "c3xa3", "c3xa3xa5", "c3xa3xa5xc5"]
+    # Landings outside the Court on the way (a3, a5) do not matter: it comes back to c5.
     state.play("c3xa3xa5xc5")
     assert state.text() == "8/8/5G2/2R5/8/8/8/8 g 10"
-    # Green's only piece, f6, must stay in the Court: f6-f7 and f6-g6 are illegal.
-    assert state.legal_moves() == ["f6-e6", "f6-f5"]
+    assert not state.is_terminal()
+    # Green's only piece, f6, may go anywhere, but only f6-e6 and f6-f5 stay in the Court.
+    assert state.legal_moves() == ["f6-e6", "f6-f5", "f6-f7", "f6-g6"]
+    state.play("f6-f7")
+    assert state.text() == "8/5G2/8/2R5/8/8/8/8 r 11"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_a_jump_out_of_your_only_court_square_loses(impl: Any) -> None:
+    state = impl.from_text(GAME, "8/8/5G2/1G6/G7/1GR5/8/8 r 9")
+    # c3xa3 takes the Green b3 but lands outside the Court: Red has no Court piece left, Green
+    # still has f6, so Red has lost, capture or not.
+    state.play("c3xa3")
+    assert state.text() == "8/8/5G2/1G6/G7/R7/8/8 g 10"
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [-1.0, 1.0]
+    assert impl.from_text(GAME, state.text()).returns() == [-1.0, 1.0]
+    state.undo()
+    state.play("c3xa3xa5")
+    assert state.returns() == [-1.0, 1.0]
 
 
 def test_the_longest_chains_have_15_jumps(impl: Any) -> None:
@@ -221,10 +307,14 @@ def test_the_longest_chains_have_15_jumps(impl: Any) -> None:
 
 def test_leaving_the_court_without_another_piece_there(impl: Any) -> None:
     state = impl.from_text(GAME, "7G/8/5G2/8/8/2R5/8/R7 r 20")
-    # c3 is Red's only Court piece: it may not step to b3 or c2; a1 moves freely.
-    assert state.legal_moves() == ["a1-a2", "a1-b1", "c3-c4", "c3-d3"]
-    with pytest.raises(IllegalMoveError, match="leave Red with no piece in the Center Court"):
-        state.play("c3-b3")
+    # c3 is Red's only Court piece. Every step is legal, b3 and c2 (outside) too.
+    assert state.legal_moves() == ["a1-a2", "a1-b1", "c3-b3", "c3-c2", "c3-c4", "c3-d3"]
+    state.play("c3-b3")
+    # Red has no Court piece left, Green has f6: Red loses at once.
+    assert state.text() == "7G/8/5G2/8/8/1R6/8/R7 g 21"
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [-1.0, 1.0]
+    assert state.current_player == 1  # the turn passes on, to the winner here
 
 
 def test_leaving_the_court_with_another_piece_there(impl: Any) -> None:
@@ -234,24 +324,48 @@ def test_leaving_the_court_with_another_piece_there(impl: Any) -> None:
     ]  # fmt: skip
     state.play("c3-b3")
     assert state.text() == "7G/8/5G2/4R3/8/1R6/8/R7 g 21"
-
-
-def test_every_move_ends_in_the_court_when_none_is_there(impl: Any) -> None:
-    # Ply count 2: the two opening plies are done (here Red's step is missing from the
-    # board, which a text may show). The opening ply that led here did not check the Court
-    # rule, so Red has not lost: it must move into the Court.
-    text = "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 2"
-    state = impl.from_text(GAME, text)
     assert not state.is_terminal()
-    moves = state.legal_moves()
-    assert "d2-d3" in moves and "b4-c4" in moves
-    assert all(m[-2:] in court_squares() for m in moves)
-    with pytest.raises(IllegalMoveError, match="no piece in the Center Court"):
-        state.play("d8-d7")
-    # At ply count 3 the same board means Green's last move left Red without a Court
-    # piece: Green has won.
-    later = impl.from_text(GAME, text[:-1] + "3")
-    assert later.is_terminal() and later.returns() == [-1.0, 1.0]
+
+
+# Red e4 and Green f4 are each side's only Court piece; Red a1 and Green h8 wait outside.
+LAST_TWO = "7G/8/8/8/4RG2/8/8/R7"
+
+
+def test_taking_the_last_court_piece_and_landing_outside_is_a_draw(impl: Any) -> None:
+    state = impl.from_text(GAME, f"{LAST_TWO} r 20")
+    # e4 steps within the Court (d4, e3, e5) or jumps f4 to g4, outside.
+    assert state.legal_moves() == ["a1-a2", "a1-b1", "e4-d4", "e4-e3", "e4-e5", "e4xg4"]
+    state.play("e4xg4")
+    # Green's last Court piece is gone, and Red's left the Court: neither has one, a draw.
+    assert state.text() == "7G/8/8/8/6R1/8/8/R7 g 21"
+    assert state.is_terminal() and state.legal_moves() == []
+    assert state.returns() == [0.0, 0.0]
+    assert impl.from_text(GAME, state.text()).returns() == [0.0, 0.0]
+
+
+def test_taking_the_last_court_piece_and_landing_inside_wins(impl: Any) -> None:
+    state = impl.from_text(GAME, f"{LAST_TWO} g 20")
+    # Green's f4 jumps e4 to d4, in the Court; f4-g4 would leave it.
+    assert state.legal_moves() == ["f4-f3", "f4-f5", "f4-g4", "f4xd4", "h8-g8", "h8-h7"]
+    win = impl.from_text(GAME, f"{LAST_TWO} g 20")
+    win.play("f4xd4")
+    assert win.text() == "7G/8/8/8/3G4/8/8/R7 r 21"
+    assert win.is_terminal() and win.returns() == [-1.0, 1.0]
+    state.play("f4-g4")
+    assert state.text() == "7G/8/8/8/4R1G1/8/8/R7 r 21"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_texts_are_judged_by_the_court_rule_from_the_third_ply_on(impl: Any) -> None:
+    # The player not to move made the last move; ply count 3 or more: it was judged.
+    assert impl.from_text(GAME, "R7/8/8/3G4/8/8/8/8 g 5").returns() == [-1.0, 1.0]  # Red left it
+    assert impl.from_text(GAME, "R7/8/8/3R4/8/8/8/8 g 5").returns() == [1.0, -1.0]  # Green has none
+    assert impl.from_text(GAME, "R7/8/8/8/8/8/8/7G r 5").returns() == [0.0, 0.0]  # neither
+    assert impl.from_text(GAME, "R7/8/8/8/8/8/8/7G r 3").returns() == [0.0, 0.0]
+    # At ply count 3 the board after d2-d3 alone means Green (to move) has no Court piece.
+    assert impl.from_text(GAME, f"{RED_IN} g 3").returns() == [1.0, -1.0]
+    # The two opening plies are not judged: the same board at ply count 1 goes on.
+    assert not impl.from_text(GAME, f"{RED_IN} g 1").is_terminal()
 
 
 # --- the end of the game ------------------------------------------------------------------
@@ -268,21 +382,15 @@ def test_a_player_with_no_legal_move_loses(impl: Any) -> None:
     assert impl.from_text(GAME, state.text()).returns() == [1.0, -1.0]
 
 
-def test_no_legal_opening_step_loses(impl: Any) -> None:
-    # All 24 of each; Green fills c3-f3, so every Red piece on rank 2 is blocked.
-    state = impl.from_text(GAME, "1R1R1R1R/RGRGRGRG/GR4GR/RG4RG/GR4GR/RGGGGGRG/GRGRGRGR/RGRGRGRG r 0")
-    assert state.is_terminal() and state.legal_moves() == []
-    assert state.returns() == [-1.0, 1.0]
-
-
 def test_ply_limit_is_a_draw(impl: Any) -> None:
     state = impl.new_game(GAME, max_plies=1)
     state.play("d2-d3")
     assert state.is_terminal() and state.returns() == [0.0, 0.0]
-    assert state.text() == "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG g 1"
+    assert state.text() == f"{RED_IN} g 1"
     # A text at or past the limit is a finished draw.
     assert impl.from_text(GAME, TURNING, max_plies=10).returns() == [0.0, 0.0]
     assert impl.from_text(GAME, TURNING, max_plies=11).legal_moves()
+    assert impl.new_game(GAME, max_plies=0).returns() == [0.0, 0.0]
 
 
 def test_a_win_on_the_last_ply_counts(impl: Any) -> None:
@@ -292,6 +400,10 @@ def test_a_win_on_the_last_ply_counts(impl: Any) -> None:
     quiet = impl.from_text(GAME, LOLLIPOP, max_plies=8)
     quiet.play("c1-b1")
     assert quiet.is_terminal() and quiet.returns() == [0.0, 0.0]
+    # So does a loss by the Court rule.
+    loss = impl.from_text(GAME, "7G/8/5G2/8/8/2R5/8/R7 r 20", max_plies=21)
+    loss.play("c3-b3")
+    assert loss.returns() == [-1.0, 1.0]
 
 
 def test_ply_limit_comes_before_the_player_who_cannot_move(impl: Any) -> None:
@@ -310,13 +422,12 @@ def test_hash_depends_on_side_and_opening_phase_only(impl: Any) -> None:
     # Past the opening the ply count is not hashed ...
     assert red.hash() == impl.from_text(GAME, "7G/8/5G2/4R3/8/2R5/8/R7 r 3").hash()
     assert red.hash() == impl.from_text(GAME, "7G/8/5G2/4R3/8/2R5/8/R7 r 21").hash()
-    both_in = "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG"  # after d2-d3 d7-d6
-    assert impl.from_text(GAME, f"{both_in} r 2").hash() == impl.from_text(GAME, f"{both_in} r 4").hash()
-    # ... but "opening ply 1", "opening ply 2" and "later" differ.
+    assert impl.from_text(GAME, f"{BOTH_IN} r 2").hash() == impl.from_text(GAME, f"{BOTH_IN} r 4").hash()
+    # ... but "opening ply 1", "opening ply 2" and "later" differ (the later texts of these
+    # boards are finished games, which a text may show).
     start = START.split(" ")[0]
-    assert impl.from_text(GAME, f"{start} r 0").hash() != impl.from_text(GAME, f"{start} r 2").hash()
-    red_in = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG"  # after d2-d3
-    assert impl.from_text(GAME, f"{red_in} g 1").hash() != impl.from_text(GAME, f"{red_in} g 3").hash()
+    assert impl.from_text(GAME, f"{start} r 0").hash() != impl.from_text(GAME, f"{start} r 4").hash()
+    assert impl.from_text(GAME, f"{RED_IN} g 1").hash() != impl.from_text(GAME, f"{RED_IN} g 3").hash()
 
 
 def test_hash_is_the_same_however_the_position_is_reached(impl: Any) -> None:
@@ -329,6 +440,11 @@ def test_hash_is_the_same_however_the_position_is_reached(impl: Any) -> None:
         b.play(move)
     assert a.text() == b.text() == "GRGRGRGR/RGR1R1RG/GR1G1GGR/RG4RG/GR4GR/RG1R1RRG/GRG1G1GR/RGRGRGRG r 4"
     assert a.hash() == b.hash()
+    # Two entries onto the same Court square from different sides are different positions.
+    c, d = impl.new_game(GAME), impl.new_game(GAME)
+    c.play("f2-f3")
+    d.play("g3-f3")
+    assert c.hash() != d.hash() and c.legal_moves() != d.legal_moves()
 
 
 # --- bad input ----------------------------------------------------------------------------
@@ -362,13 +478,55 @@ def test_hash_is_the_same_however_the_position_is_reached(impl: Any) -> None:
         ("GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGR1 r 0", "23 Green pieces at ply count 0"),
         ("GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/1GRGRGRG g 1", "23 Red pieces at ply count 1"),
         ("GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/1GRGRGRG r 2", "23 Red pieces at ply count 2"),
-        # The side to move must match the opening ply.
-        ("GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG g 0", "at ply count 0 Red is to move"),
-        ("GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG r 1", "at ply count 1 Green is to move"),
-        # From ply count 3 on, the player who just moved must have kept a Court piece.
-        ("R7/8/8/8/8/8/8/7G r 5", "neither side has a piece in the Center Court"),
-        ("R7/8/8/3G4/8/8/8/8 g 5", "Red has no piece in the Center Court"),
-        ("R7/8/8/3G4/8/8/8/8 g 3", "Red has no piece in the Center Court"),
+        # At ply counts 0, 1 and 2 the side to move is fixed ...
+        (f"{START[:-4]} g 0", r"at ply count 0 Red is to move \(opening ply 1\), not Green"),
+        (f"{RED_IN} r 1", r"at ply count 1 Green is to move \(opening ply 2\), not Red"),
+        (f"{BOTH_IN} g 2", r"at ply count 2 Red is to move \(the first ply after the opening\), not Green"),
+        # ... and the board must be one the opening reaches: at 0 the start itself,
+        (f"{RED_IN} r 0", "a position at ply count 0 must be the start, 'GRGRGRGR/"),
+        # at 1 the start after one of Red's eight opening steps (not none, not two, not a
+        # step from elsewhere or of two squares, and no Green move yet),
+        (f"{START[:-4]} g 1", "at ply count 1 Red's pieces must stand as after Red's opening step"),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG1R1RRG/GRG1G1GR/RGRGRGRG g 1",  # d2-d3 and f2-f3
+            "at ply count 1 Red's pieces must stand as after Red's opening step",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR1R2GR/RG4RG/GRG1GRGR/RGRGRGRG g 1",  # d2 to d4
+            "at ply count 1 Red's pieces must stand as after Red's opening step",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG2R1RG/GRG1GRGR/RGRGRGRG g 1",  # d2 to e3
+            "at ply count 1 Red's pieces must stand as after Red's opening step",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/1GR3RG/GRGRGRGR/RGRGRGRG g 1",  # a3 to c3
+            "at ply count 1 Red's pieces must stand as after Red's opening step",
+        ),
+        (f"{BOTH_IN} g 1", "at ply count 1 only Red has moved: Green's pieces must stand as at the start"),
+        # and at 2 the start after Red's step and Green's from the opposite side.
+        (f"{RED_IN} r 2", r"Green's pieces must stand as after Green's opening step: .* from rank 7 \(c7-f7\)"),
+        (f"{START[:-4]} r 2", "at ply count 2 Red's pieces must stand as after Red's opening step"),
+        (
+            "GRGRGRGR/RGR1RGRG/GR4GR/RG1G2RG/GR4GR/RG1R2RG/GRG1GRGR/RGRGRGRG r 2",  # d2-d3, d7 to d5
+            "Green's pieces must stand as after Green's opening step",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RGGR2RG/GR2GRGR/RGRGRGRG r 2",  # d2-d3 c2-c3
+            r"Red entered from rank 2 \(c2-f2\), so Green enters from rank 7 \(c7-f7\), not rank 2 \(c2-f2\)",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/R1GR2RG/GRG1GRGR/RGRGRGRG r 2",  # d2-d3 b3-c3
+            r"so Green enters from rank 7 \(c7-f7\), not file b \(b3-b6\)",
+        ),
+        (
+            "GRGRGRGR/RGRGRGRG/G1R3GR/R1G3RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 2",  # b6-c6 b5-c5
+            r"Red entered from file b \(b3-b6\), so Green enters from file g \(g3-g6\), not file b \(b3-b6\)",
+        ),
+        (
+            "GRGRGRGR/RGR1RGRG/G1RG2GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 2",  # b6-c6 d7-d6
+            r"so Green enters from file g \(g3-g6\), not rank 7 \(c7-f7\)",
+        ),
     ],
 )
 def test_bad_texts(impl: Any, text: str, message: str) -> None:
@@ -381,9 +539,17 @@ def test_texts_that_are_accepted(impl: Any) -> None:
     assert impl.from_text(GAME, "7G/8/5G2/4R3/8/2R5/8/R7 g 20").current_player == 1
     # Fewer than 24 pieces after the opening; no pieces at all of the side that lost.
     assert impl.from_text(GAME, "R7/8/8/3R4/8/8/8/8 g 5").returns() == [1.0, -1.0]
-    # At ply count 2 nothing is judged from the Court yet (see the Court-rule tests).
-    placement = "GRGRGRGR/RGR1RGRG/GR1G2GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG"
-    assert not impl.from_text(GAME, f"{placement} r 2").is_terminal()
+    # Every position the opening reaches reads back, with the same moves.
+    state = impl.new_game(GAME)
+    for red in state.legal_moves():
+        state.play(red)
+        assert impl.from_text(GAME, state.text()).legal_moves() == state.legal_moves()
+        for green in state.legal_moves():
+            state.play(green)
+            again = impl.from_text(GAME, state.text())
+            assert again.text() == state.text() and again.legal_moves() == state.legal_moves()
+            state.undo()
+        state.undo()
     # Every text written reads back to the same state.
     for text in (START, TURNING, RING, LOLLIPOP):
         assert impl.from_text(GAME, text).text() == text
@@ -439,3 +605,15 @@ def test_board_string(impl: Any) -> None:
     assert "Red to move" in text and "a b c d e f g h" in text
     assert "3  R G : : : : R G" in text  # empty Court squares are drawn as ':'
     assert "2  G R G R G R G R" in text
+    assert "Red to move (opening: a step from beside the Court onto the Court square next to it)" in text
+    state = impl.new_game(GAME)
+    state.play("g5-f5")
+    assert "Green to move (opening: a step from file b (b3-b6) onto the Court square next to it)" in str(state)
+
+
+def test_both_implementations_draw_the_same_board() -> None:
+    import glacier
+    from glacier import reference
+
+    for text in (START, f"{RED_IN} g 1", f"{BOTH_IN} r 2", TURNING, f"{LAST_TWO} r 20", "7G/8/8/8/6R1/8/8/R7 g 21"):
+        assert str(glacier.from_text(GAME, text)) == str(reference.from_text(GAME, text))

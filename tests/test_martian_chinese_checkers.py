@@ -1,5 +1,5 @@
-"""E (Martian Chinese Checkers), hand-verified positions for every rule (RULINGS.md section 5),
-on both implementations.
+"""E (Martian Chinese Checkers), hand-verified positions for every rule of
+docs/rules/martian_chinese_checkers.md, on both implementations.
 
 Hex names: letter a..m is q = -6..6, number 1..13 is r + 7 (s = -q - r). Handy facts used below:
 - row 3 (r = -4): e3 f3 are territory 2, g3 is the q = 0 border ray (homes of 1 and 2), h3 i3
@@ -17,6 +17,7 @@ hold the full 15 pieces per colour; tests look at the moves of the pieces they p
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 import pytest
@@ -111,7 +112,7 @@ def test_start_all_player_counts(impl: Any) -> None:
 
 
 def test_start_moves_two_players(impl: Any) -> None:
-    """Worked out by hand: 12 small, 12 medium and 4 large movements (RULINGS perft(1) = 28)."""
+    """Worked out by hand: 12 small, 12 medium and 4 large movements (perft(1) = 28)."""
     state = impl.new_game(GAME)
     expected = [
         # small: the tip i6 has four empty neighbours, the other four smalls two each
@@ -622,11 +623,54 @@ def test_bad_texts(impl: Any, text: str, message: str) -> None:
         impl.from_text(GAME, text)
 
 
-def test_text_player_count_must_match_the_parameter(impl: Any) -> None:
-    three = impl.new_game(GAME, players=3).text()
-    with pytest.raises(InvalidPositionError, match=r"for 3 players but the parameter players is 2 \(pass players=3\)"):
-        impl.from_text(GAME, three)
-    assert impl.from_text(GAME, three, players=3).text() == three
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_number_of_players_comes_from_the_text(impl: Any, players: int) -> None:
+    text = position({"h3": "0m"}, players=players, to_move=players - 1, ply=7)
+    state = impl.from_text(GAME, text)
+    assert state.num_players == players and state.current_player == players - 1
+    assert state.params == {"players": players, "stack_limit": None, "max_plies": 2000}
+    assert stacks_of(state)["h3"] == "0m"
+    # Given and agreeing is fine; other parameters still come from the caller.
+    again = impl.from_text(GAME, text, players=players, max_plies=50)
+    assert again.params == {"players": players, "stack_limit": None, "max_plies": 50}
+    assert again.text() == state.text() and again.hash() == state.hash()
+    # Without a text, the parameter (default 2) decides.
+    assert impl.new_game(GAME).num_players == 2
+
+
+@pytest.mark.parametrize(("in_text", "given"), [(3, 2), (6, 3), (2, 6)])
+def test_a_given_player_count_that_disagrees_with_the_text(impl: Any, in_text: int, given: int) -> None:
+    text = impl.new_game(GAME, players=in_text).text()
+    message = (
+        f"the position text has players={in_text}, but players={given} was given "
+        "(leave players out to take it from the text)"
+    )
+    with pytest.raises(InvalidParameterError, match=re.escape(message)):
+        impl.from_text(GAME, text, players=given)
+
+
+def test_a_bad_player_count_in_the_text_is_a_position_error(impl: Any) -> None:
+    # A count that is not 2-6 states nothing: the text itself is wrong, given players or not.
+    for players in ("7", "1", "03", "x"):
+        text = START_2P.replace("2", players, 1)
+        with pytest.raises(InvalidPositionError, match="the number of players must be 2 to 6"):
+            impl.from_text(GAME, text)
+        with pytest.raises(InvalidPositionError, match="the number of players must be 2 to 6"):
+            impl.from_text(GAME, text, players=2)
+    # A bad parameter is still a parameter error, whatever the text says.
+    with pytest.raises(InvalidParameterError, match="between 2 and 6, got 7"):
+        impl.from_text(GAME, START_2P, players=7)
+
+
+def test_playouts_and_environments_read_the_player_count_from_the_text() -> None:
+    import glacier
+
+    text = glacier.new_game(GAME, players=6).text()
+    assert glacier.playouts(GAME, 4, seed=1, position=text, cutoff=6).returns.shape == (4, 6)
+    env = glacier.VectorEnv(GAME, num_envs=2, position=text)
+    assert env.num_players == 6
+    with pytest.raises(InvalidParameterError, match="players=6, but players=3 was given"):
+        glacier.playouts(GAME, 4, position=text, players=3)
 
 
 def test_texts_read_in_any_order_and_written_in_board_order(impl: Any) -> None:

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Optional
 
 from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, UnknownGameError
-from ._base import Position, perft
+from ._base import Position, perft, take_text_params
 
 __all__ = ["GAMES", "State", "from_text", "game_module", "new_game"]
 
@@ -45,9 +45,11 @@ def new_game(name: str, **params: Any) -> State:
 
 
 def from_text(name: str, text: str, **params: Any) -> State:
-    """The position of ``name`` written as ``text``."""
+    """The position of ``name`` written as ``text``; parameters the text states for itself
+    (E's number of players) need not be given."""
     module = game_module(name)
-    return State(module, module.parse(text, module.resolve(params)))
+    stated = module.text_params(text) if hasattr(module, "text_params") else {}
+    return State(module, module.parse(text, take_text_params(module.resolve(params), params, stated)))
 
 
 def _restore(name: str, params: dict[str, Any], text: str, moves: list[str]) -> State:

@@ -57,6 +57,32 @@ def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -
     return values
 
 
+def take_text_params(
+    resolved: dict[str, Optional[int]], given: dict[str, Any], stated: dict[str, int]
+) -> dict[str, Optional[int]]:
+    """``resolved`` (the caller's parameters, checked, defaults filled in) with the parameters
+    a position text states for itself: each fills in one the caller left out, and one the
+    caller gave must agree with the text (the twin of the engine's ``resolve_for_text``)."""
+    values = dict(resolved)
+    for name, value in stated.items():
+        if name not in values:
+            continue
+        if name in given:
+            if given[name] != value:
+                raise text_disagrees(name, value, given[name])
+        else:
+            values[name] = value
+    return values
+
+
+def text_disagrees(name: str, stated: Optional[int], value: Optional[int]) -> InvalidParameterError:
+    """The error for a parameter that is ``value`` in the parameters but ``stated`` in the text."""
+    return InvalidParameterError(
+        f"the position text has {name}={stated}, but {name}={value} was given "
+        f"(leave {name} out to take it from the text)"
+    )
+
+
 def parse_count(text: str) -> Optional[int]:
     """A canonical non-negative decimal that fits a u32 (no sign, no leading zeros), or None:
     the twin of the engine's ``notation::parse_count``."""

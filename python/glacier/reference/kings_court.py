@@ -1,10 +1,11 @@
-"""King's Court, the reference implementation (RULINGS.md section 4; docs/rules/kings_court.md).
+"""King's Court, the reference implementation (docs/rules/kings_court.md).
 
 Squares are numbered ``rank * 8 + file`` from 0 (a1 = 0, h8 = 63); the Center Court is
-c3-f6. After two opening steps, a move is a step onto an empty neighbouring square or a
-chain of jumps over pieces of either colour; jumped opponent pieces leave the board when
-the move ends. A player must keep a piece in the Court and wins by leaving the opponent
-none there.
+c3-f6. After two opening steps into the Court (Red's from any side, Green's from the
+opposite one), a move is a step onto an empty neighbouring square or a chain of jumps over
+pieces of either colour; jumped opponent pieces leave the board when the move ends. A move
+that leaves a side with no piece in the Court ends the game: that side loses, and when
+neither side has one left it is a draw.
 
 Jump chains are found by plain recursion over a copy of the board on which the moving
 piece has already left its start square, exactly as the rules describe the move.
@@ -41,6 +42,8 @@ FILES = "abcdefgh"
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 #: The Center Court c3-f6.
 COURT = frozenset(rank * SIZE + file for rank in range(2, 6) for file in range(2, 6))
+#: The start: every square outside the Court full, Red where file + rank (from 0) is even.
+START_BOARD = tuple("." if sq in COURT else "RG"[(sq % SIZE + sq // SIZE) % 2] for sq in range(SIZE * SIZE))
 
 # Zobrist keys: seed and indices as in docs/rules/kings_court.md.
 SEED = 0x4B435254  # "KCRT"
@@ -58,6 +61,14 @@ def neighbour(sq: int, d: int, distance: int = 1) -> Optional[int]:
     file = sq % SIZE + distance * DIRS[d][0]
     rank = sq // SIZE + distance * DIRS[d][1]
     return rank * SIZE + file if 0 <= file < SIZE and 0 <= rank < SIZE else None
+
+
+#: The ring of 16 squares beside the Court, one side per direction ``d``: the squares from
+#: which a step in direction ``d`` enters the Court (c2-f2, b3-b6, c7-f7, g3-g6).
+RING = tuple(
+    frozenset(sq for sq in range(SIZE * SIZE) if sq not in COURT and neighbour(sq, d) in COURT) for d in range(4)
+)
+RING_NAMES = ("rank 2 (c2-f2)", "file b (b3-b6)", "rank 7 (c7-f7)", "file g (g3-g6)")
 
 
 def square_name(sq: int) -> str:
@@ -102,16 +113,22 @@ class KingsCourtPosition(Position):
         return self._outcome
 
     def judge(self) -> Outcome:
-        """The end checks, in order: a win, the ply limit, a player who cannot move.
+        """The end checks, in order: the Court rule, the ply limit, a player who cannot move.
 
         The same checks serve a position reached by a move and one read from a text: the
-        move that led here was made under the Court rule exactly when the ply count is 3
-        or more, and then its mover (the player not to move) wins if the player to move
-        has no piece in the Court.
+        move that led here was made by the player not to move, under the Court rule exactly
+        when the ply count is 3 or more. Then a side with no piece in the Court has lost,
+        and when neither side has one the game is a draw.
         """
         side = self.current_player
-        if self.ply >= 3 and not self.court_pieces(side):
-            return 1 - side
+        if self.ply >= 3:
+            mover_in, mine_in = bool(self.court_pieces(1 - side)), bool(self.court_pieces(side))
+            if not mover_in and not mine_in:
+                return "draw"
+            if not mover_in:
+                return side
+            if not mine_in:
+                return 1 - side
         if self.ply >= self.params["max_plies"]:  # type: ignore[operator]
             return "draw"
         if next(self.moves(), None) is None:
@@ -121,34 +138,40 @@ class KingsCourtPosition(Position):
     def court_pieces(self, player: int) -> list[int]:
         return [sq for sq in COURT if self.board[sq] == COLOURS[player]]
 
+    def red_entry(self) -> int:
+        """The side of the ring Red's opening step came from, as its direction into the Court
+        (ply counts 1 and 2: the one Red start square of the ring that is empty)."""
+        return next(d for d in range(4) for sq in RING[d] if START_BOARD[sq] == "R" and self.board[sq] != "R")
+
+    def opening_directions(self) -> list[int]:
+        """The directions of the opening steps allowed now: any for Red's first step, then
+        Green's the opposite way to Red's (from the opposite side of the ring)."""
+        return [0, 1, 2, 3] if self.ply == 0 else [self.red_entry() ^ 2]
+
     def moves(self) -> Iterator[Move]:
         """Every legal move of the player to move (whether or not the game is over)."""
         mine = COLOURS[self.current_player]
         if self.ply < 2:
-            # The opening plies: Red steps from rank 2 onto rank 3, then Green from 7 onto 6.
-            from_rank, d = (1, 0) if self.ply == 0 else (6, 2)
-            for file in range(SIZE):
-                frm = from_rank * SIZE + file
-                to = neighbour(frm, d)
-                if self.board[frm] == mine and to is not None and self.board[to] == ".":
-                    yield (frm, to), False
+            # The opening plies: a step from the ring onto the Court square beside it.
+            for d in self.opening_directions():
+                for frm in sorted(RING[d]):
+                    to = neighbour(frm, d)
+                    if self.board[frm] == mine and self.board[to] == ".":  # type: ignore[index]
+                        yield (frm, to), False  # type: ignore[misc]
             return
-        court = self.court_pieces(self.current_player)
+        # Every step and every chain is legal; the Court rule judges the position after it.
         for frm in range(64):
             if self.board[frm] != mine:
                 continue
-            # Court rule: the move must leave a piece of the mover in the Court.
-            keeps_court = any(sq != frm for sq in court)
             for d in range(4):
                 to = neighbour(frm, d)
-                if to is not None and self.board[to] == "." and (keeps_court or to in COURT):
+                if to is not None and self.board[to] == ".":
                     yield (frm, to), False
             # During the move the piece has left its start square; jumped pieces stay.
             during = list(self.board)
             during[frm] = "."
             for path in self.jump_chains(during, (frm,)):
-                if keeps_court or path[-1] in COURT:
-                    yield path, True
+                yield path, True
 
     def jump_chains(self, during: list[str], path: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         """Every chain extending ``path`` by at least one jump (each prefix is a move)."""
@@ -203,12 +226,16 @@ class KingsCourtPosition(Position):
             dirs = [d for d in range(4) if neighbour(frm, d) == to]
             if not dirs:
                 return "a step goes one square up, down, left or right"
-            if self.ply < 2:
-                from_rank, to_rank, d = (2, 3, 0) if self.ply == 0 else (7, 6, 2)
-                if dirs[0] != d or frm // SIZE + 1 != from_rank:
+            if self.ply < 2 and (frm not in RING[dirs[0]] or dirs[0] not in self.opening_directions()):
+                if self.ply == 0:
                     return (
-                        f"in this opening ply {NAMES[side]} must step a piece from rank {from_rank} onto rank {to_rank}"
+                        "in the first opening ply Red must step a piece from beside the Court "
+                        "(c2-f2, c7-f7, b3-b6 or g3-g6) onto the Court square next to it"
                     )
+                return (
+                    f"in the second opening ply Green must step a piece from {RING_NAMES[self.red_entry() ^ 2]}, "
+                    "the side opposite Red's entry, onto the Court square next to it"
+                )
             if during[to] != ".":  # type: ignore[index]
                 return f"{square_name(to)} is not empty"  # type: ignore[arg-type]
         else:
@@ -231,10 +258,6 @@ class KingsCourtPosition(Position):
                     )
                 if during[b] != ".":  # type: ignore[index]
                     return f"the landing square {square_name(b)} is not empty"  # type: ignore[arg-type]
-        if self.ply >= 2:
-            keeps_court = any(sq != frm for sq in self.court_pieces(side))
-            if not keeps_court and squares[-1] not in COURT:
-                return f"it would leave {NAMES[side]} with no piece in the Center Court (c3-f6)"
         return "it is not legal here"
 
     # --- text and hash -----------------------------------------------------------------
@@ -271,9 +294,9 @@ class KingsCourtPosition(Position):
         if self.outcome is None:
             status = f"{NAMES[self.current_player]} to move"
             if self.ply == 0:
-                status += " (opening: a step from rank 2 onto rank 3)"
+                status += " (opening: a step from beside the Court onto the Court square next to it)"
             elif self.ply == 1:
-                status += " (opening: a step from rank 7 onto rank 6)"
+                status += f" (opening: a step from {RING_NAMES[self.red_entry() ^ 2]} onto the Court square next to it)"
         elif self.outcome == "draw":
             status = "draw"
         else:
@@ -322,23 +345,57 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KingsCourtPosition:
                 f"{n} {NAMES[colour]} pieces at ply count {ply}: nothing can be captured "
                 f"before the third ply, so each side has all {PIECES}"
             )
-    if ply < 2 and side != ply:
-        raise InvalidPositionError(
-            f"at ply count {ply} {NAMES[ply]} is to move (opening ply {ply + 1}), not {NAMES[side]}"
-        )
-    position = KingsCourtPosition(params, tuple(board), side, ply)
-    if ply >= 3:
-        # The last move was made under the Court rule, by the player not to move: it must
-        # have kept a piece in the Court.
-        mover = 1 - side
-        if not position.court_pieces(mover):
-            if not position.court_pieces(side):
-                raise InvalidPositionError(
-                    "neither side has a piece in the Center Court (c3-f6): after the opening "
-                    "the player who just moved must keep one there"
-                )
+    if ply <= 2:
+        check_opening(board, side, ply)
+    return KingsCourtPosition(params, tuple(board), side, ply)
+
+
+def opening_step_of(colour: str, board: list[str]) -> Optional[int]:
+    """The direction of a colour's opening step when its pieces on ``board`` are its start
+    pieces with one piece moved from the ring onto the Court square beside it; else None."""
+    gone = [sq for sq in range(SIZE * SIZE) if START_BOARD[sq] == colour and board[sq] != colour]
+    came = [sq for sq in range(SIZE * SIZE) if START_BOARD[sq] != colour and board[sq] == colour]
+    if len(gone) != 1:
+        return None
+    for d in range(4):
+        if gone[0] in RING[d] and came == [neighbour(gone[0], d)]:
+            return d
+    return None
+
+
+def check_opening(board: list[str], side: int, ply: int) -> None:
+    """A text at ply count 0, 1 or 2 must show a position the opening reaches: the start,
+    the start after one of Red's opening steps, or after that and Green's."""
+    to_move = ply % 2
+    if side != to_move:
+        when = ("opening ply 1", "opening ply 2", "the first ply after the opening")[ply]
+        raise InvalidPositionError(f"at ply count {ply} {NAMES[to_move]} is to move ({when}), not {NAMES[side]}")
+    if ply == 0:
+        if tuple(board) != START_BOARD:
             raise InvalidPositionError(
-                f"{NAMES[mover]} has no piece in the Center Court (c3-f6), "
-                f"but {NAMES[mover]} just moved and must keep one there"
+                f"a position at ply count 0 must be the start, '{START}' (no move has been made)"
             )
-    return position
+        return
+    red = opening_step_of("R", board)
+    if red is None:
+        raise InvalidPositionError(
+            f"at ply count {ply} Red's pieces must stand as after Red's opening step: the start with "
+            "one Red piece moved from beside the Court (c2-f2, c7-f7, b3-b6 or g3-g6) onto the Court "
+            "square next to it"
+        )
+    if ply == 1:
+        if [c == "G" for c in board] != [c == "G" for c in START_BOARD]:
+            raise InvalidPositionError("at ply count 1 only Red has moved: Green's pieces must stand as at the start")
+        return
+    green = opening_step_of("G", board)
+    if green is None:
+        raise InvalidPositionError(
+            "at ply count 2 Green's pieces must stand as after Green's opening step: the start with "
+            f"one Green piece moved from {RING_NAMES[red ^ 2]} (opposite Red's entry) onto the Court "
+            "square next to it"
+        )
+    if green != red ^ 2:
+        raise InvalidPositionError(
+            "at ply count 2 Green's opening step must come from the side opposite Red's: Red entered "
+            f"from {RING_NAMES[red]}, so Green enters from {RING_NAMES[red ^ 2]}, not {RING_NAMES[green]}"
+        )

@@ -1,5 +1,5 @@
-"""Martian Chinese Checkers, "E", the reference implementation (RULINGS.md section 5;
-docs/rules/martian_chinese_checkers.md).
+"""Martian Chinese Checkers, "E", the reference implementation
+(docs/rules/martian_chinese_checkers.md).
 
 The board is the hexagon of side 7 in axial coordinates ``(q, r)`` (``s = -q - r``); hexes are
 numbered 0..126 in board order (``q`` first, then ``r``), which is also the order of the
@@ -18,7 +18,17 @@ from functools import cache, partial
 from typing import Any, Callable, Iterator, Optional
 
 from . import _zobrist
-from ._base import U32_MAX, InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+from ._base import (
+    U32_MAX,
+    InvalidPositionError,
+    Outcome,
+    Param,
+    Position,
+    max_plies,
+    parse_count,
+    resolve_params,
+    text_disagrees,
+)
 
 NAME = "martian_chinese_checkers"
 TITLE = "E (Martian Chinese Checkers)"
@@ -36,7 +46,7 @@ Place = tuple[int, int]  # (hex, level)
 LETTERS = "abcdefghijklm"
 SIZE_LETTERS = "sml"  # size 1, 2, 3
 SIZE_NAMES = ("small", "medium", "large")
-#: Axial steps (dq, dr), as RULINGS.md lists them.
+#: Axial steps (dq, dr), in the order the rules page lists them.
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 #: The sign pattern of (q, r, s) of each territory, numbered clockwise.
 SIGNS = ((1, -1, -1), (1, -1, 1), (-1, -1, 1), (-1, 1, 1), (-1, 1, -1), (1, 1, -1))
@@ -508,6 +518,12 @@ def start(params: dict[str, Optional[int]]) -> MartianPosition:
     return position
 
 
+def text_params(text: str) -> dict[str, int]:
+    """The number of players, the text's first field (when it is one: 2 to 6)."""
+    n = parse_count(text.split(" ")[0]) if isinstance(text, str) else None
+    return {"players": n} if n is not None and 2 <= n <= 6 else {}
+
+
 def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
     if not isinstance(text, str):
         raise TypeError(f"position text must be a str, got {type(text).__name__}")
@@ -522,9 +538,7 @@ def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
     if n is None or not 2 <= n <= 6:
         raise InvalidPositionError(f"the number of players must be 2 to 6, got '{players_text}'")
     if n != params["players"]:
-        raise InvalidPositionError(
-            f"the text is for {n} players but the parameter players is {params['players']} (pass players={n})"
-        )
+        raise text_disagrees("players", n, params["players"])
     player = parse_count(player_text)
     if player is None or player >= n:
         raise InvalidPositionError(f"the player to move must be a number from 0 to {n - 1}, got '{player_text}'")

@@ -147,6 +147,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 pub trait Notation: Game {
     /// Reads a position text; terminal positions are judged as they are read.
     fn from_text(text: &str, params: &Self::Params) -> Result<Self, Error>;
+    /// The parameters a position text states for itself, as `(name, value)` pairs (E's
+    /// number of players); most games' texts state none. Reading a text
+    /// ([`params_for_text`]) takes them where the caller leaves them out and refuses a given
+    /// value that disagrees. A malformed text may state nothing: [`Notation::from_text`] then
+    /// says what is wrong.
+    fn text_params(_text: &str) -> Vec<(&'static str, ParamValue)> {
+        Vec::new()
+    }
     /// Writes the position text (the exact inverse of [`Notation::from_text`]).
     fn text(&self) -> String;
     /// A readable drawing of the board, for people.
@@ -214,5 +222,16 @@ impl<G: Notation + ActionEncoding + Observation> FullGame for G {}
 /// Parses and builds parameters for `G` from caller-given pairs.
 pub fn params_from<G: Game>(given: &[(&str, ParamValue)]) -> Result<G::Params, Error> {
     let values = crate::params::resolve(G::NAME, <G::Params as GameParams>::SPECS, given)?;
+    <G::Params as GameParams>::from_values(&values)
+}
+
+/// Parses and builds parameters for `G` from caller-given pairs, for reading `text`: the
+/// parameters the text states for itself ([`Notation::text_params`]) fill in those not given.
+pub fn params_for_text<G: Notation>(
+    text: &str,
+    given: &[(&str, ParamValue)],
+) -> Result<G::Params, Error> {
+    let specs = <G::Params as GameParams>::SPECS;
+    let values = crate::params::resolve_for_text(G::NAME, specs, given, &G::text_params(text))?;
     <G::Params as GameParams>::from_values(&values)
 }

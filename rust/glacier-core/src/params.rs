@@ -11,6 +11,16 @@ pub enum ParamValue {
     None,
 }
 
+impl std::fmt::Display for ParamValue {
+    /// As Python writes it: the integer, or `None`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(v) => write!(f, "{v}"),
+            ParamValue::None => f.write_str("None"),
+        }
+    }
+}
+
 impl ParamValue {
     /// The integer, for parameters that cannot be `None` (checked by [`resolve`]).
     #[must_use]
@@ -97,6 +107,39 @@ pub fn resolve(
         }
     }
     Ok(values)
+}
+
+/// [`resolve`], then the parameters a position text states for itself (`stated`, see
+/// `Notation::text_params`): each fills in a parameter the caller left out, and one the caller
+/// gave must agree with the text.
+pub fn resolve_for_text(
+    game: &str,
+    specs: &[ParamSpec],
+    given: &[(&str, ParamValue)],
+    stated: &[(&str, ParamValue)],
+) -> Result<Vec<ParamValue>, Error> {
+    let mut values = resolve(game, specs, given)?;
+    for &(name, value) in stated {
+        let Some(i) = specs.iter().position(|s| s.name == name) else {
+            continue;
+        };
+        match given.iter().find(|&&(n, _)| n == name) {
+            Some(&(_, v)) if v != value => return Err(text_disagrees(name, value, v)),
+            Some(_) => {}
+            None => values[i] = value,
+        }
+    }
+    Ok(values)
+}
+
+/// The error for a parameter `name` that is `value` in the parameters but `stated` in the
+/// position text being read.
+#[must_use]
+pub fn text_disagrees(name: &str, stated: ParamValue, value: ParamValue) -> Error {
+    Error::InvalidParameter(format!(
+        "the position text has {name}={stated}, but {name}={value} was given \
+         (leave {name} out to take it from the text)"
+    ))
 }
 
 /// The parameters of a game whose only parameter is its ply limit, `DEFAULT` unless given:

@@ -1,6 +1,6 @@
 //! A game with its history: the checked, text-based API the bindings expose.
 
-use crate::game::params_from;
+use crate::game::{params_for_text, params_from};
 use crate::{ActionEncoding, Error, GameParams, Notation, ParamValue};
 
 /// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
@@ -18,8 +18,9 @@ impl<G: Notation> Session<G> {
         Ok(Self::from_state(G::start(&params_from::<G>(params)?)))
     }
 
+    /// The position `text`, with the parameters given and those the text states itself.
     pub fn from_text(text: &str, params: &[(&str, ParamValue)]) -> Result<Self, Error> {
-        let params = params_from::<G>(params)?;
+        let params = params_for_text::<G>(text, params)?;
         Ok(Self::from_state(G::from_text(text, &params)?))
     }
 

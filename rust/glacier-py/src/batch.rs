@@ -4,7 +4,7 @@
 use crate::convert::{check_threads, extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
 use glacier_core::env::{StepResult, VecEnv};
-use glacier_core::game::params_from;
+use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts, Playout};
 use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
@@ -16,10 +16,10 @@ fn start_state<G: FullGame>(
     text: Option<&str>,
     params: &[(String, glacier_core::ParamValue)],
 ) -> Result<G, Error> {
-    let params = params_from::<G>(&params_ref(params))?;
+    let params = params_ref(params);
     match text {
-        Some(text) => G::from_text(text, &params),
-        None => Ok(G::start(&params)),
+        Some(text) => G::from_text(text, &params_for_text::<G>(text, &params)?),
+        None => Ok(G::start(&params_from::<G>(&params)?)),
     }
 }
 

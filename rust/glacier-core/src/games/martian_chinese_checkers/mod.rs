@@ -11,10 +11,16 @@
 //! home-territory rule protects) and per-piece summaries (untrapped, colours trapped) are
 //! refreshed for the hexes a ply touches, so move generation reads only fixed-size arrays.
 
+mod board;
+mod encoding;
+mod text;
+
+use self::board::*;
+
 use crate::error::Error;
-use crate::game::{ActionEncoding, Game, GameParams, Notation, Observation, Outcome};
+use crate::game::{Game, GameParams, Notation, Outcome};
 use crate::notation::parse_count;
-use crate::params::{ParamSpec, ParamValue};
+use crate::params::{text_disagrees, ParamSpec, ParamValue};
 use crate::{bad_position, zobrist};
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
@@ -31,143 +37,6 @@ const OFF: u8 = u8::MAX;
 /// Larger than any size: the home-territory guard of a hex nothing protects.
 const NO_GUARD: u8 = 4;
 
-/// Axial steps (dq, dr), as RULINGS.md lists them.
-const DIRS: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-/// Sign pattern of (q, r, s) per territory, numbered clockwise.
-const SIGNS: [[i8; 3]; 6] = [
-    [1, -1, -1],
-    [1, -1, 1],
-    [-1, -1, 1],
-    [-1, 1, 1],
-    [-1, 1, -1],
-    [1, 1, -1],
-];
-/// Seats (territories) per number of players; player i takes the i-th.
-const SEATS: [&[u8]; 7] = [
-    &[],
-    &[],
-    &[0, 3],
-    &[0, 2, 4],
-    &[0, 1, 3, 4],
-    &[0, 1, 2, 3, 4],
-    &[0, 1, 2, 3, 4, 5],
-];
-const SIZE_LETTERS: [char; 3] = ['s', 'm', 'l'];
-const SIZE_NAMES: [&str; 3] = ["small", "medium", "large"];
-
-const fn sign(v: i8) -> i8 {
-    if v > 0 {
-        1
-    } else if v < 0 {
-        -1
-    } else {
-        0
-    }
-}
-
-const fn abs(v: i8) -> i8 {
-    if v < 0 {
-        -v
-    } else {
-        v
-    }
-}
-
-/// Everything fixed about the board, computed at compile time.
-struct Geometry {
-    q: [i8; HEXES],
-    r: [i8; HEXES],
-    /// `(q + 6) * 13 + (r + 6)` to hex index, or OFF.
-    grid: [u8; 169],
-    neighbour: [[u8; 6]; HEXES],
-    /// The territory of a hex, or NONE on the border lines and the centre.
-    territory: [u8; HEXES],
-    /// Bit t: the hex is in territory t's home (its hexes, its two border rays, the centre).
-    home: [u8; HEXES],
-    /// The start size of a piece on each territory hex (0 elsewhere).
-    start_size: [u8; HEXES],
-}
-
-const fn geometry() -> Geometry {
-    let mut g = Geometry {
-        q: [0; HEXES],
-        r: [0; HEXES],
-        grid: [OFF; 169],
-        neighbour: [[OFF; 6]; HEXES],
-        territory: [NONE; HEXES],
-        home: [0; HEXES],
-        start_size: [0; HEXES],
-    };
-    let mut i = 0;
-    let mut q = -6i8;
-    while q <= 6 {
-        let mut r = -6i8;
-        while r <= 6 {
-            let s = -q - r;
-            if abs(s) <= 6 {
-                g.q[i] = q;
-                g.r[i] = r;
-                g.grid[((q + 6) as usize) * 13 + (r + 6) as usize] = i as u8;
-                let cube = [q, r, s];
-                let mut t = 0;
-                while t < 6 {
-                    let mut all = true;
-                    let mut inside = true;
-                    let mut j = 0;
-                    while j < 3 {
-                        if cube[j] == 0 {
-                            inside = false;
-                        } else if sign(cube[j]) != SIGNS[t][j] {
-                            all = false;
-                            inside = false;
-                        }
-                        j += 1;
-                    }
-                    if all {
-                        g.home[i] |= 1 << t;
-                    }
-                    if inside {
-                        g.territory[i] = t as u8;
-                    }
-                    t += 1;
-                }
-                if g.territory[i] != NONE {
-                    let d = if abs(q) > abs(r) { abs(q) } else { abs(r) };
-                    let d = if abs(s) > d { abs(s) } else { d };
-                    g.start_size[i] = if d == 6 {
-                        3
-                    } else if d == 5 || (d == 4 && (q == r || r == s || q == s)) {
-                        2
-                    } else {
-                        1
-                    };
-                }
-                i += 1;
-            }
-            r += 1;
-        }
-        q += 1;
-    }
-    let mut h = 0;
-    while h < HEXES {
-        let mut d = 0;
-        while d < 6 {
-            let (nq, nr) = (g.q[h] + DIRS[d].0, g.r[h] + DIRS[d].1);
-            if abs(nq) <= 6 && abs(nr) <= 6 {
-                g.neighbour[h][d] = g.grid[((nq + 6) as usize) * 13 + (nr + 6) as usize];
-            }
-            d += 1;
-        }
-        h += 1;
-    }
-    g
-}
-
-const GEO: Geometry = geometry();
-const NEIGHBOUR: [[u8; 6]; HEXES] = GEO.neighbour;
-const HOME: [u8; HEXES] = GEO.home;
-const TERRITORY: [u8; HEXES] = GEO.territory;
-
 const fn size_of(id: usize) -> u8 {
     ((id % PIECES) / PER_SIZE) as u8 + 1
 }
@@ -178,57 +47,6 @@ const fn player_of(id: usize) -> usize {
 
 const fn goal_of(colour: u8) -> u8 {
     (colour + 3) % 6
-}
-
-fn hex_name(h: usize) -> String {
-    let mut out = String::with_capacity(3);
-    write_hex(&mut out, h);
-    out
-}
-
-/// Appends a hex's text (letter for q, then r + 7) without allocating.
-fn write_hex(out: &mut String, h: usize) {
-    out.push((b'a' + (GEO.q[h] + 6) as u8) as char);
-    let number = (GEO.r[h] + 7) as u8;
-    if number >= 10 {
-        out.push('1');
-    }
-    out.push((b'0' + number % 10) as char);
-}
-
-/// Appends `<hex>/<level>` without allocating.
-fn write_place(out: &mut String, h: usize, level: usize) {
-    write_hex(out, h);
-    out.push('/');
-    if level >= 10 {
-        out.push((b'0' + (level / 10) as u8) as char);
-    }
-    out.push((b'0' + (level % 10) as u8) as char);
-}
-
-/// A hex name, `a`..`m` then 1..13 without leading zeros, on the board.
-fn parse_hex(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let (&letter, number) = bytes.split_first()?;
-    if !(b'a'..=b'm').contains(&letter) {
-        return None;
-    }
-    let number = parse_count(std::str::from_utf8(number).ok()?)?;
-    if !(1..=13).contains(&number) {
-        return None;
-    }
-    let (q, r) = (i32::from(letter - b'a') - 6, number as i32 - 7);
-    if (q + r).abs() > 6 {
-        return None;
-    }
-    let h = GEO.grid[((q + 6) * 13 + r + 6) as usize];
-    (h != OFF).then_some(h as usize)
-}
-
-/// `<hex>/<level>`.
-fn parse_place(s: &str) -> Option<(usize, usize)> {
-    let (hex, level) = s.split_once('/')?;
-    Some((parse_hex(hex)?, parse_count(level)? as usize))
 }
 
 // Zobrist keys (seed and indices documented in docs/rules/martian_chinese_checkers.md).
@@ -763,109 +581,12 @@ impl MartianChineseCheckers {
         })
     }
 
-    fn stack_text(&self, h: usize) -> String {
-        self.stack_pieces(h)
-            .map(|(c, s)| format!("{c}{}", SIZE_LETTERS[s as usize - 1]))
-            .collect()
-    }
-
     /// The piece at `hex`/`level`, if any.
     fn piece_at(&self, hex: usize, level: usize) -> Option<usize> {
         let mut buf = [NONE; MAX_PIECES];
         let n = self.stack(hex, &mut buf);
         (level < n).then(|| buf[level] as usize)
     }
-
-    fn explain_illegal(&self, text: &str) -> String {
-        let (movement, exchange) = match split_move(text) {
-            Some(parts) => parts,
-            None => {
-                return format!(
-                    "'{text}' is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally \
-                     followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'"
-                )
-            }
-        };
-        let me = self.seats[self.player as usize];
-        let Some(((from, level), to)) = movement else {
-            return format!(
-                "illegal move '{text}': not a guard exchange the player to move can make"
-            );
-        };
-        let place = format!("{}/{level}", hex_name(from));
-        let Some(id) = self.piece_at(from, level) else {
-            return format!("illegal move '{text}': there is no piece at {place}");
-        };
-        let colour = self.colour(id);
-        if colour != me {
-            return format!(
-                "illegal move '{text}': the piece at {place} has colour {colour}, not the mover's {me}"
-            );
-        }
-        if self.free[player_of(id)] & (1 << (id % PIECES)) == 0 {
-            return format!(
-                "illegal move '{text}': the piece at {place} is trapped (a piece above it is at least as large)"
-            );
-        }
-        let size = size_of(id);
-        let in_line = (0..6).any(|d| {
-            let mut h = from as u8;
-            for _ in 0..size {
-                if h != OFF {
-                    h = NEIGHBOUR[h as usize][d];
-                }
-            }
-            h as usize == to
-        });
-        if !in_line {
-            return format!(
-                "illegal move '{text}': a {} piece moves exactly {size} hex{} in a straight line",
-                SIZE_NAMES[size as usize - 1],
-                if size > 1 { "es" } else { "" }
-            );
-        }
-        let moving = self.height[from] - self.level[id];
-        let reached = (0..6).any(|d| self.destination(from, d, colour, size, moving) == Some(to));
-        if !reached {
-            return format!(
-                "illegal move '{text}': no split of the path into steps and jumps touches down only on \
-                 landable hexes (empty or topped by another colour, no trap in a home territory, within the stack limit)"
-            );
-        }
-        if exchange.is_none() {
-            return format!("illegal move '{text}': it is not legal here");
-        }
-        format!("illegal move '{text}': that guard exchange cannot end this move")
-    }
-}
-
-type Place = (usize, usize);
-
-/// Splits a move text into its movement `((from, level), to)` and its exchange `(X, G)`,
-/// either of which may be absent; `None` when it is not in the notation.
-#[allow(clippy::type_complexity)]
-fn split_move(text: &str) -> Option<(Option<(Place, usize)>, Option<(Place, Place)>)> {
-    let (movement_text, exchange_text) = match text.split_once('x') {
-        Some((m, e)) => (m, Some(e)),
-        None => (text, None),
-    };
-    let movement = if movement_text.is_empty() {
-        None
-    } else {
-        let (from, to) = movement_text.split_once('-')?;
-        Some((parse_place(from)?, parse_hex(to)?))
-    };
-    let exchange = match exchange_text {
-        None => None,
-        Some(e) => {
-            let (x, g) = e.split_once('=')?;
-            Some((parse_place(x)?, parse_place(g)?))
-        }
-    };
-    if movement.is_none() && exchange.is_none() {
-        return None;
-    }
-    Some((movement, exchange))
 }
 
 impl Game for MartianChineseCheckers {
@@ -965,301 +686,9 @@ impl Game for MartianChineseCheckers {
     }
 }
 
-impl Notation for MartianChineseCheckers {
-    fn from_text(text: &str, params: &MartianChineseCheckersParams) -> Result<Self, Error> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() < 4 {
-            return Err(bad_position!(
-                "an E position is '<players> <player to move> <ply> <hex>=<stack> ...' separated by \
-                 single spaces, got '{text}'"
-            ));
-        }
-        let n = parse_count(fields[0]).filter(|n| (2..=6).contains(n));
-        let Some(n) = n else {
-            return Err(bad_position!(
-                "the number of players must be 2 to 6, got '{}'",
-                fields[0]
-            ));
-        };
-        if n != u32::from(params.players) {
-            return Err(bad_position!(
-                "the text is for {n} players but the parameter players is {} (pass players={n})",
-                params.players
-            ));
-        }
-        let Some(player) = parse_count(fields[1]).filter(|&p| p < n) else {
-            return Err(bad_position!(
-                "the player to move must be a number from 0 to {}, got '{}'",
-                n - 1,
-                fields[1]
-            ));
-        };
-        let Some(ply) = parse_count(fields[2]) else {
-            return Err(bad_position!(
-                "the ply count must be a number, got '{}'",
-                fields[2]
-            ));
-        };
-        let seats = SEATS[n as usize];
-        let mut stacks = vec![Vec::new(); HEXES];
-        let mut seen = [false; HEXES];
-        let mut counts = [[0usize; 3]; 6];
-        for field in &fields[3..] {
-            let Some((name, stack_text)) = field.split_once('=') else {
-                return Err(bad_position!("expected '<hex>=<stack>', got '{field}'"));
-            };
-            let Some(h) = parse_hex(name) else {
-                return Err(bad_position!(
-                    "'{name}' is not a hex of the board (a1..m13, within the hexagon)"
-                ));
-            };
-            if seen[h] {
-                return Err(bad_position!("hex {name} is listed twice"));
-            }
-            seen[h] = true;
-            let bytes = stack_text.as_bytes();
-            if bytes.is_empty() || bytes.len() % 2 != 0 || !stack_text.is_ascii() {
-                return Err(bad_position!(
-                    "the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got '{stack_text}'"
-                ));
-            }
-            for pair in bytes.chunks(2) {
-                let size = match pair[1] {
-                    b's' => 1,
-                    b'm' => 2,
-                    b'l' => 3,
-                    _ => 0,
-                };
-                if !(b'0'..=b'5').contains(&pair[0]) || size == 0 {
-                    return Err(bad_position!(
-                        "bad piece '{}' on {name}: a piece is a colour digit 0-5 and a size s/m/l",
-                        String::from_utf8_lossy(pair)
-                    ));
-                }
-                let colour = pair[0] - b'0';
-                if !seats.contains(&colour) {
-                    let list: Vec<String> = seats.iter().map(u8::to_string).collect();
-                    return Err(bad_position!(
-                        "a piece of colour {colour} on {name}, but with {n} players the colours are {}",
-                        list.join(", ")
-                    ));
-                }
-                counts[colour as usize][size as usize - 1] += 1;
-                stacks[h].push((colour, size));
-            }
-            if let Some(limit) = params.stack_limit {
-                if stacks[h].len() as u64 > u64::from(limit) {
-                    return Err(bad_position!(
-                        "the stack on {name} has {} pieces, more than the stack_limit {limit}",
-                        stacks[h].len()
-                    ));
-                }
-            }
-        }
-        for &colour in seats {
-            for size in 0..3 {
-                let count = counts[colour as usize][size];
-                if count != PER_SIZE {
-                    return Err(bad_position!(
-                        "colour {colour} has {count} {} pieces; every seated colour has exactly \
-                         {PER_SIZE} small, {PER_SIZE} medium and {PER_SIZE} large",
-                        SIZE_NAMES[size]
-                    ));
-                }
-            }
-        }
-        let mut state = Self::build(&stacks, player as u8, ply, params);
-        // Judged as read: the goal check from the player before the one to move.
-        state.judge((player as usize + n as usize - 1) % n as usize);
-        Ok(state)
-    }
-
-    fn text(&self) -> String {
-        let mut out = format!("{} {} {}", self.players, self.player, self.ply);
-        for h in 0..HEXES {
-            if self.height[h] > 0 {
-                let _ = write!(out, " {}={}", hex_name(h), self.stack_text(h));
-            }
-        }
-        out
-    }
-
-    fn board_string(&self) -> String {
-        let mut out = String::new();
-        for r in -6i8..=6 {
-            let _ = write!(out, "{:>2} ", r + 7);
-            out.push_str(&" ".repeat(2 * r.unsigned_abs() as usize));
-            let mut cells = Vec::new();
-            for q in -6i8..=6 {
-                if (q + r).abs() > 6 {
-                    continue;
-                }
-                let h = GEO.grid[((q + 6) as usize) * 13 + (r + 6) as usize] as usize;
-                let cell = match self.stack_pieces(h).last() {
-                    None if TERRITORY[h] == NONE => " . ".to_string(),
-                    None => " - ".to_string(),
-                    Some((c, s)) => format!(
-                        "{c}{}{}",
-                        SIZE_LETTERS[s as usize - 1],
-                        if self.height[h] > 1 { '+' } else { ' ' }
-                    ),
-                };
-                cells.push(cell);
-            }
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-        let tall: Vec<String> = (0..HEXES)
-            .filter(|&h| self.height[h] > 1)
-            .map(|h| format!("{}={}", hex_name(h), self.stack_text(h)))
-            .collect();
-        if !tall.is_empty() {
-            let _ = writeln!(out, "stacks (bottom to top): {}", tall.join(" "));
-        }
-        let status = match self.outcome {
-            Outcome::Ongoing => format!(
-                "player {} (colour {}) to move",
-                self.player, self.seats[self.player as usize]
-            ),
-            Outcome::Draw => "draw".to_string(),
-            Outcome::Win(p) => format!("player {p} (colour {}) wins", self.seats[p as usize]),
-        };
-        let _ = write!(out, "{} players, {status}, ply {}", self.players, self.ply);
-        out
-    }
-
-    fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
-        if mv.is_pass() {
-            out.push_str("pass");
-            return;
-        }
-        // Places as they stand just before the swap, that is after the movement.
-        let (x_place, g_place) = if mv.piece != NONE {
-            let id = mv.piece as usize;
-            let to = mv.to as usize;
-            write_place(out, self.hex[id] as usize, self.level[id] as usize);
-            out.push('-');
-            write_hex(out, to);
-            let base = self.level[id];
-            let new_base = self.height[to];
-            let g = mv.g as usize;
-            let rides = mv.x != NONE && self.hex[g] == self.hex[id] && self.level[g] > base;
-            let g_place = if rides {
-                (to, (self.level[g] - base + new_base) as usize)
-            } else if mv.x != NONE {
-                (self.hex[g] as usize, self.level[g] as usize)
-            } else {
-                (0, 0)
-            };
-            ((to, new_base as usize), g_place)
-        } else {
-            let (x, g) = (mv.x as usize, mv.g as usize);
-            (
-                (self.hex[x] as usize, self.level[x] as usize),
-                (self.hex[g] as usize, self.level[g] as usize),
-            )
-        };
-        if mv.x != NONE {
-            out.push('x');
-            write_place(out, x_place.0, x_place.1);
-            out.push('=');
-            write_place(out, g_place.0, g_place.1);
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
-        let mut buffer = String::with_capacity(32);
-        let found = self.find_move(|mv| {
-            buffer.clear();
-            self.write_move_text(mv, &mut buffer);
-            buffer == text
-        });
-        if let Some(mv) = found {
-            return Ok(mv);
-        }
-        if text == "pass" {
-            return Err(Error::IllegalMove(
-                "'pass' is only legal when the player to move has no other move".into(),
-            ));
-        }
-        Err(Error::IllegalMove(self.explain_illegal(text)))
-    }
-}
-
-impl ActionEncoding for MartianChineseCheckers {
-    /// Actions index the legal moves. No position has more than 7966: at most 15 movable
-    /// pieces in 6 directions make 90 movements; each may end in an exchange with any of the
-    /// at most 75 pieces of other colours (6750); a whole-turn exchange pairs one of the
-    /// mover's 15 pieces with one of those 75 (1125); and `pass` (1).
-    const NUM_DISTINCT_ACTIONS: usize = 90 + 90 * 75 + 15 * 75 + 1;
-    const FIXED: bool = false;
-
-    fn action_of(&self, _mv: MartianChineseCheckersMove, index: usize) -> usize {
-        index
-    }
-
-    fn move_of_action(&self, action: usize) -> Option<MartianChineseCheckersMove> {
-        self.nth_move(action as u64)
-    }
-
-    fn action_text(_action: usize) -> Option<String> {
-        None
-    }
-}
-
-impl Observation for MartianChineseCheckers {
-    /// 39 planes over a 13x13 grid of axial coordinates `(q + 6, r + 6)`, turned by multiples
-    /// of 60 degrees so that the mover's home territory is territory 0. For each player in turn
-    /// order from the mover (`j` = 0..5) and size (`z` = 0 small, 1 medium, 2 large): plane
-    /// `(j * 3 + z) * 2` counts that player's pieces of that size on the hex / 5, plane
-    /// `(j * 3 + z) * 2 + 1` those of them that are not trapped / 5. Plane 36 marks the board,
-    /// 37 the mover's goal territory, 38 the mover's home territory. Index
-    /// `plane * 169 + (q + 6) * 13 + (r + 6)`.
-    const OBSERVATION_SHAPE: &'static [usize] = &[39, 13, 13];
-
-    fn observe(&self, out: &mut [f32]) {
-        const CELLS: usize = 169;
-        let me = self.player as usize;
-        let n = self.players as usize;
-        let home = self.seats[me];
-        // Turning (q, r) to (-r, q + r) takes territory t to t - 1; do it `home` times.
-        let cell = |h: usize| {
-            let (mut q, mut r) = (GEO.q[h], GEO.r[h]);
-            for _ in 0..home {
-                (q, r) = (-r, q + r);
-            }
-            (q + 6) as usize * 13 + (r + 6) as usize
-        };
-        for h in 0..HEXES {
-            let c = cell(h);
-            out[36 * CELLS + c] = 1.0;
-            if TERRITORY[h] == goal_of(home) {
-                out[37 * CELLS + c] = 1.0;
-            }
-            if HOME[h] & (1 << home) != 0 {
-                out[38 * CELLS + c] = 1.0;
-            }
-        }
-        for id in 0..n * PIECES {
-            let h = self.hex[id];
-            if h == NONE {
-                continue;
-            }
-            let player = player_of(id);
-            let j = (player + n - me) % n;
-            let plane = (j * 3 + usize::from(size_of(id) - 1)) * 2;
-            let c = cell(usize::from(h));
-            out[plane * CELLS + c] += 0.2;
-            if self.free[player] & (1 << (id % PIECES)) != 0 {
-                out[(plane + 1) * CELLS + c] += 0.2;
-            }
-        }
-    }
-}
-
-
 #[cfg(test)]
 mod tests {
+    use super::text::{hex_name, parse_hex};
     use super::*;
 
     fn params(players: u8) -> MartianChineseCheckersParams {
@@ -1312,5 +741,26 @@ mod tests {
         let again = MartianChineseCheckers::from_text(&t, &params(2)).expect("reads back");
         assert_eq!(again.text(), t);
         assert_eq!(again.hash(), s.hash());
+    }
+
+    #[test]
+    fn the_number_of_players_comes_from_the_text() {
+        use crate::Session;
+        let six = MartianChineseCheckers::start(&params(6)).text();
+        let session = Session::<MartianChineseCheckers>::from_text(&six, &[]).expect("reads");
+        assert_eq!(session.state().num_players(), 6);
+        assert_eq!(session.state().params().players, 6);
+        let agreeing = [("players", ParamValue::Int(6))];
+        assert!(Session::<MartianChineseCheckers>::from_text(&six, &agreeing).is_ok());
+        let disagreeing = [("players", ParamValue::Int(4))];
+        let err = Session::<MartianChineseCheckers>::from_text(&six, &disagreeing).unwrap_err();
+        assert_eq!(
+            err,
+            Error::InvalidParameter(
+                "the position text has players=6, but players=4 was given \
+                 (leave players out to take it from the text)"
+                    .into()
+            )
+        );
     }
 }

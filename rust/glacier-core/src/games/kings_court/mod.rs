@@ -1,17 +1,21 @@
 //! King's Court (docs/rules/kings_court.md).
 //!
 //! An 8x8 grid of Red and Green pieces around the Center Court c3-f6. After two opening
-//! steps into the Court, a move is a step or a jump chain over pieces of either colour;
-//! jumped opponent pieces are removed. A player must always keep a piece in the Court and
-//! wins by leaving the opponent none there.
+//! steps into the Court (Red's from any side, Green's from the opposite one), a move is a
+//! step or a jump chain over pieces of either colour; jumped opponent pieces are removed.
+//! A move that leaves a side with no piece in the Court ends the game: that side loses, and
+//! when neither side has one left it is a draw.
 //!
 //! The board is two bitboards (bit `rank * 8 + file`, a1 = 0, h8 = 63). Jump chains are
 //! searched depth first on a fixed-size stack with a visited bitboard: no heap allocation
 //! anywhere in move generation. A move is a `u64` holding the start square and the list of
 //! directions (see [`KingsCourtMove`]).
 
+mod encoding;
+mod text;
+
 use crate::error::Error;
-use crate::game::{ActionEncoding, Game, Notation, Observation, Outcome};
+use crate::game::{Game, Notation, Outcome};
 use crate::notation::{parse_count, parse_placement, write_placement};
 use crate::params::PlyLimit;
 use crate::{bad_position, zobrist};
@@ -30,20 +34,46 @@ const PIECES: u32 = 24;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
-const RANK_2: u64 = 0xFF << 8;
-const RANK_7: u64 = 0xFF << 48;
 /// The Center Court c3-f6: files c-f (0x3C) of ranks 3-6.
 const COURT: u64 = 0x3C << 16 | 0x3C << 24 | 0x3C << 32 | 0x3C << 40;
 
 /// Directions, indexed 0..4: towards rank 8, towards file h, towards rank 1, towards file a.
 /// `d ^ 2` is the opposite direction.
 const DIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-const NORTH: usize = 0;
-const SOUTH: usize = 2;
 /// No square (off the board).
 const OFF: u8 = u8::MAX;
 
 const START: &str = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0";
+
+/// The start's pieces: every square outside the Court, Red where file + rank (from 0) is even.
+const START_PIECES: [u64; 2] = {
+    let mut red = 0u64;
+    let mut sq = 0;
+    while sq < SQUARES {
+        if (sq % SIZE + sq / SIZE) % 2 == 0 {
+            red |= 1 << sq;
+        }
+        sq += 1;
+    }
+    [red & !COURT, !red & !COURT]
+};
+
+/// The ring of 16 squares beside the Court, one side per direction `d`: the squares from
+/// which a step in direction `d` enters the Court (c2-f2 towards rank 8, b3-b6 towards
+/// file h, c7-f7 towards rank 1, g3-g6 towards file a). The opening steps come from here.
+const RING: [u64; 4] = [
+    shift(COURT, 2) & !COURT,
+    shift(COURT, 3) & !COURT,
+    shift(COURT, 0) & !COURT,
+    shift(COURT, 1) & !COURT,
+];
+/// The sides of the ring, in the order of [`RING`].
+const RING_NAMES: [&str; 4] = [
+    "rank 2 (c2-f2)",
+    "file b (b3-b6)",
+    "rank 7 (c7-f7)",
+    "file g (g3-g6)",
+];
 
 /// The square `n` squares from `sq` in direction `d`, or `OFF`.
 const fn ray_table(n: i8) -> [[u8; 4]; SQUARES] {
@@ -233,17 +263,11 @@ fn jump_direction(sq: usize, land: usize) -> usize {
 /// Depth-first search over the jump chains from `from`, on a fixed-size stack (a chain has
 /// at most 15 jumps) with a visited bitboard; no heap allocation.
 ///
-/// `visit` is called for every landing in `allowed` (each prefix of a chain is a move of
-/// its own) with the number of jumps so far, their packed directions (two bits each, the
-/// first jump lowest) and the landing square; it returns `true` to stop the search, and
-/// then `jump_chains` returns `true`.
+/// `visit` is called for every landing (each prefix of a chain is a move of its own) with
+/// the number of jumps so far and their packed directions (two bits each, the first jump
+/// lowest); it returns `true` to stop the search, and then `jump_chains` returns `true`.
 #[inline]
-fn jump_chains(
-    masks: &[u64; 4],
-    from: usize,
-    allowed: u64,
-    mut visit: impl FnMut(usize, u64, usize) -> bool,
-) -> bool {
+fn jump_chains(masks: &[u64; 4], from: usize, mut visit: impl FnMut(usize, u64) -> bool) -> bool {
     let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
     // The landings still to try at each depth.
     let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
@@ -271,23 +295,22 @@ fn jump_chains(
         at[depth] = land as u8;
         visited |= bit(land);
         todo[depth] = jump_targets(masks, land, visited);
-        if allowed & bit(land) != 0 && visit(depth, dirs, land) {
+        if visit(depth, dirs) {
             return true;
         }
     }
 }
 
 /// The number of jump chains that continue from a first landing `first`: the simple paths
-/// of jumps from `first` (the path that stops there included), all of them and those that
-/// end in the Court. They depend only on the position, not on which piece jumped to
-/// `first`: the piece's start square is occupied in the position, so no path from `first`
-/// can land on it, and (see [`jump_masks`]) its leaving opens no jump.
+/// of jumps from `first`, the path that stops there included. It depends only on the
+/// position, not on which piece jumped to `first`: the piece's start square is occupied in
+/// the position, so no path from `first` can land on it, and (see [`jump_masks`]) its
+/// leaving opens no jump.
 ///
 /// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
 /// is counted without being pushed.
-fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
+fn continuations(masks: &[u64; 4], first: usize) -> u64 {
     let mut all = 1u64;
-    let mut court = (COURT >> first) & 1;
     let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
     let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
     at[0] = first as u8;
@@ -298,7 +321,7 @@ fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
         let pending = todo[depth];
         if pending == 0 {
             if depth == 0 {
-                return (all, court);
+                return all;
             }
             visited ^= bit(at[depth] as usize);
             depth -= 1;
@@ -307,7 +330,6 @@ fn continuations(masks: &[u64; 4], first: usize) -> (u64, u64) {
         todo[depth] = pending & (pending - 1);
         let land = pending.trailing_zeros() as usize;
         all += 1;
-        court += (COURT >> land) & 1;
         let onward = jump_targets(masks, land, visited | bit(land));
         if onward != 0 {
             depth += 1;
@@ -328,26 +350,34 @@ impl KingsCourt {
         self.ply < 2
     }
 
-    /// The opening steps of the side to move: the pieces that may step, and the direction.
-    fn opening_steps(&self) -> (u64, usize) {
-        let empty = !self.occupied();
-        if self.ply == 0 {
-            (self.pieces[RED] & RANK_2 & shift(empty, SOUTH), NORTH)
-        } else {
-            (self.pieces[GREEN] & RANK_7 & shift(empty, NORTH), SOUTH)
-        }
+    /// The side of the ring Red's opening step came from, as its direction into the Court
+    /// (ply counts 1 and 2, where the text was checked to be a position the opening
+    /// reaches: the one Red start square of the ring that is empty).
+    fn red_entry(&self) -> usize {
+        let gone = START_PIECES[RED] & !self.pieces[RED];
+        (0..4).find(|&d| gone & RING[d] != 0).unwrap_or(0)
     }
 
-    /// The mover's pieces whose every move keeps another of its pieces in the Court
-    /// (`free`), and the others, whose moves must end in the Court (`bound`).
-    #[inline]
-    fn free_and_bound(own: u64) -> (u64, u64) {
-        let in_court = own & COURT;
-        match in_court.count_ones() {
-            0 => (0, own),
-            1 => (own & !in_court, in_court),
-            _ => (own, 0),
+    /// The direction of the opening steps allowed to the side to move now, or `None` for
+    /// any direction (Red's first step): Green's step goes the opposite way to Red's, from
+    /// the opposite side of the ring.
+    fn opening_direction(&self) -> Option<usize> {
+        (self.ply == 1).then(|| self.red_entry() ^ 2)
+    }
+
+    /// The opening steps of the side to move: for each direction `d`, the pieces that may
+    /// step that way, from the ring onto the empty Court square beside them.
+    fn opening_steps(&self) -> [u64; 4] {
+        let own = self.pieces[self.side as usize];
+        let empty_court = COURT & !self.occupied();
+        let only = self.opening_direction();
+        let mut steps = [0; 4];
+        for (d, movers) in steps.iter_mut().enumerate() {
+            if only.is_none_or(|o| o == d) {
+                *movers = own & RING[d] & shift(empty_court, d ^ 2);
+            }
         }
+        steps
     }
 
     /// Calls `sink` for every legal move; stops early when `sink` returns `true`
@@ -355,51 +385,47 @@ impl KingsCourt {
     #[inline]
     fn for_each_move(&self, mut sink: impl FnMut(KingsCourtMove) -> bool) -> bool {
         if self.in_opening() {
-            let (movers, dir) = self.opening_steps();
-            return squares(movers).any(|from| sink(KingsCourtMove::step(from, dir)));
+            let steps = self.opening_steps();
+            return (0..4).any(|d| squares(steps[d]).any(|from| sink(KingsCourtMove::step(from, d))));
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
         let empty = !occupied;
-        let (free, _) = Self::free_and_bound(own);
         let masks = jump_masks(occupied);
         for from in squares(own) {
-            let allowed = if free & bit(from) != 0 { !0 } else { COURT };
             for (d, &to) in NEIGHBOUR[from].iter().enumerate() {
-                if to != OFF
-                    && empty & allowed & bit(to as usize) != 0
-                    && sink(KingsCourtMove::step(from, d))
-                {
+                if to != OFF && empty & bit(to as usize) != 0 && sink(KingsCourtMove::step(from, d)) {
                     return true;
                 }
             }
-            let stopped = jump_chains(&masks, from, allowed, |n, dirs, _| {
-                sink(KingsCourtMove::chain(from, n, dirs))
-            });
-            if stopped {
+            if jump_chains(&masks, from, |n, dirs| sink(KingsCourtMove::chain(from, n, dirs))) {
                 return true;
             }
         }
         false
     }
 
-    /// Whether the side to move has a legal move (quick bitboard tests first).
+    /// Whether the side to move has a legal move: a step or a first jump.
     fn has_move(&self) -> bool {
         if self.in_opening() {
-            return self.opening_steps().0 != 0;
+            return self.opening_steps().iter().any(|&m| m != 0);
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
-        let empty = !occupied;
-        let (free, bound) = Self::free_and_bound(own);
         let masks = jump_masks(occupied);
-        if (0..4).any(|d| shift(free, d) & empty != 0 || masks[d] & free != 0) {
-            return true;
+        (0..4).any(|d| shift(own, d) & !occupied != 0 || masks[d] & own != 0)
+    }
+
+    /// The Court rule after a move by `mover` (from the third ply on): a draw when neither
+    /// side has a piece in the Court, else a loss for the side without one; `None` when
+    /// both have one.
+    fn court_verdict(pieces: &[u64; 2], mover: usize) -> Option<Outcome> {
+        match (pieces[mover] & COURT != 0, pieces[1 - mover] & COURT != 0) {
+            (true, true) => None,
+            (false, false) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(mover as u8)),
+            (false, true) => Some(Outcome::Win(1 - mover as u8)),
         }
-        squares(bound).any(|from| {
-            (0..4).any(|d| shift(bit(from), d) & empty & COURT != 0)
-                || jump_chains(&masks, from, COURT, |_, _, _| true)
-        })
     }
 
     fn set_piece(&mut self, sq: usize, colour: usize, on: bool) {
@@ -421,193 +447,91 @@ impl KingsCourt {
         })
     }
 
-    /// Judges a position as it is read (see docs/rules/kings_court.md).
-    fn judge_text(&mut self) -> Result<(), Error> {
-        let side = self.side as usize;
-        let mover = 1 - side;
-        self.outcome = Outcome::Ongoing;
-        if self.ply >= 3 {
-            // The last move was made under the Court rule by the player not to move.
-            let court = [self.pieces[RED] & COURT, self.pieces[GREEN] & COURT];
-            if court[mover] == 0 {
-                return Err(if court[side] == 0 {
-                    bad_position!(
-                        "neither side has a piece in the Center Court (c3-f6): after the opening \
-                         the player who just moved must keep one there"
-                    )
-                } else {
-                    bad_position!(
-                        "{} has no piece in the Center Court (c3-f6), but {} just moved and must keep one there",
-                        NAMES[mover],
-                        NAMES[mover]
-                    )
-                });
-            }
-            if court[side] == 0 {
-                self.outcome = Outcome::Win(mover as u8);
-                return Ok(());
-            }
-        }
-        if self.ply >= self.params.max_plies {
-            self.outcome = Outcome::Draw;
-        } else if !self.has_move() {
-            self.outcome = Outcome::Win(mover as u8);
-        }
-        Ok(())
-    }
-
-    fn placement(&self) -> String {
-        write_placement(SIZE, |sq| {
-            if self.pieces[RED] & bit(sq) != 0 {
-                Some('R')
-            } else if self.pieces[GREEN] & bit(sq) != 0 {
-                Some('G')
-            } else {
-                None
-            }
-        })
-    }
-
-    fn parse_placement(text: &str) -> Result<[u64; 2], Error> {
-        let hint = "pieces are 'R' and 'G', digits 1-8 count empty squares";
-        let letters = parse_placement(text, SIZE, "RG", "King's Court placement", hint)?;
-        let mut pieces = [0u64; 2];
-        for (sq, &letter) in letters.iter().enumerate() {
-            match letter {
-                b'R' => pieces[RED] |= bit(sq),
-                b'G' => pieces[GREEN] |= bit(sq),
-                _ => {}
-            }
-        }
-        Ok(pieces)
-    }
-
-    /// Reads a move's text: its start square, whether it is a jump chain, and its landings
-    /// (at most 16, which is more than any legal chain has). `None` when malformed.
-    fn parse_move_syntax(text: &str) -> Option<(usize, bool, [u8; 16], usize)> {
-        let bytes = text.as_bytes();
-        let is_chain = match bytes.get(2) {
-            Some(b'-') => false,
-            Some(b'x') => true,
-            _ => return None,
+    /// Judges a position as it is read, as after a move by the player not to move: the
+    /// Court rule from the third ply on, then the ply limit, then a player who cannot move.
+    fn judge_text(&mut self) {
+        let mover = 1 - self.side as usize;
+        let verdict = if self.ply >= 3 {
+            Self::court_verdict(&self.pieces, mover)
+        } else {
+            None
         };
-        // Squares of two characters, separated by one separator character.
-        if bytes.len() < 5 || (bytes.len() - 2) % 3 != 0 {
+        self.outcome = match verdict {
+            Some(outcome) => outcome,
+            None if self.ply >= self.params.max_plies => Outcome::Draw,
+            None if !self.has_move() => Outcome::Win(mover as u8),
+            None => Outcome::Ongoing,
+        };
+    }
+
+    /// The direction of a colour's opening step when its pieces `now` are its start pieces
+    /// with one piece moved from the ring onto the Court square beside it; else `None`.
+    fn opening_step_of(colour: usize, now: u64) -> Option<usize> {
+        let start = START_PIECES[colour];
+        let (gone, came) = (start & !now, now & !start);
+        if gone.count_ones() != 1 {
             return None;
         }
-        let from = parse_square(&bytes[..2])?;
-        let n = (bytes.len() - 2) / 3;
-        if !is_chain && n != 1 {
-            return None;
-        }
-        let mut landings = [0u8; 16];
-        for i in 0..n {
-            let at = 2 + 3 * i;
-            let sep = if is_chain { b'x' } else { b'-' };
-            if bytes[at] != sep {
-                return None;
-            }
-            let sq = parse_square(&bytes[at + 1..at + 3])?;
-            if i < landings.len() {
-                landings[i] = sq as u8;
-            }
-        }
-        Some((from, is_chain, landings, n))
+        (0..4).find(|&d| gone & RING[d] != 0 && shift(gone, d) == came)
     }
 
-    /// The move `text` names, or why it is not legal here.
-    fn check_move(&self, text: &str) -> Result<KingsCourtMove, String> {
-        let Some((from, is_chain, landings, n)) = Self::parse_move_syntax(text) else {
-            return Err(format!(
-                "'{text}' is not a King's Court move: expected a step like 'd2-d3' or a jump chain like 'd4xd6xf6' (squares a1-h8)"
-            ));
-        };
-        let side = self.side as usize;
-        let own = self.pieces[side];
-        if own & bit(from) == 0 {
-            return Err(format!(
-                "there is no {} piece on {} (it is {}'s move)",
-                NAMES[side],
-                square_name(from),
+    /// Checks that a text at ply count 0, 1 or 2 shows a position the opening reaches: the
+    /// start, the start after one of Red's opening steps, or after that and Green's.
+    fn check_opening(pieces: &[u64; 2], side: usize, ply: u32) -> Result<(), Error> {
+        let to_move = ply as usize % 2;
+        if side != to_move {
+            let when = match ply {
+                0 => "opening ply 1",
+                1 => "opening ply 2",
+                _ => "the first ply after the opening",
+            };
+            return Err(bad_position!(
+                "at ply count {ply} {} is to move ({when}), not {}",
+                NAMES[to_move],
                 NAMES[side]
             ));
         }
-        let occupied = self.occupied();
-        let blocked = occupied & !bit(from);
-        let mv = if !is_chain {
-            let to = landings[0] as usize;
-            let Some(dir) = direction_between(from, to, &NEIGHBOUR) else {
-                return Err("a step goes one square up, down, left or right".into());
-            };
-            if self.in_opening() {
-                let (from_rank, to_rank, opening_dir) = if self.ply == 0 {
-                    (2, 3, NORTH)
-                } else {
-                    (7, 6, SOUTH)
-                };
-                if dir != opening_dir || from / SIZE + 1 != from_rank {
-                    return Err(format!(
-                        "in this opening ply {} must step a piece from rank {from_rank} onto rank {to_rank}",
-                        NAMES[side]
-                    ));
-                }
-            }
-            if occupied & bit(to) != 0 {
-                return Err(format!("{} is not empty", square_name(to)));
-            }
-            KingsCourtMove::step(from, dir)
-        } else {
-            if self.in_opening() {
-                return Err("there are no jumps in the two opening plies".into());
-            }
-            let mut visited = bit(from);
-            let mut sq = from;
-            let mut dirs = 0u64;
-            for (i, &land) in landings.iter().take(n).enumerate() {
-                let land = land as usize;
-                let Some(d) = direction_between(sq, land, &LANDING) else {
-                    return Err(format!(
-                        "{} to {} is not a jump: a jump goes two squares up, down, left or right, over the piece between",
-                        square_name(sq),
-                        square_name(land)
-                    ));
-                };
-                let mid = NEIGHBOUR[sq][d] as usize;
-                if blocked & bit(mid) == 0 {
-                    return Err(format!(
-                        "there is no piece on {} to jump over",
-                        square_name(mid)
-                    ));
-                }
-                if visited & bit(land) != 0 {
-                    return Err(format!(
-                        "the chain lands on {} a second time (a move may not revisit a square, its start included)",
-                        square_name(land)
-                    ));
-                }
-                if blocked & bit(land) != 0 {
-                    return Err(format!(
-                        "the landing square {} is not empty",
-                        square_name(land)
-                    ));
-                }
-                visited |= bit(land);
-                dirs |= (d as u64) << (2 * i);
-                sq = land;
-            }
-            // Sixteen landings would revisit a square of the 4x4 sublattice, caught above.
-            KingsCourtMove::chain(from, n.min(KingsCourtMove::MAX_JUMPS), dirs)
-        };
-        if !self.in_opening() {
-            let last = Self::landings(mv).last().unwrap_or(from);
-            if own & !bit(from) & COURT == 0 && COURT & bit(last) == 0 {
-                return Err(format!(
-                    "it would leave {} with no piece in the Center Court (c3-f6)",
-                    NAMES[side]
+        if ply == 0 {
+            if *pieces != START_PIECES {
+                return Err(bad_position!(
+                    "a position at ply count 0 must be the start, '{START}' (no move has been made)"
                 ));
             }
+            return Ok(());
         }
-        Ok(mv)
+        let Some(red) = Self::opening_step_of(RED, pieces[RED]) else {
+            return Err(bad_position!(
+                "at ply count {ply} Red's pieces must stand as after Red's opening step: \
+                 the start with one Red piece moved from beside the Court (c2-f2, c7-f7, \
+                 b3-b6 or g3-g6) onto the Court square next to it"
+            ));
+        };
+        if ply == 1 {
+            if pieces[GREEN] != START_PIECES[GREEN] {
+                return Err(bad_position!(
+                    "at ply count 1 only Red has moved: Green's pieces must stand as at the start"
+                ));
+            }
+            return Ok(());
+        }
+        let Some(green) = Self::opening_step_of(GREEN, pieces[GREEN]) else {
+            return Err(bad_position!(
+                "at ply count 2 Green's pieces must stand as after Green's opening step: \
+                 the start with one Green piece moved from {} (opposite Red's entry) onto \
+                 the Court square next to it",
+                RING_NAMES[red ^ 2]
+            ));
+        };
+        if green != red ^ 2 {
+            return Err(bad_position!(
+                "at ply count 2 Green's opening step must come from the side opposite Red's: \
+                 Red entered from {}, so Green enters from {}, not {}",
+                RING_NAMES[red],
+                RING_NAMES[red ^ 2],
+                RING_NAMES[green]
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -686,16 +610,17 @@ impl Game for KingsCourt {
             return 0;
         }
         if self.in_opening() {
-            return u64::from(self.opening_steps().0.count_ones());
+            return self
+                .opening_steps()
+                .iter()
+                .map(|m| u64::from(m.count_ones()))
+                .sum();
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
-        let empty = !occupied;
-        let (free, bound) = Self::free_and_bound(own);
         let mut n = 0u64;
         for d in 0..4 {
-            n += u64::from((shift(free, d) & empty).count_ones());
-            n += u64::from((shift(bound, d) & empty & COURT).count_ones());
+            n += u64::from((shift(own, d) & !occupied).count_ones());
         }
         // Every chain is a first jump followed by one of the continuations from its first
         // landing: count them once per first landing, for all the pieces that jump there.
@@ -705,13 +630,11 @@ impl Game for KingsCourt {
             firsts |= shift(shift(mask & own, d), d);
         }
         for first in squares(firsts) {
-            let (all, court) = continuations(&masks, first);
             // The pieces that jump to `first`: two squares back along each direction.
             let b = bit(first);
             let jumpers = own
                 & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
-            n += u64::from((jumpers & free).count_ones()) * all
-                + u64::from((jumpers & !free).count_ones()) * court;
+            n += u64::from(jumpers.count_ones()) * continuations(&masks, first);
         }
         n
     }
@@ -747,214 +670,19 @@ impl Game for KingsCourt {
         self.side ^= 1;
         self.hash ^= GREEN_TO_MOVE_KEY;
 
-        self.outcome = if court_rule && self.pieces[opponent] & COURT == 0 {
-            Outcome::Win(mover as u8)
-        } else if self.ply >= self.params.max_plies {
-            Outcome::Draw
-        } else if !self.has_move() {
-            Outcome::Win(mover as u8)
+        let verdict = if court_rule {
+            Self::court_verdict(&self.pieces, mover)
         } else {
-            Outcome::Ongoing
+            None
+        };
+        self.outcome = match verdict {
+            Some(outcome) => outcome,
+            None if self.ply >= self.params.max_plies => Outcome::Draw,
+            None if !self.has_move() => Outcome::Win(mover as u8),
+            None => Outcome::Ongoing,
         };
     }
 }
-
-impl Notation for KingsCourt {
-    fn from_text(text: &str, params: &KingsCourtParams) -> Result<Self, Error> {
-        let fields: Vec<&str> = text.split(' ').collect();
-        let [placement, side, ply] = fields[..] else {
-            return Err(bad_position!(
-                "a King's Court position has 3 fields separated by single spaces \
-                 (placement, side to move, ply count), got {}: '{text}'",
-                fields.len()
-            ));
-        };
-        let pieces = Self::parse_placement(placement)?;
-        let side = match side {
-            "r" => RED,
-            "g" => GREEN,
-            _ => {
-                return Err(bad_position!(
-                    "side to move must be 'r' or 'g', got '{side}'"
-                ))
-            }
-        };
-        let ply = parse_count(ply)
-            .ok_or_else(|| bad_position!("ply count must be a number, got '{ply}'"))?;
-        for colour in [RED, GREEN] {
-            let n = pieces[colour].count_ones();
-            if n > PIECES {
-                return Err(bad_position!(
-                    "{n} {} pieces: a side has at most {PIECES}",
-                    NAMES[colour]
-                ));
-            }
-            if ply <= 2 && n != PIECES {
-                return Err(bad_position!(
-                    "{n} {} pieces at ply count {ply}: nothing can be captured before the third ply, so each side has all {PIECES}",
-                    NAMES[colour]
-                ));
-            }
-        }
-        if ply < 2 && side != ply as usize {
-            return Err(bad_position!(
-                "at ply count {ply} {} is to move (opening ply {}), not {}",
-                NAMES[ply as usize],
-                ply + 1,
-                NAMES[side]
-            ));
-        }
-        let mut state = KingsCourt {
-            pieces,
-            side: side as u8,
-            ply,
-            outcome: Outcome::Ongoing,
-            hash: 0,
-            params: *params,
-        };
-        state.hash = state.hash_from_scratch();
-        state.judge_text()?;
-        Ok(state)
-    }
-
-    fn text(&self) -> String {
-        format!(
-            "{} {} {}",
-            self.placement(),
-            ["r", "g"][self.side as usize],
-            self.ply
-        )
-    }
-
-    fn board_string(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..SIZE).rev() {
-            let _ = write!(out, "{} ", rank + 1);
-            for file in 0..SIZE {
-                let sq = rank * SIZE + file;
-                out.push(' ');
-                out.push(if self.pieces[RED] & bit(sq) != 0 {
-                    'R'
-                } else if self.pieces[GREEN] & bit(sq) != 0 {
-                    'G'
-                } else if COURT & bit(sq) != 0 {
-                    ':'
-                } else {
-                    '.'
-                });
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g h   (':' an empty Court square)\n");
-        let status = match self.outcome {
-            Outcome::Ongoing => format!(
-                "{} to move{}",
-                NAMES[self.side as usize],
-                match self.ply {
-                    0 => " (opening: a step from rank 2 onto rank 3)",
-                    1 => " (opening: a step from rank 7 onto rank 6)",
-                    _ => "",
-                }
-            ),
-            Outcome::Draw => "draw".to_string(),
-            Outcome::Win(p) => format!("{} wins", NAMES[p as usize]),
-        };
-        let _ = write!(
-            out,
-            "{status}, ply {}\nRed {} pieces ({} in the Court), Green {} pieces ({} in the Court)",
-            self.ply,
-            self.pieces[RED].count_ones(),
-            (self.pieces[RED] & COURT).count_ones(),
-            self.pieces[GREEN].count_ones(),
-            (self.pieces[GREEN] & COURT).count_ones()
-        );
-        out
-    }
-
-    fn write_move_text(&self, mv: KingsCourtMove, out: &mut String) {
-        let push_square = |out: &mut String, sq: usize| {
-            out.push((b'a' + (sq % SIZE) as u8) as char);
-            out.push((b'1' + (sq / SIZE) as u8) as char);
-        };
-        push_square(out, mv.from());
-        let sep = if mv.jumps() == 0 { '-' } else { 'x' };
-        for sq in Self::landings(mv) {
-            out.push(sep);
-            push_square(out, sq);
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<KingsCourtMove, Error> {
-        let mv = self
-            .check_move(text)
-            .map_err(|why| Error::IllegalMove(format!("illegal move '{text}': {why}")))?;
-        let mut legal = false;
-        self.for_each_move(|m| {
-            legal = m == mv;
-            legal
-        });
-        if !legal {
-            return Err(Error::IllegalMove(format!(
-                "illegal move '{text}': it is not legal here"
-            )));
-        }
-        Ok(mv)
-    }
-}
-
-impl ActionEncoding for KingsCourt {
-    /// Actions index the legal moves. No position has more than 50736: at most 24 pieces
-    /// make at most 96 steps, and a jump chain's landings form a self-avoiding walk on the
-    /// 4x4 lattice of squares of its start square's parity, which has at most 2110 walks
-    /// from any node (from a corner), so at most 24 * 2110 chains.
-    const NUM_DISTINCT_ACTIONS: usize = 24 * 4 + 24 * 2110;
-    const FIXED: bool = false;
-
-    fn action_of(&self, _mv: KingsCourtMove, index: usize) -> usize {
-        index
-    }
-
-    fn move_of_action(&self, action: usize) -> Option<KingsCourtMove> {
-        self.nth_move(action as u64)
-    }
-
-    fn action_text(_action: usize) -> Option<String> {
-        None
-    }
-}
-
-impl Observation for KingsCourt {
-    /// 5 planes of 8x8 from the mover's side (ranks flipped when Green moves): 0 the mover's
-    /// pieces, 1 the opponent's, 2 the Center Court, 3 all ones during the two opening plies,
-    /// 4 the fraction of the ply limit used (constant). Index `plane * 64 + rank * 8 + file`.
-    const OBSERVATION_SHAPE: &'static [usize] = &[5, 8, 8];
-
-    fn observe(&self, out: &mut [f32]) {
-        let me = self.side as usize;
-        let flip = |sq: usize| if me == 0 { sq } else { sq ^ 56 };
-        for (plane, board) in [self.pieces[me], self.pieces[1 - me], COURT]
-            .into_iter()
-            .enumerate()
-        {
-            let mut rest = board;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                out[plane * 64 + flip(sq)] = 1.0;
-            }
-        }
-        if self.ply < 2 {
-            out[3 * 64..4 * 64].fill(1.0);
-        }
-        let used = if self.params.max_plies == 0 {
-            1.0
-        } else {
-            (self.ply as f32 / self.params.max_plies as f32).min(1.0)
-        };
-        out[4 * 64..5 * 64].fill(used);
-    }
-}
-
 
 #[cfg(test)]
 mod tests {
@@ -977,7 +705,10 @@ mod tests {
         let s = KingsCourt::start(&params());
         assert_eq!(s.text(), START);
         assert_eq!(s.hash(), s.hash_from_scratch());
-        assert_eq!(moves(&s), ["d2-d3", "f2-f3"]);
+        assert_eq!(
+            moves(&s),
+            ["b4-c4", "b6-c6", "c7-c6", "d2-d3", "e7-e6", "f2-f3", "g3-f3", "g5-f5"]
+        );
     }
 
     #[test]
@@ -991,7 +722,7 @@ mod tests {
     #[test]
     fn start_perft_matches_rulings() {
         let s = KingsCourt::start(&params());
-        let expected = [1, 2, 4, 100, 2673, 79630];
+        let expected = [1, 8, 16, 416, 11072, 320224];
         for (depth, &n) in expected.iter().enumerate() {
             assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");
             assert_eq!(
@@ -1000,6 +731,58 @@ mod tests {
                 "depth {depth} without bulk counting"
             );
         }
+    }
+
+    #[test]
+    fn every_position_of_the_opening_reads_back_and_others_do_not() {
+        let start = KingsCourt::start(&params());
+        let mut reached = 0;
+        start.generate_moves(&mut |red| {
+            let mut one = start.clone();
+            one.play_unchecked(red);
+            let again = KingsCourt::from_text(&one.text(), &params()).expect("ply 1 reads");
+            assert_eq!(moves(&again), moves(&one));
+            assert_eq!(again.hash(), one.hash());
+            assert_eq!(one.count_moves(), 2);
+            one.generate_moves(&mut |green| {
+                let mut two = one.clone();
+                two.play_unchecked(green);
+                let again = KingsCourt::from_text(&two.text(), &params()).expect("ply 2 reads");
+                assert_eq!(moves(&again), moves(&two));
+                reached += 1;
+                // The same board one ply count earlier or with the other side to move is refused.
+                let placement = two.text().split(' ').next().unwrap_or_default().to_string();
+                for bad in [format!("{placement} g 1"), format!("{placement} g 2")] {
+                    assert!(KingsCourt::from_text(&bad, &params()).is_err(), "{bad}");
+                }
+            });
+        });
+        assert_eq!(reached, 16);
+    }
+
+    #[test]
+    fn the_court_rule_ends_the_game() {
+        let outcome = |text: &str, mv: &str| {
+            let mut s = KingsCourt::from_text(text, &params()).expect("valid");
+            let m = s.parse_move(mv).expect("legal");
+            s.play_unchecked(m);
+            assert_eq!(s.hash(), s.hash_from_scratch());
+            s.outcome()
+        };
+        let last_two = "7G/8/8/8/4RG2/8/8/R7";
+        assert_eq!(outcome(&format!("{last_two} r 20"), "e4xg4"), Outcome::Draw);
+        assert_eq!(
+            outcome(&format!("{last_two} r 20"), "e4-e5"),
+            Outcome::Ongoing
+        );
+        assert_eq!(
+            outcome(&format!("{last_two} g 20"), "f4xd4"),
+            Outcome::Win(1)
+        );
+        assert_eq!(
+            outcome(&format!("{last_two} g 20"), "f4-g4"),
+            Outcome::Win(0)
+        );
     }
 
     #[test]

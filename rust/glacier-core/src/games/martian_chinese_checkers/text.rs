@@ -1,0 +1,385 @@
+//! The position text and move text of E.
+
+use super::*;
+
+pub(super) fn hex_name(h: usize) -> String {
+    let mut out = String::with_capacity(3);
+    write_hex(&mut out, h);
+    out
+}
+
+/// Appends a hex's text (letter for q, then r + 7) without allocating.
+pub(super) fn write_hex(out: &mut String, h: usize) {
+    out.push((b'a' + (GEO.q[h] + 6) as u8) as char);
+    let number = (GEO.r[h] + 7) as u8;
+    if number >= 10 {
+        out.push('1');
+    }
+    out.push((b'0' + number % 10) as char);
+}
+
+/// Appends `<hex>/<level>` without allocating.
+pub(super) fn write_place(out: &mut String, h: usize, level: usize) {
+    write_hex(out, h);
+    out.push('/');
+    if level >= 10 {
+        out.push((b'0' + (level / 10) as u8) as char);
+    }
+    out.push((b'0' + (level % 10) as u8) as char);
+}
+
+/// A hex name, `a`..`m` then 1..13 without leading zeros, on the board.
+pub(super) fn parse_hex(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let (&letter, number) = bytes.split_first()?;
+    if !(b'a'..=b'm').contains(&letter) {
+        return None;
+    }
+    let number = parse_count(std::str::from_utf8(number).ok()?)?;
+    if !(1..=13).contains(&number) {
+        return None;
+    }
+    let (q, r) = (i32::from(letter - b'a') - 6, number as i32 - 7);
+    if (q + r).abs() > 6 {
+        return None;
+    }
+    let h = GEO.grid[((q + 6) * 13 + r + 6) as usize];
+    (h != OFF).then_some(h as usize)
+}
+
+/// `<hex>/<level>`.
+pub(super) fn parse_place(s: &str) -> Option<(usize, usize)> {
+    let (hex, level) = s.split_once('/')?;
+    Some((parse_hex(hex)?, parse_count(level)? as usize))
+}
+
+type Place = (usize, usize);
+
+/// Splits a move text into its movement `((from, level), to)` and its exchange `(X, G)`,
+/// either of which may be absent; `None` when it is not in the notation.
+#[allow(clippy::type_complexity)]
+fn split_move(text: &str) -> Option<(Option<(Place, usize)>, Option<(Place, Place)>)> {
+    let (movement_text, exchange_text) = match text.split_once('x') {
+        Some((m, e)) => (m, Some(e)),
+        None => (text, None),
+    };
+    let movement = if movement_text.is_empty() {
+        None
+    } else {
+        let (from, to) = movement_text.split_once('-')?;
+        Some((parse_place(from)?, parse_hex(to)?))
+    };
+    let exchange = match exchange_text {
+        None => None,
+        Some(e) => {
+            let (x, g) = e.split_once('=')?;
+            Some((parse_place(x)?, parse_place(g)?))
+        }
+    };
+    if movement.is_none() && exchange.is_none() {
+        return None;
+    }
+    Some((movement, exchange))
+}
+
+
+impl MartianChineseCheckers {
+    fn stack_text(&self, h: usize) -> String {
+        self.stack_pieces(h)
+            .map(|(c, s)| format!("{c}{}", SIZE_LETTERS[s as usize - 1]))
+            .collect()
+    }
+
+    fn explain_illegal(&self, text: &str) -> String {
+        let (movement, exchange) = match split_move(text) {
+            Some(parts) => parts,
+            None => {
+                return format!(
+                    "'{text}' is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally \
+                     followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'"
+                )
+            }
+        };
+        let me = self.seats[self.player as usize];
+        let Some(((from, level), to)) = movement else {
+            return format!(
+                "illegal move '{text}': not a guard exchange the player to move can make"
+            );
+        };
+        let place = format!("{}/{level}", hex_name(from));
+        let Some(id) = self.piece_at(from, level) else {
+            return format!("illegal move '{text}': there is no piece at {place}");
+        };
+        let colour = self.colour(id);
+        if colour != me {
+            return format!(
+                "illegal move '{text}': the piece at {place} has colour {colour}, not the mover's {me}"
+            );
+        }
+        if self.free[player_of(id)] & (1 << (id % PIECES)) == 0 {
+            return format!(
+                "illegal move '{text}': the piece at {place} is trapped (a piece above it is at least as large)"
+            );
+        }
+        let size = size_of(id);
+        let in_line = (0..6).any(|d| {
+            let mut h = from as u8;
+            for _ in 0..size {
+                if h != OFF {
+                    h = NEIGHBOUR[h as usize][d];
+                }
+            }
+            h as usize == to
+        });
+        if !in_line {
+            return format!(
+                "illegal move '{text}': a {} piece moves exactly {size} hex{} in a straight line",
+                SIZE_NAMES[size as usize - 1],
+                if size > 1 { "es" } else { "" }
+            );
+        }
+        let moving = self.height[from] - self.level[id];
+        let reached = (0..6).any(|d| self.destination(from, d, colour, size, moving) == Some(to));
+        if !reached {
+            return format!(
+                "illegal move '{text}': no split of the path into steps and jumps touches down only on \
+                 landable hexes (empty or topped by another colour, no trap in a home territory, within the stack limit)"
+            );
+        }
+        if exchange.is_none() {
+            return format!("illegal move '{text}': it is not legal here");
+        }
+        format!("illegal move '{text}': that guard exchange cannot end this move")
+    }
+}
+
+impl Notation for MartianChineseCheckers {
+    fn from_text(text: &str, params: &MartianChineseCheckersParams) -> Result<Self, Error> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.len() < 4 {
+            return Err(bad_position!(
+                "an E position is '<players> <player to move> <ply> <hex>=<stack> ...' separated by \
+                 single spaces, got '{text}'"
+            ));
+        }
+        let n = parse_count(fields[0]).filter(|n| (2..=6).contains(n));
+        let Some(n) = n else {
+            return Err(bad_position!(
+                "the number of players must be 2 to 6, got '{}'",
+                fields[0]
+            ));
+        };
+        if n != u32::from(params.players) {
+            return Err(text_disagrees(
+                "players",
+                ParamValue::Int(n.into()),
+                ParamValue::Int(params.players.into()),
+            ));
+        }
+        let Some(player) = parse_count(fields[1]).filter(|&p| p < n) else {
+            return Err(bad_position!(
+                "the player to move must be a number from 0 to {}, got '{}'",
+                n - 1,
+                fields[1]
+            ));
+        };
+        let Some(ply) = parse_count(fields[2]) else {
+            return Err(bad_position!(
+                "the ply count must be a number, got '{}'",
+                fields[2]
+            ));
+        };
+        let seats = SEATS[n as usize];
+        let mut stacks = vec![Vec::new(); HEXES];
+        let mut seen = [false; HEXES];
+        let mut counts = [[0usize; 3]; 6];
+        for field in &fields[3..] {
+            let Some((name, stack_text)) = field.split_once('=') else {
+                return Err(bad_position!("expected '<hex>=<stack>', got '{field}'"));
+            };
+            let Some(h) = parse_hex(name) else {
+                return Err(bad_position!(
+                    "'{name}' is not a hex of the board (a1..m13, within the hexagon)"
+                ));
+            };
+            if seen[h] {
+                return Err(bad_position!("hex {name} is listed twice"));
+            }
+            seen[h] = true;
+            let bytes = stack_text.as_bytes();
+            if bytes.is_empty() || bytes.len() % 2 != 0 || !stack_text.is_ascii() {
+                return Err(bad_position!(
+                    "the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got '{stack_text}'"
+                ));
+            }
+            for pair in bytes.chunks(2) {
+                let size = match pair[1] {
+                    b's' => 1,
+                    b'm' => 2,
+                    b'l' => 3,
+                    _ => 0,
+                };
+                if !(b'0'..=b'5').contains(&pair[0]) || size == 0 {
+                    return Err(bad_position!(
+                        "bad piece '{}' on {name}: a piece is a colour digit 0-5 and a size s/m/l",
+                        String::from_utf8_lossy(pair)
+                    ));
+                }
+                let colour = pair[0] - b'0';
+                if !seats.contains(&colour) {
+                    let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+                    return Err(bad_position!(
+                        "a piece of colour {colour} on {name}, but with {n} players the colours are {}",
+                        list.join(", ")
+                    ));
+                }
+                counts[colour as usize][size as usize - 1] += 1;
+                stacks[h].push((colour, size));
+            }
+            if let Some(limit) = params.stack_limit {
+                if stacks[h].len() as u64 > u64::from(limit) {
+                    return Err(bad_position!(
+                        "the stack on {name} has {} pieces, more than the stack_limit {limit}",
+                        stacks[h].len()
+                    ));
+                }
+            }
+        }
+        for &colour in seats {
+            for size in 0..3 {
+                let count = counts[colour as usize][size];
+                if count != PER_SIZE {
+                    return Err(bad_position!(
+                        "colour {colour} has {count} {} pieces; every seated colour has exactly \
+                         {PER_SIZE} small, {PER_SIZE} medium and {PER_SIZE} large",
+                        SIZE_NAMES[size]
+                    ));
+                }
+            }
+        }
+        let mut state = Self::build(&stacks, player as u8, ply, params);
+        // Judged as read: the goal check from the player before the one to move.
+        state.judge((player as usize + n as usize - 1) % n as usize);
+        Ok(state)
+    }
+
+    /// The number of players, the text's first field (when it is one: 2 to 6).
+    fn text_params(text: &str) -> Vec<(&'static str, ParamValue)> {
+        let players = text.split(' ').next().and_then(parse_count);
+        match players {
+            Some(n @ 2..=6) => vec![("players", ParamValue::Int(n.into()))],
+            _ => Vec::new(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut out = format!("{} {} {}", self.players, self.player, self.ply);
+        for h in 0..HEXES {
+            if self.height[h] > 0 {
+                let _ = write!(out, " {}={}", hex_name(h), self.stack_text(h));
+            }
+        }
+        out
+    }
+
+    fn board_string(&self) -> String {
+        let mut out = String::new();
+        for r in -6i8..=6 {
+            let _ = write!(out, "{:>2} ", r + 7);
+            out.push_str(&" ".repeat(2 * r.unsigned_abs() as usize));
+            let mut cells = Vec::new();
+            for q in -6i8..=6 {
+                if (q + r).abs() > 6 {
+                    continue;
+                }
+                let h = GEO.grid[((q + 6) as usize) * 13 + (r + 6) as usize] as usize;
+                let cell = match self.stack_pieces(h).last() {
+                    None if TERRITORY[h] == NONE => " . ".to_string(),
+                    None => " - ".to_string(),
+                    Some((c, s)) => format!(
+                        "{c}{}{}",
+                        SIZE_LETTERS[s as usize - 1],
+                        if self.height[h] > 1 { '+' } else { ' ' }
+                    ),
+                };
+                cells.push(cell);
+            }
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        let tall: Vec<String> = (0..HEXES)
+            .filter(|&h| self.height[h] > 1)
+            .map(|h| format!("{}={}", hex_name(h), self.stack_text(h)))
+            .collect();
+        if !tall.is_empty() {
+            let _ = writeln!(out, "stacks (bottom to top): {}", tall.join(" "));
+        }
+        let status = match self.outcome {
+            Outcome::Ongoing => format!(
+                "player {} (colour {}) to move",
+                self.player, self.seats[self.player as usize]
+            ),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Win(p) => format!("player {p} (colour {}) wins", self.seats[p as usize]),
+        };
+        let _ = write!(out, "{} players, {status}, ply {}", self.players, self.ply);
+        out
+    }
+
+    fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
+        if mv.is_pass() {
+            out.push_str("pass");
+            return;
+        }
+        // Places as they stand just before the swap, that is after the movement.
+        let (x_place, g_place) = if mv.piece != NONE {
+            let id = mv.piece as usize;
+            let to = mv.to as usize;
+            write_place(out, self.hex[id] as usize, self.level[id] as usize);
+            out.push('-');
+            write_hex(out, to);
+            let base = self.level[id];
+            let new_base = self.height[to];
+            let g = mv.g as usize;
+            let rides = mv.x != NONE && self.hex[g] == self.hex[id] && self.level[g] > base;
+            let g_place = if rides {
+                (to, (self.level[g] - base + new_base) as usize)
+            } else if mv.x != NONE {
+                (self.hex[g] as usize, self.level[g] as usize)
+            } else {
+                (0, 0)
+            };
+            ((to, new_base as usize), g_place)
+        } else {
+            let (x, g) = (mv.x as usize, mv.g as usize);
+            (
+                (self.hex[x] as usize, self.level[x] as usize),
+                (self.hex[g] as usize, self.level[g] as usize),
+            )
+        };
+        if mv.x != NONE {
+            out.push('x');
+            write_place(out, x_place.0, x_place.1);
+            out.push('=');
+            write_place(out, g_place.0, g_place.1);
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
+        let mut buffer = String::with_capacity(32);
+        let found = self.find_move(|mv| {
+            buffer.clear();
+            self.write_move_text(mv, &mut buffer);
+            buffer == text
+        });
+        if let Some(mv) = found {
+            return Ok(mv);
+        }
+        if text == "pass" {
+            return Err(Error::IllegalMove(
+                "'pass' is only legal when the player to move has no other move".into(),
+            ));
+        }
+        Err(Error::IllegalMove(self.explain_illegal(text)))
+    }
+}
