@@ -257,26 +257,39 @@ class Record:
                 raise InvalidRecordError(f"a comment cannot hold '}}': {comment!r}")
         return cls(state.copy(), written, notation, comments)
 
-    def text(self) -> str:
-        """The record as text: tag pairs, a blank line, the numbered moves and the result."""
-        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
-        tokens = []
+    def numbers(self) -> list[Optional[str]]:
+        """The move number written before each move (``12.`` or ``12...``), or None. As in
+        PGN a number starts each round of the first player's moves (a chess game's from its
+        start's fullmove number), and another player's move after the start or after a
+        comment takes the number with ``...``."""
         replay = self.start()
         number = int(replay.text().split(" ")[-1]) if self.game == CHESS else 1
         last_player: Optional[int] = None
-        if self.comments.get(0):
-            tokens.append("{" + self.comments[0] + "}")
-        for ply, written in enumerate(self.notation, start=1):
+        out: list[Optional[str]] = []
+        for ply, move in enumerate(self.state.moves, start=1):
             player = replay.current_player
             if player == 0 and last_player not in (None, 0):
                 number += 1
             if player == 0 and last_player != 0:
-                tokens.append(f"{number}.")
+                out.append(f"{number}.")
             elif player != 0 and (last_player is None or self.comments.get(ply - 1)):
-                tokens.append(f"{number}...")
-            tokens.append(written)
-            replay.play(self.state.moves[ply - 1])
+                out.append(f"{number}...")
+            else:
+                out.append(None)
+            replay.play(move)
             last_player = player
+        return out
+
+    def text(self) -> str:
+        """The record as text: tag pairs, a blank line, the numbered moves and the result."""
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
+        tokens = []
+        if self.comments.get(0):
+            tokens.append("{" + self.comments[0] + "}")
+        for ply, (number, written) in enumerate(zip(self.numbers(), self.notation), start=1):
+            if number:
+                tokens.append(number)
+            tokens.append(written)
             if self.comments.get(ply):
                 tokens.append("{" + self.comments[ply] + "}")
         tokens.append(self.result)
