@@ -77,6 +77,19 @@ build();
 """
 
 
+#: The buttons' icons, drawn as paths (no font needed).
+_ICONS = {
+    "first": "M1 1h3v12H1z M15 1v12L5 7z",
+    "previous": "M13 1v12L3 7z",
+    "next": "M3 1v12l10-6z",
+    "last": "M1 1v12l10-6z M12 1h3v12h-3z",
+}
+
+
+def _icon(name: str) -> str:
+    return f'<svg width="16" height="14" viewBox="0 0 16 14"><path d="{_ICONS[name]}" fill="currentColor"/></svg>'
+
+
 def _summary(record: records.Record) -> str:
     tags = record.tags
     seats = records.seat_names(record.game, record.state.num_players)
@@ -153,10 +166,10 @@ def page(games: Sequence[records.Record], title: str = "glacier replay") -> str:
 <div>
 <div id="board"></div>
 <div id="controls">
-<button id="first" title="first (Home)"><svg width="16" height="14" viewBox="0 0 16 14"><path d="M1 1h3v12H1z M15 1v12L5 7z" fill="currentColor"/></svg></button>
-<button id="previous" title="previous (left arrow)"><svg width="16" height="14" viewBox="0 0 16 14"><path d="M13 1v12L3 7z" fill="currentColor"/></svg></button>
-<button id="next" title="next (right arrow)"><svg width="16" height="14" viewBox="0 0 16 14"><path d="M3 1v12l10-6z" fill="currentColor"/></svg></button>
-<button id="last" title="last (End)"><svg width="16" height="14" viewBox="0 0 16 14"><path d="M1 1v12l10-6z M12 1h3v12h-3z" fill="currentColor"/></svg></button>
+<button id="first" title="first (Home)">{_icon("first")}</button>
+<button id="previous" title="previous (left arrow)">{_icon("previous")}</button>
+<button id="next" title="next (right arrow)">{_icon("next")}</button>
+<button id="last" title="last (End)">{_icon("last")}</button>
 <span id="counter"></span>
 </div>
 <div id="comment"></div>
