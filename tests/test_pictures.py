@@ -217,7 +217,7 @@ def test_e_pieces_stay_inside_their_hexes_and_heights_are_on_top(players: int) -
             hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
             assert len(hexes) == 127
             pieces = elements(root, "polygon", "piece")
-            stacks = {h: s for h, s in (part.split("=") for part in text.split(" ")[3:])}
+            stacks = dict(part.split("=") for part in text.split(" ")[3:])
             assert len(pieces) == sum(len(s) // 2 for s in stacks.values())
             for piece in pieces:
                 for corner in points(piece):
@@ -275,7 +275,7 @@ def test_e_perspective_puts_the_players_home_at_the_bottom() -> None:
         root = tree(render(glacier.new_game(E, players=6), perspective=player))
         hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
 
-        def mean_y(territory: int) -> float:
+        def mean_y(territory: int, hexes: dict[Any, list[tuple[float, float]]] = hexes) -> float:
             names = [module.HEX_NAMES[h] for h in module.TERRITORY_HEXES[territory]]
             return sum(sum(y for _, y in hexes[n]) / 6 for n in names) / len(names)
 
