@@ -177,7 +177,7 @@ def draw(position: Any, view: View) -> str:
     base = top + 2 * CUP + track + 30
     svg.text(width / 2, base + 14, f"{line}, ply {position.ply}", 14)
     legend_y = base + 42
-    x = width / 2 - 304
+    x = width / 2 - 296
     svg.add("polygon", points=f"{x + 14},{legend_y} {x + 2},{legend_y - 6} {x + 2},{legend_y + 6}", fill="#5dade2")
     svg.text(x + 20, legend_y, "sowing", 12, anchor="start")
     x += 66
@@ -188,7 +188,7 @@ def draw(position: Any, view: View) -> str:
         x += 110
     for owner in (0, 1):
         _control_ring(svg, x + owner * 24, legend_y - 9, 18, 18, owner, radius=5)
-    svg.text(x + 48, legend_y, "controlled: by White, by Black", 12, anchor="start")
+    svg.text(x + 48, legend_y, "cups White, Black control", 12, anchor="start")
     return str(svg)
 
 
