@@ -10,7 +10,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 GAME  ?= kuba
 DEPTH ?= 6
 
-.PHONY: dev test test-rust test-python perft bench lint fmt clean
+.PHONY: dev test test-rust test-python browser perft bench lint fmt clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,15 @@ test: dev lint test-rust test-python
 test-rust:
 	cargo test --release -p glacier-core
 
-test-python: dev
+test-python: dev browser
 	$(BIN)/pytest -n auto
+
+## Headless Chromium and its driver (Debian packages) for the replay page's browser test;
+## where they cannot be installed that test is skipped with a message.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) || \
+	  echo "could not install chromium: the browser test of the replay page will be skipped"
 
 ## Benchmarks with timings: pytest-benchmark, the Rust comparison with shakmaty, the summary table.
 bench: dev

@@ -8,6 +8,8 @@ __all__ = [
     "__version__",
     "_restore",
     "_set_svg_renderer",
+    "chess_san",
+    "chess_uci",
     "from_text",
     "games",
     "new_game",
@@ -25,6 +27,11 @@ def from_text(name: str, text: str, **params: int | None) -> GameState:
 
 def _restore(name: str, params: dict[str, int | None], text: str, moves: list[str]) -> GameState: ...
 def _set_svg_renderer(renderer: Callable[[GameState], str]) -> None: ...
+def chess_san(text: str, uci: str, **params: int | None) -> str:
+    """The SAN of the UCI move ``uci`` in the Ice Age Chess position ``text``."""
+
+def chess_uci(text: str, san: str, **params: int | None) -> str:
+    """The UCI text of the move written in SAN as ``san`` in the Ice Age Chess position ``text``."""
 
 @final
 class GameState:

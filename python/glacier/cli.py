@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, Optional
 
 import click
@@ -180,6 +181,12 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(min=0), help="The player number you play.")
 @click.option("--seed", default=None, type=int, help="Seed for the computer player.")
 @click.option("--position", help="Start from this position text.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Append the game to this record file when it ends (otherwise you are asked).",
+)
 def play(
     game: str,
     params: tuple[str, ...],
@@ -188,12 +195,51 @@ def play(
     seat: int,
     seed: Optional[int],
     position: Optional[str],
+    record_path: Optional[str],
 ) -> None:
     """Play GAME in the terminal against the computer.
 
     Type moves in the game's notation; 'moves' lists the legal moves, 'undo' takes back
-    your last move, 'quit' ends the game.
+    your last move, 'quit' ends the game. At the end you may save the game as a record
+    (see 'glacier replay').
     """
+    state = _play(game, params, opponent, playouts, seat, seed, position)
+    if state.moves:
+        _offer_to_save(state, seat, opponent, record_path)
+
+
+def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[str]) -> None:
+    from glacier import records
+
+    if record_path is None:
+        try:
+            answer = click.prompt(
+                "save the game? record file to append it to (Enter: don't save)",
+                default="",
+                show_default=False,
+                prompt_suffix="> ",
+            ).strip()
+        except click.Abort:  # the input ended: nothing to save to
+            click.echo()
+            return
+        if not answer:
+            return
+        record_path = answer
+    names = [f"glacier {opponent}"] * state.num_players
+    names[seat] = "you"
+    records.write(record_path, [records.Record.of(state, names, Event="glacier play")], append=True)
+    click.echo(f"saved the game to {record_path} (glacier replay {record_path} --html game.html shows it)")
+
+
+def _play(
+    game: str,
+    params: tuple[str, ...],
+    opponent: str,
+    playouts: int,
+    seat: int,
+    seed: Optional[int],
+    position: Optional[str],
+) -> Any:
     from glacier.players import MonteCarloPlayer, RandomPlayer
 
     state = _make(game, position, _parse_params(params), use_reference=False)
@@ -209,7 +255,7 @@ def play(
             continue
         entry = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
         if entry in ("quit", "exit"):
-            return
+            return state
         if entry in ("moves", "?", "help"):
             click.echo("legal moves: " + " ".join(state.legal_moves()))
             continue
@@ -233,6 +279,40 @@ def play(
         click.echo("you lose")
     else:
         click.echo("draw")
+    return state
+
+
+@main.command()
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--html", "html_path", type=click.Path(dir_okay=False, writable=True), help="Write the replay page to this file."
+)
+@click.option("--reference", "use_reference", is_flag=True, help="Replay with the pure-Python reference.")
+def replay(record_file: str, html_path: Optional[str], use_reference: bool) -> None:
+    """Replay the games of RECORD_FILE (game records, see docs/records.md).
+
+    With --html, writes one self-contained page (board, move list, buttons and arrow keys);
+    otherwise prints each game's tags and final board.
+    """
+    from glacier import records
+    from glacier import replay as replay_page
+
+    try:
+        games = list(records.read_records(record_file, impl=reference if use_reference else glacier))
+    except glacier.GlacierError as err:
+        raise click.ClickException(f"{record_file}: {err}") from None
+    if not games:
+        raise click.ClickException(f"{record_file} holds no game")
+    if html_path:
+        replay_page.write(html_path, games, title=Path(record_file).name)
+        plies = sum(len(game.state.moves) for game in games)
+        click.echo(f"wrote {html_path}: {len(games)} game{'s' if len(games) != 1 else ''}, {plies} plies")
+        return
+    for number, game in enumerate(games, start=1):
+        click.echo(f"game {number}: {game.game}, {len(game.state.moves)} plies, result {game.result}")
+        for name, value in game.tags.items():
+            click.echo(f"  {name}: {value}")
+        click.echo(str(game.state))
 
 
 @main.command()

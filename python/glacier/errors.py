@@ -12,6 +12,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
+    "InvalidRecordError",
     "UnknownGameError",
 ]
 
@@ -34,3 +35,7 @@ class InvalidParameterError(GlacierError):
 
 class UnknownGameError(GlacierError):
     """A game name that glacier does not know."""
+
+
+class InvalidRecordError(GlacierError):
+    """A game record that cannot be read or written (its message names the line and the move)."""

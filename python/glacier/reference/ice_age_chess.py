@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from ..errors import IllegalMoveError
 from . import _zobrist
 from ._base import (
     U32_MAX,
@@ -507,3 +508,128 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
             f"{square_name(board.index(king))} is attacked)"
         )
     return IceAgeChessPosition(params, board, side, castling, ep, halfmove, fullmove)
+
+
+# --- SAN (Standard Algebraic Notation), as PGN records write moves: the twin of the engine's
+# `IceAgeChess::san` and `parse_san` (rust/glacier-core/src/games/ice_age_chess/text.rs) ---
+
+SAN_LETTERS = "PNBRQK"
+_SAN_SYNTAX_HELP = (
+    "expected a piece letter (K, Q, R, B, N; none for a pawn), an optional from-file or rank, an optional 'x', "
+    "the target square and for a promotion '=' and a piece letter, like 'e4', 'Nbd7', 'exd5', 'e8=Q', 'O-O'"
+)
+
+
+def _legal_child(position: IceAgeChessPosition, move: str) -> IceAgeChessPosition:
+    child = position.successors().get(move)
+    if child is None:
+        raise IllegalMoveError(position.explain_illegal(move))
+    return child  # type: ignore[return-value]
+
+
+def _is_castling(position: IceAgeChessPosition, move: str) -> bool:
+    frm, to = parse_square(move[:2]), parse_square(move[2:4])
+    return position.board[frm].upper() == "K" and abs(to - frm) == 2  # type: ignore[index,operator]
+
+
+def _san_body(position: IceAgeChessPosition, move: str) -> str:
+    frm, to = parse_square(move[:2]), parse_square(move[2:4])
+    assert frm is not None and to is not None
+    if _is_castling(position, move):
+        return "O-O" if to > frm else "O-O-O"
+    piece = position.board[frm]
+    role = piece.upper()
+    capture = position.board[to] != EMPTY or (role == "P" and frm % 8 != to % 8)
+    if role == "P":
+        out = (move[0] + "x" if capture else "") + move[2:4]
+        return out + ("=" + move[4].upper() if len(move) == 5 else "")
+    rivals = [
+        f
+        for other in position.successors()
+        if other[2:4] == move[2:4]
+        and (f := parse_square(other[:2])) != frm
+        and position.board[f] == piece  # type: ignore[index]
+        and not _is_castling(position, other)
+    ]
+    out = role
+    if rivals:
+        same_file = any(f % 8 == frm % 8 for f in rivals)  # type: ignore[operator]
+        same_rank = any(f // 8 == frm // 8 for f in rivals)  # type: ignore[operator]
+        out += move[0] if not same_file else move[1] if not same_rank else move[:2]
+    return out + ("x" if capture else "") + move[2:4]
+
+
+def san(position: IceAgeChessPosition, move: str) -> str:
+    """The SAN of the UCI move ``move``, legal in ``position``: ``e4``, ``Nbd2``, ``exd6``,
+    ``e8=Q``, ``O-O``, with ``+`` for a check and ``#`` for a checkmate. Ice is taken like a
+    piece (``Bxe5``); an Ice Age that freezes the other king wins but is no mate."""
+    child = _legal_child(position, move)
+    out = _san_body(position, move)
+    if child.in_check():
+        out += "#" if child.outcome == position.current_player else "+"
+    return out
+
+
+def parse_san(position: IceAgeChessPosition, text: str) -> str:
+    """The UCI text of the legal move written in SAN as ``text``. Read as PGN readers do:
+    check and mate marks and ``!``/``?`` annotations are ignored, so is the capture mark,
+    ``0-0`` is castling too, and a move may name more of its from-square than it needs to."""
+    body = text.rstrip("+#!?")
+    legal = position.successors()
+    if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
+        king_side = len(body) == 3
+        for move in legal:
+            if _is_castling(position, move) and (move[2] > move[0]) == king_side:
+                return move
+        raise IllegalMoveError(f"illegal move '{text}': castling is not allowed here")
+    pattern = _read_san(body)
+    if pattern is None:
+        raise IllegalMoveError(f"'{text}' is not a SAN move: {_SAN_SYNTAX_HELP}")
+    role, from_file, from_rank, to, promotion = pattern
+    if role == "P" and from_file is None:
+        from_file = to[0]  # a pawn move without a from-file is a push: it stays on its file
+    found = [
+        move
+        for move in legal
+        if move[2:4] == to
+        and not _is_castling(position, move)
+        and position.board[parse_square(move[:2])].upper() == role  # type: ignore[index]
+        and move[4:] == promotion
+        and (from_file is None or move[0] == from_file)
+        and (from_rank is None or move[1] == from_rank)
+    ]
+    if not found:
+        raise IllegalMoveError(f"illegal move '{text}': no legal move of the side to move fits it")
+    if len(found) > 1:
+        names = sorted(san(position, move) for move in found)
+        raise IllegalMoveError(f"ambiguous move '{text}': it could be {' or '.join(names)}")
+    return found[0]
+
+
+def _read_san(body: str) -> Optional[tuple[str, Optional[str], Optional[str], str, str]]:
+    """(role, from-file, from-rank, target square, promotion letter or "") of a SAN text
+    other than castling, or None when it is not one."""
+    if not body:
+        return None
+    role = "P"
+    if body[0] in SAN_LETTERS[1:]:
+        role, body = body[0], body[1:]
+    promotion = ""
+    if role == "P" and body and body[-1] in "NBRQ":
+        promotion, body = body[-1].lower(), body[:-1]
+        body = body.removesuffix("=")
+    if len(body) < 2 or parse_square(body[-2:]) is None:
+        return None
+    head, to = body[:-2], body[-2:]
+    if head.endswith("x"):
+        head = head[:-1]
+    files, ranks = "abcdefgh", "12345678"
+    if head == "":
+        return role, None, None, to, promotion
+    if len(head) == 1 and head in files:
+        return role, head, None, to, promotion
+    if len(head) == 1 and head in ranks:
+        return role, None, head, to, promotion
+    if len(head) == 2 and head[0] in files and head[1] in ranks:
+        return role, head[0], head[1], to, promotion
+    return None

@@ -2,42 +2,77 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ._canvas import Svg, status
+from ..errors import IllegalMoveError
+from ..reference import kings_court
+from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
-__all__ = ["draw"]
+__all__ = ["PIECE_COLOURS", "draw", "move_cells"]
+
+#: Fill and edge of each side's discs. Red is a light vermilion and Green a dark bluish
+#: green: they differ in lightness as well as hue, so players with any form of colour
+#: blindness (and a grey print) tell them apart; the inner marks (a ring for Red, a
+#: diamond for Green) differ in shape as well.
+PIECE_COLOURS = {"R": ("#e8702a", "#8a3a0c"), "G": ("#00705a", "#00382d")}
 
 
-def draw(position: Any) -> str:
-    """The beige playing squares as an 8x8 grid seen from Red's side, the Center Court
-    (c3-f6) framed in gold, Red and Green pieces as checkers-style discs."""
-    cell, margin = 46, 26
+def move_cells(move: str) -> list[list[str]]:
+    """The squares a move visits (a step, or a chain of jumps), as one arrow path."""
+    cells = re.split(r"[-x]", move)
+    if len(cells) < 2 or any(kings_court.parse_square(c) is None for c in cells):
+        raise IllegalMoveError(f"'{move}' is not a King's Court move (like 'd2-d3' or 'd4xd6xf6')")
+    return [cells]
+
+
+def disc(svg: Svg, letter: str, x: float, y: float, r: float) -> None:
+    fill, edge = PIECE_COLOURS[letter]
+    svg.add("circle", cx=x, cy=y, r=r, fill=fill, stroke=edge, stroke_width=2, class_="piece", data_colour=letter)
+    if letter == "R":
+        svg.add("circle", cx=x, cy=y, r=r * 0.55, fill="none", stroke="#ffe9d6", stroke_width=2.2)
+    else:
+        d = r * 0.55
+        svg.add(
+            "polygon",
+            points=f"{x},{y - d} {x + d},{y} {x},{y + d} {x - d},{y}",
+            fill="none",
+            stroke="#d9f7ef",
+            stroke_width=2.2,
+            stroke_linejoin="round",
+        )
+
+
+def draw(position: Any, view: View) -> str:
+    """The beige playing squares as an 8x8 grid seen from Red's side (Green's when turned),
+    the Center Court (c3-f6) framed in gold."""
+    cell, margin = 48, 26
     size = 8 * cell
-    svg = Svg(size + 2 * margin, size + 2 * margin + 24, "#fbf6ec")
-    for rank in range(8):
-        for file in range(8):
-            x, y = margin + file * cell, margin + (7 - rank) * cell
-            court = 2 <= rank <= 5 and 2 <= file <= 5
-            svg.add(
-                "rect",
-                x=x,
-                y=y,
-                width=cell,
-                height=cell,
-                fill="#f3e2b3" if court else "#e8d5a3",
-                stroke="#b9a06a",
-                stroke_width=1,
-            )
-            piece = position.board[rank * 8 + file]
-            if piece != ".":
-                fill, edge = ("#c0392b", "#7b241c") if piece == "R" else ("#27ae60", "#145a32")
-                svg.add(
-                    "circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.38, fill=fill, stroke=edge, stroke_width=2
-                )
-                svg.add(
-                    "circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.24, fill="none", stroke=edge, stroke_width=1
-                )
+    svg = Svg(size + 2 * margin, size + 2 * margin + 48, "#fbf6ec")
+    turned = view.turned()
+
+    def corner(sq: int) -> tuple[float, float]:
+        file, rank = sq % 8, sq // 8
+        if turned:
+            file, rank = 7 - file, 7 - rank
+        return margin + file * cell, margin + (7 - rank) * cell
+
+    def centre(name: str) -> tuple[float, float]:
+        sq = kings_court.parse_square(name)
+        if sq is None:
+            raise IllegalMoveError(f"'{name}' is not a King's Court square")
+        x, y = corner(sq)
+        return x + cell / 2, y + cell / 2
+
+    marked = set()
+    if view.last_move:
+        marked = {kings_court.parse_square(n) for path in move_cells(view.last_move) for n in path}
+    for sq in range(64):
+        x, y = corner(sq)
+        fill = "#f3e2b3" if sq in kings_court.COURT else "#e8d5a3"
+        svg.add("rect", x=x, y=y, width=cell, height=cell, fill=fill, stroke="#b9a06a", stroke_width=1)
+        if sq in marked:
+            svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
     svg.add(
         "rect",
         x=margin + 2 * cell,
@@ -48,9 +83,27 @@ def draw(position: Any) -> str:
         stroke="#b7950b",
         stroke_width=4,
     )
-    for i in range(8):
-        svg.text(margin + i * cell + cell / 2, margin + size + 11, "abcdefgh"[i], 11)
-        svg.text(margin - 11, margin + (7 - i) * cell + cell / 2, str(i + 1), 11)
-    line = status(position, ("Red", "Green"))
-    svg.text(svg.width / 2, size + 2 * margin + 10, f"{line}, ply {position.ply}", 13)
+    for sq in range(64):
+        content = position.board[sq]
+        if content != ".":
+            x, y = corner(sq)
+            disc(svg, content, x + cell / 2, y + cell / 2, cell * 0.38)
+    for arrow in view.arrows:
+        for path in arrow_cells(arrow, move_cells):
+            svg.arrow([centre(name) for name in path], width=cell * 0.15, shorten=cell * 0.1)
+    if view.coordinates:
+        files = "abcdefgh"
+        for i in range(8):
+            svg.text(margin + i * cell + cell / 2, margin + size + 12, files[7 - i] if turned else files[i], 12)
+            svg.text(margin - 12, margin + i * cell + cell / 2, str(i + 1) if turned else str(8 - i), 12)
+    line = status(position, kings_court.NAMES)
+    svg.text(svg.width / 2, size + 2 * margin + 8, f"{line}, ply {position.ply}", 14)
+    # The legend: which disc is which side, and how many each has left.
+    for player, letter in enumerate("RG"):
+        x = svg.width / 2 - 120 + player * 140
+        y = size + 2 * margin + 32
+        disc(svg, letter, x, y, 10)
+        left = position.board.count(letter)
+        court = sum(1 for sq in kings_court.COURT if position.board[sq] == letter)
+        svg.text(x + 16, y, f"{kings_court.NAMES[player]}: {left} ({court} in court)", 12, anchor="start")
     return str(svg)

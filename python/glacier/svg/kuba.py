@@ -4,42 +4,112 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._canvas import Svg, status
+from ..errors import IllegalMoveError
+from ..reference import kuba
+from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
-__all__ = ["draw"]
+__all__ = ["draw", "move_cells"]
+
+_MARBLES = {"W": ("#fdfdfd", "#6b6b6b"), "B": ("#222222", "#000000"), "R": ("#c0392b", "#7b241c")}
+_NAMES = ("White", "Black")
 
 
-def draw(position: Any) -> str:
-    """An SVG document picturing ``position`` (a parsed reference position)."""
-    cell, margin = 44, 28
-    size = 7 * cell
-    svg = Svg(size + 2 * margin, size + 2 * margin + 40, "#f4ead5")
-    svg.add("rect", x=margin, y=margin, width=size, height=size, fill="#c9a66b", stroke="#5b4423", stroke_width=2)
-    colours = {"W": ("#fdfdfd", "#777"), "B": ("#222", "#000"), "R": ("#c0392b", "#7b241c")}
-    for rank in range(7):
-        for file in range(7):
-            x, y = margin + file * cell, margin + (6 - rank) * cell
-            svg.add("rect", x=x, y=y, width=cell, height=cell, fill="none", stroke="#8a6a3a", stroke_width=1)
-            marble = position.board[rank * 7 + file]
-            if marble != ".":
-                fill, edge = colours[marble]
-                svg.add(
-                    "circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.4, fill=fill, stroke=edge, stroke_width=1.5
-                )
-    for i in range(7):
-        svg.text(margin + i * cell + cell / 2, margin + size + 12, "abcdefg"[i], 11)
-        svg.text(margin - 12, margin + (6 - i) * cell + cell / 2, str(i + 1), 11)
-    if position.ko is not None:
-        sq = position.ko[0]
-        x, y = margin + (sq % 7) * cell, margin + (6 - sq // 7) * cell
-        svg.add(
-            "rect", x=x + 2, y=y + 2, width=cell - 4, height=cell - 4, fill="none", stroke="#2e86c1", stroke_width=3
-        )
-    line = status(position, ("White", "Black")) + (" (bonus push)" if position.bonus else "")
-    captures = (
-        f"White: {position.reds[0]} Red, {position.captured[0]} Black   "
-        f"Black: {position.reds[1]} Red, {position.captured[1]} White"
+def move_cells(move: str) -> list[list[str]]:
+    """The squares of a push (from, to), as arrow paths; a pass has none."""
+    if move == "pass":
+        return []
+    if len(move) != 4 or kuba.parse_square(move[:2]) is None or kuba.parse_square(move[2:]) is None:
+        raise IllegalMoveError(f"'{move}' is not a Kuba move (like 'a1a2' or 'pass')")
+    return [[move[:2], move[2:]]]
+
+
+def marble(svg: Svg, colour: str, x: float, y: float, r: float, kind: str = "marble") -> None:
+    """A marble on the board (``kind`` "marble") or in the captures panel ("icon")."""
+    fill, edge = _MARBLES[colour]
+    svg.add("circle", cx=x, cy=y, r=r, fill=fill, stroke=edge, stroke_width=1.5, class_=kind, data_colour=colour)
+    # A highlight, so the marbles read as balls.
+    svg.add(
+        "circle", cx=x - r * 0.35, cy=y - r * 0.35, r=r * 0.22, fill="#ffffff", opacity=0.45 if colour != "W" else 0.9
     )
-    svg.text(svg.width / 2, size + 2 * margin + 6, line, 13)
-    svg.text(svg.width / 2, size + 2 * margin + 24, captures, 11)
+
+
+def draw(position: Any, view: View) -> str:
+    """The 7 x 7 board from White's side (Black's when turned), a panel per player with the
+    marbles it has captured, the forbidden ko push marked."""
+    cell, margin = 48, 28
+    size = 7 * cell
+    panel_top = size + 2 * margin
+    svg = Svg(size + 2 * margin, panel_top + 96, "#f4ead5")
+    turned = view.turned()
+
+    def corner(sq: int) -> tuple[float, float]:
+        file, rank = sq % 7, sq // 7
+        if turned:
+            file, rank = 6 - file, 6 - rank
+        return margin + file * cell, margin + (6 - rank) * cell
+
+    def centre(name: str) -> tuple[float, float]:
+        sq = kuba.parse_square(name)
+        if sq is None:
+            raise IllegalMoveError(f"'{name}' is not a Kuba square")
+        x, y = corner(sq)
+        return x + cell / 2, y + cell / 2
+
+    marked = {kuba.parse_square(n) for path in move_cells(view.last_move) for n in path} if view.last_move else set()
+    svg.add("rect", x=margin, y=margin, width=size, height=size, fill="#c9a66b", stroke="#5b4423", stroke_width=2)
+    for sq in range(49):
+        x, y = corner(sq)
+        svg.add("rect", x=x, y=y, width=cell, height=cell, fill="none", stroke="#8a6a3a", stroke_width=1)
+        if sq in marked:
+            svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
+    for sq in range(49):
+        content = position.board[sq]
+        if content != ".":
+            x, y = corner(sq)
+            marble(svg, content, x + cell / 2, y + cell / 2, cell * 0.4)
+    if position.ko is not None:
+        frm, _ = position.ko
+        x, y = corner(frm)
+        svg.add(
+            "rect",
+            x=x + 2,
+            y=y + 2,
+            width=cell - 4,
+            height=cell - 4,
+            fill="none",
+            stroke="#2e86c1",
+            stroke_width=3,
+            stroke_dasharray="6 4",
+            class_="ko",
+        )
+    for arrow in view.arrows:
+        for path in arrow_cells(arrow, move_cells):
+            svg.arrow([centre(name) for name in path], width=cell * 0.16, shorten=cell * 0.1)
+    if view.coordinates:
+        files = "abcdefg"
+        for i in range(7):
+            svg.text(margin + i * cell + cell / 2, margin + size + 13, files[6 - i] if turned else files[i], 12)
+            svg.text(margin - 13, margin + i * cell + cell / 2, str(i + 1) if turned else str(7 - i), 12)
+
+    # One panel per player: its marble, its name, then what it has captured.
+    line = status(position, _NAMES) + (" (bonus push)" if position.bonus else "")
+    if position.ko is not None:
+        line += f"; ko forbids {kuba.push_name(*position.ko)}"
+    svg.text(svg.width / 2, panel_top + 4, line, 14)
+    opponent = ("B", "W")
+    for player in (0, 1):
+        y = panel_top + 32 + player * 30
+        x = margin
+        if position.outcome is None and position.current_player == player:
+            svg.add(
+                "polygon", points=f"{x - 16},{y - 6} {x - 16},{y + 6} {x - 6},{y}", fill="#333333", class_="to-move"
+            )
+        marble(svg, "WB"[player], x + 10, y, 10, "icon")
+        svg.text(x + 26, y, f"{_NAMES[player]} has taken", 13, anchor="start")
+        marble(svg, "R", x + 150, y, 10, "icon")
+        reds = f"{position.reds[player]} of 7 Red"
+        svg.text(x + 164, y, reds, 14, anchor="start", class_="captured", font_weight="bold")
+        marble(svg, opponent[player], x + 262, y, 10, "icon")
+        taken = f"{position.captured[player]} of 8"
+        svg.text(x + 276, y, taken, 14, anchor="start", class_="captured", font_weight="bold")
     return str(svg)

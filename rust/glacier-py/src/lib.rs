@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 mod batch;
 mod convert;
 mod errors;
+mod records;
 mod state;
 
 fn spec_dict<'py>(py: Python<'py>, spec: &ParamSpec) -> PyResult<Bound<'py, PyDict>> {
@@ -61,5 +62,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::_restore, m)?)?;
     m.add_function(wrap_pyfunction!(state::_set_svg_renderer, m)?)?;
     batch::register(m)?;
+    records::register(m)?;
     Ok(())
 }

@@ -1,9 +1,11 @@
-//! The position text (FEN with `*` for ice) and the move text (UCI).
+//! The position text (FEN with `*` for ice), the move text (UCI), and Standard Algebraic
+//! Notation (SAN) for game records (docs/records.md).
 
 use super::bitboard::{bit, sliders, RANK_1, RANK_8};
 use super::movegen::forward;
 use super::*;
 use crate::bad_position;
+use crate::game::Outcome;
 use crate::notation::{parse_count, parse_placement, write_placement};
 use std::fmt::Write as _;
 
@@ -386,5 +388,273 @@ impl Notation for IceAgeChess {
             mv.from() == from && mv.to() == to && promo == promotion
         });
         found.ok_or_else(|| Error::IllegalMove(self.explain_illegal(text, from, to, promotion)))
+    }
+}
+
+/// SAN letters of the roles (a pawn has none in SAN; `P` is only here to index by role).
+const SAN_LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+impl IceAgeChess {
+    // --- SAN (Standard Algebraic Notation), as PGN records write moves ------------------
+
+    /// The SAN of `mv`, a legal move of this state: `e4`, `Nbd2`, `exd6`, `e8=Q`, `O-O`,
+    /// with `+` for a check and `#` for a checkmate. Ice is taken like a piece (`Bxe5`);
+    /// an Ice Age that freezes the other king wins the game but is no mate.
+    pub fn san(&self, mv: IceAgeChessMove) -> String {
+        let mut out = self.san_body(mv);
+        let mut after = self.clone();
+        after.play_unchecked(mv);
+        if after.in_check() {
+            let mate = after.outcome() == Outcome::Win(self.side);
+            out.push(if mate { '#' } else { '+' });
+        }
+        out
+    }
+
+    /// The SAN of `mv` without the check mark.
+    fn san_body(&self, mv: IceAgeChessMove) -> String {
+        let (from, to, kind) = (mv.from(), mv.to(), mv.kind());
+        if kind == CASTLE {
+            return if to > from { "O-O" } else { "O-O-O" }.to_string();
+        }
+        let piece = self.board[from];
+        let role = piece as usize % 6;
+        let capture = self.board[to] != EMPTY || kind == EN_PASSANT;
+        let mut out = String::with_capacity(8);
+        if role == PAWN {
+            if capture {
+                out.push((b'a' + (from % 8) as u8) as char);
+                out.push('x');
+            }
+            out.push_str(&square_name(to));
+            if kind >= PROMOTE_KNIGHT {
+                out.push('=');
+                out.push(SAN_LETTERS[(kind - PROMOTE_KNIGHT + 1) as usize]);
+            }
+            return out;
+        }
+        out.push(SAN_LETTERS[role]);
+        // Another piece of the same kind that can go to the same square: name the file
+        // when that tells them apart, else the rank, else both.
+        let (mut rivals, mut same_file, mut same_rank) = (false, false, false);
+        self.generate_moves(&mut |other| {
+            let there = other.from();
+            if other.to() == to && there != from && self.board[there] == piece && other.kind() != CASTLE {
+                rivals = true;
+                same_file |= there % 8 == from % 8;
+                same_rank |= there / 8 == from / 8;
+            }
+        });
+        if rivals {
+            let name = square_name(from);
+            if !same_file {
+                out.push_str(&name[..1]);
+            } else if !same_rank {
+                out.push_str(&name[1..]);
+            } else {
+                out.push_str(&name);
+            }
+        }
+        if capture {
+            out.push('x');
+        }
+        out.push_str(&square_name(to));
+        out
+    }
+
+    /// The legal move written in SAN as `text`. Read as PGN readers do: check and mate
+    /// marks and `!`/`?` annotations are ignored, so is the capture mark, `0-0` is castling
+    /// too, and a move may name more of its from-square than it needs to.
+    pub fn parse_san(&self, text: &str) -> Result<IceAgeChessMove, Error> {
+        let body = text.trim_end_matches(['+', '#', '!', '?']);
+        if matches!(body, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
+            let king_side = body.len() == 3;
+            return self
+                .find_move(|mv| mv.kind() == CASTLE && (mv.to() > mv.from()) == king_side)
+                .ok_or_else(|| {
+                    Error::IllegalMove(format!("illegal move '{text}': castling is not allowed here"))
+                });
+        }
+        let Some(wanted) = SanPattern::read(body) else {
+            return Err(Error::IllegalMove(format!(
+                "'{text}' is not a SAN move: expected a piece letter (K, Q, R, B, N; none for a \
+                 pawn), an optional from-file or rank, an optional 'x', the target square and \
+                 for a promotion '=' and a piece letter, like 'e4', 'Nbd7', 'exd5', 'e8=Q', 'O-O'"
+            )));
+        };
+        let mut found: Option<IceAgeChessMove> = None;
+        let mut rivals: Vec<IceAgeChessMove> = Vec::new();
+        self.generate_moves(&mut |mv| {
+            if wanted.matches(self, mv) {
+                match found {
+                    None => found = Some(mv),
+                    Some(_) => rivals.push(mv),
+                }
+            }
+        });
+        match found {
+            None => Err(Error::IllegalMove(format!(
+                "illegal move '{text}': no legal move of the side to move fits it"
+            ))),
+            Some(mv) if rivals.is_empty() => Ok(mv),
+            Some(mv) => {
+                let mut names: Vec<String> = std::iter::once(mv)
+                    .chain(rivals)
+                    .map(|m| self.san(m))
+                    .collect();
+                names.sort();
+                Err(Error::IllegalMove(format!(
+                    "ambiguous move '{text}': it could be {}",
+                    names.join(" or ")
+                )))
+            }
+        }
+    }
+}
+
+/// What a SAN text (castling aside) says of a move.
+struct SanPattern {
+    role: usize,
+    from_file: Option<usize>,
+    from_rank: Option<usize>,
+    to: usize,
+    /// The promotion's move kind, if the text promotes.
+    promotion: Option<u16>,
+}
+
+impl SanPattern {
+    fn read(body: &str) -> Option<SanPattern> {
+        let mut bytes = body.as_bytes();
+        let role = match bytes.first() {
+            Some(&c) => match SAN_LETTERS[1..].iter().position(|&l| l as u8 == c) {
+                Some(i) => {
+                    bytes = &bytes[1..];
+                    i + 1
+                }
+                None => PAWN,
+            },
+            None => return None,
+        };
+        let mut promotion = None;
+        if role == PAWN {
+            if let Some((&last, rest)) = bytes.split_last() {
+                if let Some(i) = SAN_LETTERS[1..5].iter().position(|&l| l as u8 == last) {
+                    promotion = Some(PROMOTE_KNIGHT + i as u16);
+                    bytes = rest.strip_suffix(b"=").unwrap_or(rest);
+                }
+            }
+        }
+        if bytes.len() < 2 {
+            return None;
+        }
+        let (head, target) = bytes.split_at(bytes.len() - 2);
+        let to = parse_square(target)?;
+        let head = head.strip_suffix(b"x").unwrap_or(head);
+        let (from_file, from_rank) = match head {
+            [] => (None, None),
+            [f @ b'a'..=b'h'] => (Some((f - b'a') as usize), None),
+            [r @ b'1'..=b'8'] => (None, Some((r - b'1') as usize)),
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                (Some((f - b'a') as usize), Some((r - b'1') as usize))
+            }
+            _ => return None,
+        };
+        Some(SanPattern {
+            role,
+            from_file,
+            from_rank,
+            to,
+            promotion,
+        })
+    }
+
+    fn matches(&self, state: &IceAgeChess, mv: IceAgeChessMove) -> bool {
+        let from = mv.from();
+        let promotion = (mv.kind() >= PROMOTE_KNIGHT).then(|| mv.kind());
+        // A pawn move without a from-file is a push: it stays on its file.
+        let from_file = match (self.role, self.from_file) {
+            (PAWN, None) => Some(self.to % 8),
+            (_, file) => file,
+        };
+        mv.to() == self.to
+            && mv.kind() != CASTLE
+            && state.board[from] as usize % 6 == self.role
+            && promotion == self.promotion
+            && from_file.is_none_or(|f| from % 8 == f)
+            && self.from_rank.is_none_or(|r| from / 8 == r)
+    }
+}
+
+#[cfg(test)]
+mod san_tests {
+    use super::*;
+
+    fn chess(fen: &str) -> IceAgeChess {
+        let params = IceAgeChessParams {
+            max_plies: 1000,
+            ice_age_period: 0,
+        };
+        IceAgeChess::from_text(fen, &params).expect("valid FEN")
+    }
+
+    fn san_of(state: &IceAgeChess, uci: &str) -> String {
+        state.san(state.parse_move(uci).expect("legal"))
+    }
+
+    #[test]
+    fn san_writes_and_reads_every_kind_of_move() {
+        // Two knights and two rooks that can reach the same squares, a pawn that can take
+        // en passant, castling on both sides and a promotion with capture.
+        let s = chess("r3k2r/1P6/8/3pP1N1/8/8/8/R3K2R w KQkq d6 0 1");
+        for (uci, san) in [
+            ("e5d6", "exd6"),
+            ("e1g1", "O-O"),
+            ("e1c1", "O-O-O"),
+            ("b7a8q", "bxa8=Q+"),
+            ("b7b8n", "b8=N"),
+            ("a1a8", "Rxa8+"),
+            ("g5f3", "Nf3"),
+            ("h1h8", "Rxh8+"),
+        ] {
+            assert_eq!(san_of(&s, uci), san, "{uci}");
+            let mv = s.parse_san(san).expect(san);
+            assert_eq!(s.move_text(mv), uci);
+        }
+        let knights = chess("4k3/8/8/8/8/8/8/1N1K1N2 w - - 0 1");
+        assert_eq!(san_of(&knights, "b1d2"), "Nbd2");
+        let rooks = chess("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(san_of(&rooks, "a1a3"), "R1a3");
+        let queens = chess("4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1");
+        assert_eq!(san_of(&queens, "a3b2"), "Qa3b2");
+        let mate = chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(san_of(&mate, "a1a8"), "Ra8#");
+    }
+
+    #[test]
+    fn san_reading_is_lenient_where_pgn_readers_are_and_strict_elsewhere() {
+        let s = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        for text in ["Nf3", "Ngf3", "Ng1f3", "Nf3!?", "Nxf3"] {
+            assert_eq!(s.move_text(s.parse_san(text).expect(text)), "g1f3");
+        }
+        assert!(s.parse_san("e5").is_err());
+        assert!(s.parse_san("O-O").is_err());
+        assert!(s.parse_san("nf3").is_err());
+        assert!(s.parse_san("").is_err());
+        let knights = chess("4k3/8/8/8/8/8/8/1N1K1N2 w - - 0 1");
+        let Err(Error::IllegalMove(msg)) = knights.parse_san("Nd2") else {
+            panic!("Nd2 is ambiguous")
+        };
+        assert!(msg.contains("Nbd2 or Nfd2"), "{msg}");
+    }
+
+    #[test]
+    fn ice_is_taken_like_a_piece() {
+        let s = IceAgeChess::start(&IceAgeChessParams {
+            max_plies: 1000,
+            ice_age_period: 20,
+        });
+        assert_eq!(san_of(&s, "e2d3"), "exd3");
+        assert_eq!(san_of(&s, "g1f3"), "Nxf3");
+        assert_eq!(s.move_text(s.parse_san("exd3").expect("legal")), "e2d3");
     }
 }
