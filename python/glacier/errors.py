@@ -8,6 +8,7 @@ on is always left unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "EvaluatorError",
     "GlacierError",
     "IllegalMoveError",
     "InvalidParameterError",
@@ -39,3 +40,8 @@ class UnknownGameError(GlacierError):
 
 class InvalidRecordError(GlacierError):
     """A game record that cannot be read or written (its message names the line and the move)."""
+
+
+class EvaluatorError(GlacierError):
+    """An evaluator given to a search raised, or returned arrays of the wrong shape, dtype or values
+    (its own exception, if it raised one, is the ``__cause__``)."""

@@ -2,6 +2,7 @@
 
 use super::{outcome_values, Heuristic, Values};
 use crate::rng::SplitMix64;
+use crate::Game;
 
 /// How the engine evaluates a leaf of the tree by itself (no outside evaluator). Both give
 /// every move the same prior.
@@ -36,8 +37,8 @@ impl LeafEvaluation {
 }
 
 /// One random game from `start`: the returns at its end, or, after `plies` plies of a game
-/// still going, the heuristic there. `moves` is scratch space for the legal moves of each
-/// ply (reused, so a rollout allocates nothing once it has grown).
+/// still going, the heuristic there. `moves` is scratch space for the moves of each ply
+/// (reused, so a rollout allocates nothing once it has grown).
 pub fn rollout<G: Heuristic>(
     start: &G,
     rng: &mut SplitMix64,
@@ -52,14 +53,36 @@ pub fn rollout<G: Heuristic>(
             state.heuristic(&mut values);
             return values;
         }
-        // Generating every move once beats counting and then generating up to the chosen
-        // one (measured on chess, the game with the costliest generation).
-        moves.clear();
-        state.generate_moves(&mut |mv| moves.push(mv));
-        if moves.is_empty() {
+        let Some(mv) = state.random_move(rng, moves) else {
             return outcome_values(state.outcome(), state.num_players());
-        }
-        state.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        };
+        state.play_unchecked(mv);
         played += 1;
     }
+}
+
+/// A uniformly random legal move: every move generated into `moves`, one drawn.
+#[inline]
+pub fn random_from_list<G: Game>(
+    state: &G,
+    rng: &mut SplitMix64,
+    moves: &mut Vec<G::Move>,
+) -> Option<G::Move> {
+    moves.clear();
+    state.generate_moves(&mut |mv| moves.push(mv));
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.below(moves.len() as u64) as usize])
+}
+
+/// A uniformly random legal move: the moves counted (games count faster than they
+/// generate), then generated only up to the one drawn.
+#[inline]
+pub fn random_by_count<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<G::Move> {
+    let count = state.count_moves();
+    if count == 0 {
+        return None;
+    }
+    state.nth_move(rng.below(count))
 }

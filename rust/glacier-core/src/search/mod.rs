@@ -22,6 +22,7 @@ pub mod alphabeta;
 pub mod evaluate;
 pub mod mcts;
 
+use crate::rng::SplitMix64;
 use crate::{Game, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -51,6 +52,12 @@ pub trait Heuristic: Game {
     /// quiescence search goes on through such moves past its depth, so that it never stops
     /// in the middle of an exchange.
     fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// A uniformly random legal move, `None` when there is none: the step of a rollout,
+    /// where most of a search's time goes. `moves` is scratch space the caller keeps for
+    /// the whole rollout. [`evaluate::random_from_list`] and [`evaluate::random_by_count`]
+    /// are the generic ways; a game picks the faster, or has its own.
+    fn random_move(&self, rng: &mut SplitMix64, moves: &mut Vec<Self::Move>) -> Option<Self::Move>;
 }
 
 /// What a search may spend: simulations (MCTS) or a depth (alpha-beta), a deadline, and a

@@ -1,8 +1,12 @@
 //! The static evaluation of Ice Age Chess for the search (docs/rules/ice_age_chess.md,
 //! "Heuristic"): material, mobility, and the pieces an Ice Age about to come would freeze.
 
-use super::bitboard::{east, north, sliders, south, west, Bitboard, Squares, KNIGHT_ATTACKS};
+use super::bitboard::{
+    east, north, sliders, south, west, Bitboard, Squares, KNIGHT_ATTACKS,
+};
 use super::*;
+use crate::rng::SplitMix64;
+use crate::search::evaluate::random_from_list;
 use crate::search::{Heuristic, Values};
 
 /// Material in centipawns, by role (the king is never traded; ice is nobody's).
@@ -136,6 +140,16 @@ impl Heuristic for IceAgeChess {
         let (to, kind) = (mv.to(), mv.kind());
         kind >= PROMOTE_KNIGHT || kind == EN_PASSANT || self.board[to] < ICE
     }
+
+    /// Every move generated, one drawn: one generation costs less here than a count
+    /// (which runs the same king-safety and pin tests) and a partial second one.
+    fn random_move(
+        &self,
+        rng: &mut SplitMix64,
+        moves: &mut Vec<IceAgeChessMove>,
+    ) -> Option<IceAgeChessMove> {
+        random_from_list(self, rng, moves)
+    }
 }
 
 #[cfg(test)]
@@ -153,6 +167,30 @@ mod tests {
         state.heuristic(&mut values);
         assert!((values[0] + values[1]).abs() < 1e-6);
         values[0]
+    }
+
+    #[test]
+    fn random_moves_are_legal_and_cover_every_move() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let promotions = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1";
+        for fen in [kiwipete, promotions] {
+            let state = IceAgeChess::from_text(fen, &IceAgeChessParams {
+                max_plies: 1000,
+                ice_age_period: 0,
+            })
+            .expect("valid FEN");
+            let mut all = Vec::new();
+            state.generate_moves(&mut |mv| all.push(mv));
+            let mut seen = vec![0u32; all.len()];
+            let mut rng = SplitMix64::new(7);
+            for _ in 0..all.len() * 200 {
+                let mv = state.random_move(&mut rng, &mut Vec::new()).expect("a move");
+                let at = all.iter().position(|&m| m == mv).expect("a legal move");
+                seen[at] += 1;
+            }
+            // Uniform: every move drawn about 200 times.
+            assert!(seen.iter().all(|&n| (120..300).contains(&n)), "{fen}: {seen:?}");
+        }
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! (docs/rules/ice_cube_checkers.md, "Heuristic"): King slots held, and slots controlled.
 
 use super::*;
+use crate::rng::SplitMix64;
+use crate::search::evaluate::random_by_count;
 use crate::search::{Heuristic, Values};
 
 /// Weight of each King slot a player controls (holding every one wins).
@@ -33,6 +35,12 @@ impl Heuristic for IceCubeCheckers {
     /// No move changes the material: every piece is always on the board.
     fn is_tactical(&self, _mv: IceCubeCheckersMove) -> bool {
         false
+    }
+
+    /// Counted in bulk without generating (the count is cheap here), then generated up to
+    /// the one drawn.
+    fn random_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<IceCubeCheckersMove>) -> Option<IceCubeCheckersMove> {
+        random_by_count(self, rng)
     }
 }
 

@@ -2,6 +2,8 @@
 //! "Heuristic"): pieces in the Court, a last Court piece at risk, and material.
 
 use super::*;
+use crate::rng::SplitMix64;
+use crate::search::evaluate::random_by_count;
 use crate::search::{Heuristic, Values};
 
 /// Weight of each piece in the Court more than the opponent.
@@ -51,6 +53,12 @@ impl Heuristic for KingsCourt {
     /// A move that captures.
     fn is_tactical(&self, mv: KingsCourtMove) -> bool {
         mv.jumps() > 0 && self.captures(mv) != 0
+    }
+
+    /// Counted in bulk without generating (the count is cheap here), then generated up to
+    /// the one drawn.
+    fn random_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<KingsCourtMove>) -> Option<KingsCourtMove> {
+        random_by_count(self, rng)
     }
 }
 
