@@ -82,6 +82,8 @@ def test_play_against_monte_carlo_to_the_end(monkeypatch: Any) -> None:
         "kuba",
         "-p",
         "max_plies=4",
+        "--opponent",
+        "montecarlo",
         "--playouts",
         "5",
         "--seed",

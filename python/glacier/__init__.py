@@ -49,6 +49,7 @@ __all__ = [
     "UnknownGameError",
     "VectorEnv",
     "__version__",
+    "arena",
     "from_text",
     "game_spec",
     "new_game",
@@ -120,3 +121,6 @@ def _draw(state: State) -> str:
 
 
 _native._set_svg_renderer(_draw)
+
+# Matches between players (search and players import only the engine, not this module).
+from .arena import arena  # noqa: E402

@@ -33,8 +33,7 @@ a callable's priors select by PUCT. See docs/search.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -62,8 +61,7 @@ Evaluator = Callable[
 DEFAULT_C = {"uct": 1.0, "puct": 1.5}
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     """What an MCTS search found at the root."""
 
     move: str
@@ -91,8 +89,7 @@ class SearchResult:
         )
 
 
-@dataclass(frozen=True)
-class AlphaBetaResult:
+class AlphaBetaResult(NamedTuple):
     """What an alpha-beta search found."""
 
     move: str
