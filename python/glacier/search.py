@@ -284,13 +284,13 @@ def mcts_batch(
     ``"heuristic"`` the states are searched one after another."""
     if not states:
         return []
-    games = {getattr(s, "game", None) for s in states}
-    if None in games:
+    games = {str(getattr(s, "game", "")) for s in states}
+    if "" in games:
         raise InvalidParameterError("mcts_batch searches glacier game states (one has no 'game')")
     if len(games) != 1:
         raise InvalidParameterError(f"mcts_batch searches states of one game, got {sorted(games)}")
     searcher = MCTS(
-        str(games.pop()),
+        games.pop(),
         evaluator=evaluator,
         seed=seed,
         c_puct=c_puct,
