@@ -440,6 +440,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     from tqdm import tqdm
 
     from glacier.bench import chess_comparisons, format_table, measure_game
+    from glacier.search_bench import search_comparisons
 
     chosen = list(games) or list(glacier.GAMES)
     rows = []
@@ -447,6 +448,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
         rows.extend(measure_game(game, threads=threads, quick=quick))
         if game == "ice_age_chess":
             rows.extend(chess_comparisons(quick=quick))
+            rows.extend(search_comparisons(quick=quick))
     click.echo(format_table(rows))
 
 
