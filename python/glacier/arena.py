@@ -121,7 +121,9 @@ def score_interval(score: float, games: int, z: float = Z95) -> tuple[float, flo
     denominator = 1.0 + z * z / games
     centre = (score + z * z / (2 * games)) / denominator
     half = z * math.sqrt(score * (1.0 - score) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low, high = centre - half, centre + half
+    # At a score of 0 or 1 one end is exactly 0 or 1; keep rounding from making it finite.
+    return (0.0 if low < 1e-12 else low), (1.0 if high > 1.0 - 1e-12 else high)
 
 
 def _mix(seed: int, *parts: int) -> int:

@@ -112,8 +112,8 @@ class MonteCarloPlayer:
 #: the one that measured strongest at 400 simulations (docs/search.md).
 MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
     "ice_age_chess": {"evaluator": "rollout", "rollout_plies": 40},
-    "ice_cube_checkers": {"evaluator": "rollout"},
-    "kings_court": {"evaluator": "rollout"},
+    "ice_cube_checkers": {"evaluator": "heuristic"},
+    "kings_court": {"evaluator": "heuristic"},
     "kuba": {"evaluator": "rollout"},
     "martian_chinese_checkers": {"evaluator": "heuristic"},
 }
