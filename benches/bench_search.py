@@ -38,7 +38,7 @@ def test_glacier_mcts_chess(benchmark: Any, threads: int) -> None:
     run(
         benchmark,
         "chess MCTS, random rollouts",
-        f"glacier MCTS, {threads} thread(s), root-parallel, 200 simulations per move, 6 moves",
+        f"glacier MCTS, {threads} thread(s), tree-parallel, 200 simulations per move, 6 moves",
         lambda full: search_bench.glacier_mcts_rate(200 if full else 50, 6 if full else 1, threads),
         lambda full: (200 if full else 50) * (6 if full else 1),
     )

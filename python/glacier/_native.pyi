@@ -134,7 +134,7 @@ class NativeSearch:
         dirichlet_fraction: float = 0.0,
         virtual_loss: float = 1.0,
         threads: int = 1,
-        parallel: str = "root",
+        parallel: str = "tree",
         trees: int | None = None,
         seed: int = 0,
         reuse: bool = True,

@@ -123,11 +123,13 @@ class MCTS:
     ``evaluator`` is ``"rollout"``, ``"heuristic"`` or a callable (see the module docs);
     ``selection`` ``"uct"`` or ``"puct"`` (by default UCT for the engine's evaluations, PUCT
     for a callable) with exploration constant ``c_puct`` (default 1.0 for UCT, 1.5 for PUCT).
-    ``threads`` > 1 (0 = every core) searches in parallel: ``parallel="root"`` searches
-    ``trees`` trees (default: one per thread) and adds up their root visits, which gives the
-    same result for any thread count; ``parallel="tree"`` shares one tree between the threads
-    (virtual loss), whose result depends on their timing. ``dirichlet_fraction`` > 0 mixes
-    Dirichlet noise of concentration ``dirichlet_alpha`` into the root's priors.
+    ``threads`` > 1 (0 = every core) searches in parallel: ``parallel="tree"`` (the default)
+    shares one tree between the threads, kept apart by virtual loss, and its result depends
+    on their timing; ``parallel="root"`` searches ``trees`` trees (default: one per thread)
+    and adds up their root visits, which gives the same result for any thread count but, at
+    the same number of simulations, plays weaker (each tree is smaller; docs/search.md has
+    the measurements). ``dirichlet_fraction`` > 0 mixes Dirichlet noise of concentration
+    ``dirichlet_alpha`` into the root's priors.
     """
 
     def __init__(
@@ -143,7 +145,7 @@ class MCTS:
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.0,
         virtual_loss: float = 1.0,
-        parallel: str = "root",
+        parallel: str = "tree",
         trees: Optional[int] = None,
         reuse: bool = True,
     ) -> None:
@@ -236,13 +238,13 @@ def mcts(
     dirichlet_alpha: float = 0.3,
     dirichlet_fraction: float = 0.0,
     virtual_loss: float = 1.0,
-    parallel: str = "root",
+    parallel: str = "tree",
     trees: Optional[int] = None,
     batch_size: int = 8,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (left unchanged); see :class:`MCTS` for the
-    options. The same seed gives the same result, for any thread count with
-    ``parallel="root"`` and a given ``trees``, as long as the budget is in simulations."""
+    options. The same seed gives the same result on one thread, and for any thread count
+    with ``parallel="root"`` and a given ``trees``, as long as the budget is in simulations."""
     searcher = MCTS(
         state.game,
         evaluator=evaluator,

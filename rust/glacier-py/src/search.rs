@@ -642,7 +642,7 @@ impl NativeSearch {
     #[pyo3(signature = (
         game, *, evaluator = "rollout", rollout_plies = None, selection = "uct",
         c_puct = 1.4, dirichlet_alpha = 0.3, dirichlet_fraction = 0.0, virtual_loss = 1.0,
-        threads = 1, parallel = "root", trees = None, seed = 0, reuse = true
+        threads = 1, parallel = "tree", trees = None, seed = 0, reuse = true
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
