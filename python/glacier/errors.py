@@ -8,6 +8,7 @@ on is always left unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "ClusterConnectionError",
     "GlacierError",
     "IllegalMoveError",
     "InvalidParameterError",
@@ -34,3 +35,7 @@ class InvalidParameterError(GlacierError):
 
 class UnknownGameError(GlacierError):
     """A game name that glacier does not know."""
+
+
+class ClusterConnectionError(GlacierError):
+    """A Ray cluster address (``glacier.distributed``) that nothing answers at."""
