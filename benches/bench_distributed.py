@@ -3,14 +3,16 @@ threaded perft on 2 threads, on the same machine in the same run.
 
 Every Ray task counts its unit with the native perft on one thread; the Ray time is the whole
 call: the split on the driver, the tasks, the results (Ray's start-up is outside it, in the
-fixture). ``extra_info`` records the split's share of the time and the overhead per task
-(CPU-seconds not spent counting, per task). Under a plain ``pytest`` run (benchmarks disabled)
-each case runs once at a small depth and checks its count.
+fixture). ``extra_info`` records the split's share of the time, the overhead per task
+(CPU-seconds not spent counting, per task) and the CPU time each side got, which tells how
+much of the 2 cores other work on the machine took. Under a plain ``pytest`` run
+(benchmarks disabled) each case runs once at a small depth and checks its count.
 """
 
 from __future__ import annotations
 
 import logging
+import resource
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,10 +59,15 @@ def test_perft_on_ray_against_threads(benchmark: Any, engine: str) -> None:
     state = glacier.new_game(GAME)
     benchmark.group = f"{GAME} perft({depth}) on 2 cores: Ray against threads"
     results: list[distributed.PerftResult] = []
+    cpu: list[float] = []
 
     def count() -> int:
         if engine == "threads":
-            return state.perft(depth, threads=2)
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            nodes = state.perft(depth, threads=2)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            return nodes
         results.append(distributed.perft(state, depth, split_depth=SPLIT, progress=False))
         return results[-1].nodes
 
@@ -68,6 +75,7 @@ def test_perft_on_ray_against_threads(benchmark: Any, engine: str) -> None:
     benchmark.extra_info["nodes"] = nodes
     if engine == "threads":
         benchmark.extra_info["counting"] = "inside Rust, 2 threads, last ply bulk-counted"
+        benchmark.extra_info["cpu_seconds"] = cpu[-1]
     else:
         result = results[-1]
         benchmark.extra_info["counting"] = (
@@ -78,9 +86,12 @@ def test_perft_on_ray_against_threads(benchmark: Any, engine: str) -> None:
         benchmark.extra_info["positions"] = result.positions
         benchmark.extra_info["paths"] = result.paths
         benchmark.extra_info["task_seconds"] = result.task_seconds
+        benchmark.extra_info["cpu_seconds"] = result.task_cpu_seconds
         benchmark.extra_info["leaves_counted"] = result.leaves_counted
     if benchmark.stats is not None:
         benchmark.extra_info["nodes_per_second"] = round(nodes / benchmark.stats.stats.mean)
         counted = results[-1].leaves_counted if results else nodes
         benchmark.extra_info["leaves_counted_per_second"] = round(counted / benchmark.stats.stats.mean)
+        # The share of 2 cores the count got: below 1 when other work shared the machine.
+        benchmark.extra_info["cpu_share"] = benchmark.extra_info["cpu_seconds"] / (2 * benchmark.stats.stats.mean)
     assert nodes == COUNTS[depth]

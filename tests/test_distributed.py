@@ -118,7 +118,7 @@ def test_verify_counts_every_unit_twice_and_they_agree(game: str) -> None:
 
 def test_disagreeing_counts_are_reported_unit_by_unit() -> None:
     def count(nodes: int, worker: str) -> distributed.UnitCount:
-        return distributed.UnitCount(nodes, nodes, 0.0, worker, worker.split("/")[0])
+        return distributed.UnitCount(nodes, nodes, 0.0, 0.0, worker, worker.split("/")[0])
 
     work = [[("a", 1)], [("b", 2), ("c", 1)]]
     first = [count(10, "n1/1"), count(20, "n1/2")]

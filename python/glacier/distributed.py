@@ -255,6 +255,8 @@ class UnitCount:
     """The sum of the positions' counts (each position once)."""
     seconds: float
     """Time spent counting inside the task."""
+    cpu_seconds: float
+    """CPU time the worker process spent on it (below ``seconds`` when the CPU was shared)."""
     worker: str
     """``node-id/pid`` of the worker process that counted it."""
     node: str
@@ -287,7 +289,7 @@ def _count_unit(
     each position through its children instead (the second count of ``verify``)."""
     import ray
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     nodes = leaves = 0
     for text, multiplicity in unit:
         state = glacier.from_text(game, text, **params)
@@ -302,7 +304,8 @@ def _count_unit(
         nodes += count * multiplicity
         leaves += count
     node = ray.get_runtime_context().get_node_id()
-    return UnitCount(nodes, leaves, time.perf_counter() - start, f"{node}/{os.getpid()}", node)
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+    return UnitCount(nodes, leaves, seconds, cpu_seconds, f"{node}/{os.getpid()}", node)
 
 
 @dataclass(frozen=True)
@@ -361,6 +364,8 @@ class PerftResult:
     """From the first task submitted to the last result (the verifying pass excluded)."""
     task_seconds: float
     """Time spent counting inside the tasks, summed."""
+    task_cpu_seconds: float
+    """CPU time of the tasks, summed."""
     verified: bool
     mismatches: tuple[UnitMismatch, ...]
     counts: tuple[UnitCount, ...]
@@ -462,6 +467,7 @@ def perft(
         split_seconds=split_seconds,
         count_seconds=count_seconds,
         task_seconds=sum(c.seconds for c in first),
+        task_cpu_seconds=sum(c.cpu_seconds for c in first),
         verified=verify,
         mismatches=tuple(mismatches),
         counts=tuple(first),
