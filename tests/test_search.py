@@ -119,6 +119,17 @@ def test_temperature_draws_moves_by_their_visits() -> None:
     assert len(drawn) > 1 and drawn <= set(state.legal_moves())
 
 
+def test_root_noise_changes_the_search_and_is_seeded() -> None:
+    state = glacier.from_text("ice_age_chess", CHESS, ice_age_period=0)
+    quiet = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4)
+    noisy = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4, dirichlet_fraction=0.5)
+    again = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4, dirichlet_fraction=0.5)
+    assert noisy.visits != quiet.visits
+    assert noisy.visits == again.visits
+    # The priors reported are the evaluator's; the noise only steers the root's selection.
+    assert noisy.priors == quiet.priors
+
+
 def test_tree_reuse_goes_on_from_the_position_reached() -> None:
     searcher = search.MCTS("ice_cube_checkers", evaluator="heuristic", seed=1)
     state = glacier.new_game("ice_cube_checkers")
