@@ -21,8 +21,11 @@ pub const WIN_BOUND: i32 = WIN - 10_000;
 pub const MAX_DEPTH: u32 = 64;
 /// Quiescence goes at most this many plies past the depth.
 const QUIESCENCE_PLIES: u32 = 8;
-/// The transposition table's size: 2^18 entries.
-const TABLE_BITS: u32 = 18;
+/// The transposition table starts with 2^12 entries (a shallow search pays little to set it
+/// up) and grows fourfold between iterations while the last one visited more nodes than it
+/// holds, up to 2^20 entries.
+const FIRST_TABLE_BITS: u32 = 12;
+const MAX_TABLE_BITS: u32 = 20;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
 
@@ -174,6 +177,16 @@ impl<G: Heuristic> Searcher<'_, G> {
                 depth,
                 bound,
             });
+        }
+    }
+
+    /// A table four times larger holding the entries of this one.
+    fn grow(&mut self) {
+        let size = self.table.len() * 4;
+        let old = std::mem::replace(&mut self.table, vec![None; size]);
+        self.mask = size as u64 - 1;
+        for entry in old.into_iter().flatten() {
+            self.table[(entry.key & self.mask) as usize] = Some(entry);
         }
     }
 
@@ -343,8 +356,8 @@ pub fn alphabeta<G: Heuristic>(
         .limit
         .map_or(MAX_DEPTH, |d| (d as u32).clamp(1, MAX_DEPTH));
     let mut searcher = Searcher::<G> {
-        table: vec![None; 1 << TABLE_BITS],
-        mask: (1 << TABLE_BITS) - 1,
+        table: vec![None; 1 << FIRST_TABLE_BITS],
+        mask: (1 << FIRST_TABLE_BITS) - 1,
         budget,
         nodes: 0,
         aborted: false,
@@ -355,6 +368,7 @@ pub fn alphabeta<G: Heuristic>(
     };
     let mut result: Option<AlphaBetaResult<G::Move>> = None;
     for depth in 1..=max_depth {
+        let before = searcher.nodes;
         let score = searcher.negamax(state, depth, 0, -WIN - 1, WIN + 1);
         if searcher.aborted {
             break;
@@ -373,6 +387,11 @@ pub fn alphabeta<G: Heuristic>(
         });
         if plies_to_end(score).is_some() || budget.out_of_time() {
             break;
+        }
+        if searcher.nodes - before > searcher.table.len() as u64
+            && searcher.table.len() < 1 << MAX_TABLE_BITS
+        {
+            searcher.grow();
         }
     }
     match result {

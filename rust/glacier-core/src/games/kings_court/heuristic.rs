@@ -50,9 +50,11 @@ impl Heuristic for KingsCourt {
         100 * captured.count_ones() as i32 + 50 * (captured & COURT).count_ones() as i32
     }
 
-    /// A move that captures.
+    /// A move that captures a piece in the Court, the captures that decide games (any
+    /// capture would do, but captures are so common here that following them all past the
+    /// depth costs more than the depth itself).
     fn is_tactical(&self, mv: KingsCourtMove) -> bool {
-        mv.jumps() > 0 && self.captures(mv) != 0
+        mv.jumps() > 0 && self.captures(mv) & COURT != 0
     }
 
     /// Counted in bulk without generating (the count is cheap here), then generated up to
