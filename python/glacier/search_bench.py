@@ -162,7 +162,7 @@ def search_comparisons(*, quick: bool = False) -> list[Any]:
     rows.append(Measurement(game, "MCTS", f"glacier, 1 thread; {how}", glacier_mcts_rate(sims, moves), "sims/s"))
     rows.append(
         Measurement(
-            game, "MCTS", f"glacier, 2 threads (root-parallel); {how}", glacier_mcts_rate(sims, moves, 2), "sims/s"
+            game, "MCTS", f"glacier, 2 threads (tree-parallel); {how}", glacier_mcts_rate(sims, moves, 2), "sims/s"
         )
     )
     spiel = openspiel_mcts_rate(sims, moves)
