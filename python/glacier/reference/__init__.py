@@ -107,7 +107,7 @@ class State:
         if not isinstance(move, str):
             raise IllegalMoveError(f"a move must be a str, got {type(move).__name__}")
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
+            raise IllegalMoveError(f"cannot play '{move}': the game is over")
         child = self._position.successors().get(move)
         if child is None:
             raise IllegalMoveError(self._position.explain_illegal(move))
