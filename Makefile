@@ -67,6 +67,8 @@ FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
   -Cllvm-args=-simplifycfg-branch-fold-threshold=0 --cfg fuzzing -Cdebug-assertions -Ccodegen-units=1
 fuzz: dev
+	@# libFuzzer itself is C++, compiled by the libfuzzer-sys crate.
+	@command -v c++ >/dev/null || (apt-get update -qq && apt-get install -y -qq g++)
 	cargo fmt --check --manifest-path fuzz/Cargo.toml
 	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo clippy --release --locked --manifest-path fuzz/Cargo.toml \
 	  --target $(FUZZ_TRIPLE) --all-targets -- -D warnings
