@@ -410,7 +410,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let s = Kuba::start(&params());
         let expected = [1, 8, 64, 640, 6384];
         for (depth, &n) in expected.iter().enumerate() {

@@ -700,7 +700,7 @@ mod tests {
     }
 
     #[test]
-    fn geometry_matches_the_rulings() {
+    fn geometry_matches_the_rules_page() {
         assert_eq!(GEO.q.len(), 127);
         for t in 0..6u8 {
             assert_eq!(TERRITORY.iter().filter(|&&x| x == t).count(), 15);
@@ -715,7 +715,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let expected: [(u8, &[u64]); 5] = [
             (2, &[28, 784, 24696]),
             (3, &[28, 784, 21952]),
