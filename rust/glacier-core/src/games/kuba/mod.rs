@@ -5,7 +5,7 @@
 //! off the edge is captured (never one's own) and earns an optional bonus push.
 //!
 //! Representation: one bitboard (`u64`, bit `rank * 7 + file`, a1 = 0) per colour. The
-//! legal pushes in one direction are computed for all marbles at once ([`Kuba::pushers`]):
+//! legal pushes in one direction are computed for all marbles at once (`Kuba::pushers`):
 //! a marble may push when the square behind it is empty (or off the board) and its row does
 //! not run to the edge ending in one of the mover's own marbles. That last set is a fill
 //! from the mover's marbles on the far edge backwards through occupied squares. Counting

@@ -884,7 +884,7 @@ impl<const P: usize> Board<P> {
     }
 }
 
-/// A state of E: a [`Board`] sized for its number of players.
+/// A state of E: a `Board` sized for its number of players.
 #[derive(Clone, Debug)]
 pub struct MartianChineseCheckers(Seated);
 
