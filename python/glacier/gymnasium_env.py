@@ -1,4 +1,4 @@
-"""Gymnasium environments over glacier's batched API (optional extra ``glacier[gym]``).
+"""Gymnasium environments over glacier's batched API (optional extra ``gym``: ``pip install glacier-games[gym]``).
 
 Both environments are self-play: every move is chosen by the agent, whichever player is
 to move (``info["current_player"]`` says who). Observations are dictionaries with the

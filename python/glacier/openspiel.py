@@ -17,7 +17,7 @@ engine's generation order (``num_distinct_actions`` is then a proven bound on th
 of legal moves). Observations are the engine's observation tensor, drawn from the point
 of view of the player to move; ``str(state)`` is the position text.
 
-Requires the optional extra ``glacier[openspiel]``.
+Requires the optional extra ``openspiel`` (``pip install glacier-games[openspiel]``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments over glacier's batched API (optional extra ``glacier[gym]``).
+"""PettingZoo AEC environments over glacier's batched API (optional extra ``gym``: ``pip install glacier-games[gym]``).
 
 Agents are ``player_0`` .. ``player_{n-1}``; each observes a dictionary with the engine's
 ``observation`` tensor (from the point of view of the player to move) and its
