@@ -31,6 +31,17 @@ FORCED = {
     "Ice Cube Checkers winning sow": ("ice_cube_checkers", "W/W/K/WK/W/W/B/B/B/B/B/- w 10", {}, "b:W"),
     # d3 jumps Green's only Court piece: Green has none left and loses.
     "King's Court capture emptying the Court": ("kings_court", "7G/8/8/8/3G4/3R4/8/R7 r 10", {}, "d3xd5"),
+    # Both sides have 6 Reds and the last one is on g7: f7 pushes it off (the 7th, a win);
+    # any other push lets Black push it off from g6.
+    "Kuba winning push": ("kuba", "5WR/6B/7/7/BBBBBB1/WWWW3/WWW4 w 6,1 6,0 - - 40", {}, "f7g7"),
+    # Colour 0 has 14 pieces in its goal; its small on f8 steps onto e8, the last goal hex.
+    "E last piece home": (
+        "martian_chinese_checkers",
+        "2 0 40 a8=3s0l a9=0l a10=0l a11=0l a12=0l a13=3s3s3s3s3m3m3m3m3m3l3l3l3l3l b8=0m b9=0m b10=0m "
+        "b11=0m c8=0s c9=0m c10=0s d8=0s d9=0s f8=0s",
+        {},
+        "f8/0-e8",
+    ),
 }
 
 CHESS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

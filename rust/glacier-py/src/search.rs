@@ -13,11 +13,11 @@ use glacier_core::game::params_for_text;
 use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::evaluate::LeafEvaluation;
 use glacier_core::search::mcts::{
-    choose, merge_stats, search_forest, search_shared, BatchSearch, MctsConfig, RootStats,
-    Selection, Tree,
+    choose, merge_stats, search_forest, search_shared, BatchSearch, MctsConfig, MoveStats,
+    RootStats, Selection, Tree,
 };
 use glacier_core::search::{Budget, Heuristic};
-use glacier_core::{zobrist, FullGame, Game, Notation};
+use glacier_core::{with_game, zobrist, FullGame, Game, Notation};
 use numpy::prelude::*;
 use numpy::{PyArray2, PyUntypedArray};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
@@ -30,31 +30,6 @@ pyo3::import_exception!(glacier.errors, EvaluatorError);
 
 /// How long the calling thread waits between two checks for signals.
 const SIGNAL_SLICE: Duration = Duration::from_millis(50);
-
-/// Runs the games that have a heuristic: `$body` with `$G` bound to the game named
-/// `$name`, or `$otherwise`.
-macro_rules! with_searchable_game {
-    ($name:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {{
-        use glacier_core::games::{
-            ice_age_chess::IceAgeChess, ice_cube_checkers::IceCubeCheckers, kings_court::KingsCourt,
-        };
-        match $name {
-            "ice_age_chess" => {
-                type $G = IceAgeChess;
-                $body
-            }
-            "ice_cube_checkers" => {
-                type $G = IceCubeCheckers;
-                $body
-            }
-            "kings_court" => {
-                type $G = KingsCourt;
-                $body
-            }
-            _ => $otherwise,
-        }
-    }};
-}
 
 /// Runs `work` on a worker thread with the GIL released; the calling thread checks for
 /// signals every [`SIGNAL_SLICE`], and on one (Ctrl-C) raises `stop`, which `work` polls,
@@ -228,22 +203,45 @@ impl<G: FullGame + Heuristic> Searcher<G> {
         })
     }
 
+    /// The root statistics of `tree` with the moves as text. The text is written from the
+    /// tree's own root: a tree kept from an earlier search reached it by play, and its moves
+    /// may name pieces (E numbers them) as that state does, not as a state read from the
+    /// same position text would.
+    fn text_stats(tree: &Tree<G>) -> RootStats<String> {
+        let stats = tree.root_stats();
+        let root = tree.root();
+        RootStats {
+            moves: stats
+                .moves
+                .into_iter()
+                .map(|m| MoveStats {
+                    mv: root.move_text(m.mv),
+                    visits: m.visits,
+                    prior: m.prior,
+                    values: m.values,
+                })
+                .collect(),
+            values: stats.values,
+            visits: stats.visits,
+        }
+    }
+
     fn result<'py>(
         py: Python<'py>,
-        root: &G,
-        stats: &RootStats<G::Move>,
-        chosen: G::Move,
+        players: usize,
+        stats: &RootStats<String>,
+        chosen: String,
         simulations: u64,
         seconds: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
-        out.set_item("move", root.move_text(chosen))?;
-        let mut moves: Vec<(u64, String, f32)> = stats
+        out.set_item("move", chosen)?;
+        let mut moves: Vec<(u64, &str, f32)> = stats
             .moves
             .iter()
-            .map(|m| (m.visits, root.move_text(m.mv), m.prior))
+            .map(|m| (m.visits, m.mv.as_str(), m.prior))
             .collect();
-        moves.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        moves.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
         let visits = PyDict::new(py);
         let priors = PyDict::new(py);
         for (n, text, prior) in &moves {
@@ -252,7 +250,6 @@ impl<G: FullGame + Heuristic> Searcher<G> {
         }
         out.set_item("visits", visits)?;
         out.set_item("priors", priors)?;
-        let players = root.num_players();
         out.set_item("values", stats.values[..players].to_vec())?;
         out.set_item("simulations", simulations)?;
         out.set_item("seconds", seconds)?;
@@ -438,16 +435,16 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
             }
         };
         let seconds = start.elapsed().as_secs_f64();
-        let stats = if self.forest.len() == 1 {
-            self.forest[0].root_stats()
-        } else {
-            let all: Vec<_> = self.forest.iter().map(Tree::root_stats).collect();
-            merge_stats(&all, root.num_players())
+        let all: Vec<_> = self.forest.iter().map(Self::text_stats).collect();
+        let players = root.num_players();
+        let stats = match all.as_slice() {
+            [one] => one.clone(),
+            _ => merge_stats(&all, players),
         };
         let mover = root.current_player();
         let chosen = choose(&stats, mover, request.temperature, self.forest[0].rng())
             .ok_or_else(|| GlacierError::new_err("the search found no move"))?;
-        Self::result(py, &root, &stats, chosen, done, seconds)
+        Self::result(py, players, &stats, chosen, done, seconds)
     }
 
     fn search_batch<'py>(
@@ -508,7 +505,7 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
         let seconds = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(roots.len());
         for ((tree, root), &sims) in trees.iter_mut().zip(&roots).zip(&done) {
-            let stats = tree.root_stats();
+            let stats = Self::text_stats(tree);
             let chosen = choose(
                 &stats,
                 root.current_player(),
@@ -516,7 +513,14 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
                 tree.rng(),
             )
             .ok_or_else(|| GlacierError::new_err("the search found no move"))?;
-            out.push(Self::result(py, root, &stats, chosen, sims, seconds)?);
+            out.push(Self::result(
+                py,
+                root.num_players(),
+                &stats,
+                chosen,
+                sims,
+                seconds,
+            )?);
         }
         self.batch = trees;
         Ok(out)
@@ -720,9 +724,9 @@ impl NativeSearch {
             seed,
             reuse,
         };
-        let inner: Box<dyn DynSearcher> = with_searchable_game!(game, G => {
+        let inner: Box<dyn DynSearcher> = with_game!(game, G => {
             Box::new(Searcher::<G> { settings, forest: Vec::new(), batch: Vec::new(), made: 0 })
-        }, _ => return Err(no_search(game)));
+        }, _ => return Err(unknown_game(game)));
         Ok(NativeSearch { inner })
     }
 
@@ -792,14 +796,6 @@ impl NativeSearch {
     }
 }
 
-fn no_search(game: &str) -> PyErr {
-    if glacier_core::games::GAME_NAMES.contains(&game) {
-        InvalidParameterError::new_err(format!("search is not available for {game} yet"))
-    } else {
-        unknown_game(game)
-    }
-}
-
 /// Alpha-beta from `state` to `depth` or for `seconds` (with neither: one second); a dict
 /// with `move`, `score` (from the mover's side: the heuristic in [-1, 1], or +-1 for a
 /// forced result), `mate` (plies to a forced end, positive when the mover wins, or None),
@@ -834,7 +830,7 @@ fn alphabeta_native<'py>(
         (None, None) => Some(1.0),
         (_, s) => s,
     };
-    with_searchable_game!(game.as_str(), G => {
+    with_game!(&game, G => {
         let root: G = read_state(state)?;
         if root.is_terminal() {
             return Err(game_over(G::NAME, None));
@@ -867,7 +863,7 @@ fn alphabeta_native<'py>(
         out.set_item("nodes", result.nodes)?;
         out.set_item("seconds", start.elapsed().as_secs_f64())?;
         Ok(out)
-    }, _ => Err(no_search(&game)))
+    }, _ => Err(unknown_game(&game)))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

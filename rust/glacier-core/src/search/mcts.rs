@@ -266,7 +266,10 @@ impl<G: Game> Tree<G> {
         );
     }
 
-    /// The index, among the edges of `node`, of the child to descend into.
+    /// The index, among the edges of `node`, of the child to descend into. A child already
+    /// found to be a finished game won by the node's mover is taken at once: no other move
+    /// can be better, and without this a heuristic that already rates the node as nearly
+    /// won (every child close to 1) would spread its visits evenly and miss the win.
     fn pick(&self, config: &MctsConfig, node: usize) -> usize {
         let parent = &self.nodes[node];
         let mover = parent.mover as usize;
@@ -283,6 +286,9 @@ impl<G: Game> Tree<G> {
                 for (i, edge) in self.edges[range].iter().enumerate() {
                     let prior = f64::from(root_priors.map_or(edge.prior, |p| p[i]));
                     let (q, n) = self.child_q(edge.child, mover, vl, fpu);
+                    if self.won(edge.child, mover) {
+                        return i;
+                    }
                     let score = q + scale * prior / (1.0 + n);
                     if score > best_score {
                         (best, best_score) = (i, score);
@@ -293,7 +299,7 @@ impl<G: Game> Tree<G> {
                 let log_n = parent_n.max(1.0).ln();
                 for (i, edge) in self.edges[range].iter().enumerate() {
                     let (q, n) = self.child_q(edge.child, mover, vl, fpu);
-                    if n == 0.0 {
+                    if n == 0.0 || self.won(edge.child, mover) {
                         return i;
                     }
                     let score = q + c * (log_n / n).sqrt();
@@ -304,6 +310,13 @@ impl<G: Game> Tree<G> {
             }
         }
         best
+    }
+
+    /// Whether `child` is a finished game that `mover` won.
+    #[inline]
+    fn won(&self, child: u32, mover: usize) -> bool {
+        child != NONE
+            && matches!(self.nodes[child as usize].status, Status::Terminal(v) if v[mover] >= 1.0)
     }
 
     /// The mean value of a child for `mover` with its simulations in flight counted as
@@ -520,7 +533,7 @@ impl<G: Game> Tree<G> {
 /// The move a search chooses from its root statistics: the most visited (ties: the best
 /// mean value for the mover, then the first), or with `temperature` > 0 one drawn with
 /// probability proportional to `visits^(1/temperature)`. `None` when the root has no move.
-pub fn choose<M: Copy>(
+pub fn choose<M: Clone>(
     stats: &RootStats<M>,
     mover: usize,
     temperature: f32,
@@ -539,7 +552,7 @@ pub fn choose<M: Copy>(
         let mut draw = unit(rng) * total;
         for (m, w) in moves.iter().zip(&weights) {
             if draw < *w {
-                return Some(m.mv);
+                return Some(m.mv.clone());
             }
             draw -= w;
         }
@@ -552,12 +565,14 @@ pub fn choose<M: Copy>(
             best = m;
         }
     }
-    Some(best.mv)
+    Some(best.mv.clone())
 }
 
 /// Merges the root statistics of trees searched from the same root (root-parallel):
-/// visits added up, values averaged by visits, priors averaged.
-pub fn merge_stats<M: Copy + Eq>(all: &[RootStats<M>], num_players: usize) -> RootStats<M> {
+/// visits added up, values averaged by visits, priors averaged. Moves are matched by
+/// equality: trees whose roots number their pieces differently (E's moves name piece ids)
+/// must be merged by move text.
+pub fn merge_stats<M: Clone + Eq>(all: &[RootStats<M>], num_players: usize) -> RootStats<M> {
     /// Adds `values` weighted by `weight` to `sum`.
     fn add(sum: &mut [f64; MAX_PLAYERS], values: &Values, weight: u64, players: usize) {
         for (s, &v) in sum.iter_mut().zip(values).take(players) {
@@ -583,7 +598,7 @@ pub fn merge_stats<M: Copy + Eq>(all: &[RootStats<M>], num_players: usize) -> Ro
         for m in &stats.moves {
             let at = moves.iter().position(|x| x.mv == m.mv).unwrap_or_else(|| {
                 moves.push(MoveStats {
-                    mv: m.mv,
+                    mv: m.mv.clone(),
                     visits: 0,
                     prior: 0.0,
                     values: [0.0; MAX_PLAYERS],
