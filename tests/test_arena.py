@@ -127,8 +127,34 @@ def test_the_arena_command_prints_the_table_and_writes_records(tmp_path: Path) -
     assert [g.tags["Round"] for g in games] == ["1", "2", "3", "4"]
     assert games[0].tags["Event"] == "glacier arena"
     assert (games[0].tags["Red"], games[1].tags["Red"]) == ("mcts:50", "random")
+    # Each record replays, move by move from the start, to the game the arena played.
+    played = glacier.arena("kings_court", ["mcts:50", "random"], games=4, seed=1)
+    for record, game in zip(games, played.games):
+        replay = glacier.new_game("kings_court")
+        for move in record.state.moves:
+            replay.play(move)
+        assert replay.text() == game.state.text() and replay.is_terminal()
+        assert replay.moves == game.state.moves
+        assert record.result == records.result_of(game.state)
     bad = CliRunner().invoke(main, ["arena", "kuba", "wizard"])
     assert bad.exit_code != 0 and "unknown player" in bad.output
+
+
+def test_the_arena_records_games_of_three_players(tmp_path: Path) -> None:
+    path = tmp_path / "e.record"
+    args = ["arena", "martian_chinese_checkers", "mcts:20", "random", "--games", "3", "-p", "players=3"]
+    out = CliRunner().invoke(main, [*args, "--seed", "4", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    played = glacier.arena("martian_chinese_checkers", ["mcts:20", "random"], games=3, seed=4, players=3)
+    games = list(records.read_records(str(path)))
+    assert [g.tags["Round"] for g in games] == ["1", "2", "3"]
+    for record, game in zip(games, played.games):
+        names = [played.players[p].name for p in game.seats]
+        assert [record.tags[seat] for seat in records.seat_names("martian_chinese_checkers", 3)] == names
+        replay = glacier.new_game("martian_chinese_checkers", players=3)
+        for move in record.state.moves:
+            replay.play(move)
+        assert replay.text() == game.state.text() and replay.returns() == game.state.returns()
 
 
 def test_play_against_mcts_shows_the_search(monkeypatch: Any) -> None:

@@ -162,6 +162,7 @@ def _name(player: PlayerLike) -> str:
 def arena(
     game: str,
     players: Sequence[PlayerLike],
+    /,
     *,
     games: int = 100,
     seed: int = 0,
@@ -172,7 +173,9 @@ def arena(
 ) -> ArenaResult:
     """Plays ``games`` games of ``game`` (with ``params``, from ``position`` if given)
     between ``players``, ``threads`` at a time (0: one per core), and returns the results.
-    ``progress`` is called with each game as it ends (in the order they end)."""
+    ``progress`` is called with each game as it ends (in the order they end). ``game`` and
+    ``players`` are positional only, so that E's own ``players`` parameter (the number of
+    seats) can be given among ``params``."""
     if games < 1:
         raise InvalidParameterError(f"games must be >= 1, got {games}")
     if threads < 0:
