@@ -165,6 +165,15 @@ def search_comparisons(*, quick: bool = False) -> list[Any]:
             game, "MCTS", f"glacier, 2 threads (tree-parallel); {how}", glacier_mcts_rate(sims, moves, 2), "sims/s"
         )
     )
+    rows.append(
+        Measurement(
+            game,
+            "MCTS",
+            f"glacier, 2 threads (root-parallel); {how}",
+            glacier_mcts_rate(sims, moves, 2, parallel="root"),
+            "sims/s",
+        )
+    )
     spiel = openspiel_mcts_rate(sims, moves)
     if spiel is not None:
         rows.append(Measurement(game, "MCTS", f"OpenSpiel MCTSBot + RandomRolloutEvaluator(1); {how}", spiel, "sims/s"))
