@@ -56,14 +56,9 @@ fn tables() -> &'static Tables {
                 while head < tail {
                     let at = queue[head] as usize;
                     head += 1;
-                    for d in 0..6 {
-                        let mut to = at as u8;
-                        for _ in 0..size {
-                            if to != OFF {
-                                to = NEIGHBOUR[to as usize][d];
-                            }
-                        }
-                        if to != OFF && row[to as usize] == NEVER {
+                    for line in &LINE[at] {
+                        let to = line[size - 1];
+                        if to != OFF_BOARD && row[to as usize] == NEVER {
                             row[to as usize] = row[at] + 1;
                             queue[tail] = to;
                             tail += 1;
@@ -336,10 +331,10 @@ mod tests {
         let t = tables();
         on_board!(&MartianChineseCheckers::start(&params).0, b => {
             assert_eq!(b.work(0), b.work(1));
-            for p in 0..2 {
-                let goal = &t.goal[goal_of(SEATS[2][p]) as usize];
+            for (&colour, seat) in SEATS[2].iter().zip(&b.seats) {
+                let goal = &t.goal[goal_of(colour) as usize];
                 for slot in 0..PIECES {
-                    let hex = b.seats[p].hex[slot] as usize;
+                    let hex = seat.hex[slot] as usize;
                     let size = size_of(slot) as usize;
                     assert!(goal.iter().any(|&g| t.moves[size - 1][hex][g as usize] != NEVER));
                 }
