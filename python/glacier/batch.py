@@ -116,9 +116,7 @@ class VectorEnv:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._agent = agent
-        self._env = _native.NativeVectorEnv(
-            game, num_envs, auto_reset, position, seed, threads, agent=agent, **params
-        )
+        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, agent=agent, **params)
 
     @property
     def game(self) -> str:
@@ -166,10 +164,7 @@ class VectorEnv:
         if actions.shape != (self.num_envs,):
             raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {actions.shape}")
         returns, terminated, truncated, lengths = self._env.step(actions)
-        if movers is None:
-            rewards = returns[:, self._agent]
-        else:
-            rewards = returns[np.arange(self.num_envs), movers]
+        rewards = returns[:, self._agent] if movers is None else returns[np.arange(self.num_envs), movers]
         return StepResult(rewards, returns, terminated, truncated, lengths)
 
     def legal_mask(self, env: Optional[int] = None) -> npt.NDArray[np.bool_]:

@@ -1,7 +1,8 @@
 """Differential and contract testing, for glacier's own suite and for its users.
 
 :func:`differential` plays seeded random games with the native engine and the pure-Python
-reference side by side and compares them at every ply; :func:`check_contract` checks the
+reference side by side and compares them at every ply and at every action (legal actions,
+their names, the move each completes, every player's observation to the last float); :func:`check_contract` checks the
 API promises (undo, copy, pickling, equality, errors that leave the state unchanged) on
 any implementation. Both raise :class:`DifferentialMismatch` / ``AssertionError`` with
 everything needed to reproduce a failure.
@@ -15,6 +16,8 @@ import pickle
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
 
 import glacier
 
@@ -47,6 +50,8 @@ class DiffReport:
     games: int = 0
     plies: int = 0
     perft_checks: int = 0
+    actions: int = 0
+    """Actions taken (moves played action by action, each of their actions counted)."""
     terminal_games: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -77,6 +82,7 @@ def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: li
         ("hash", lambda s: s.hash()),
         ("current player", lambda s: s.current_player),
         ("terminal", lambda s: s.is_terminal()),
+        ("ended by the ply limit", lambda s: s.ended_by_ply_limit()),
         ("returns", lambda s: s.returns()),
     ]
     values: dict[str, Any] = {}
@@ -92,7 +98,65 @@ def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: li
         raise DifferentialMismatch(
             game, params, moves, "terminal iff no legal moves", values["terminal"], values["legal moves"]
         )
+    _compare_actions(native, ref, game, params, moves)
     return values["legal moves"]  # type: ignore[no-any-return]
+
+
+def _compare_actions(native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str]) -> None:
+    """Compares the action-level view of one state: the actions taken in the move being
+    made, the legal actions, each one's name and the move it completes, and every player's
+    observation, float for float."""
+    where = f" (actions {native.pending_actions} taken)" if native.pending_actions else ""
+    checks: list[tuple[str, Callable[[Any], Any]]] = [
+        ("pending actions", lambda s: s.pending_actions),
+        ("legal actions", lambda s: s.legal_actions()),
+    ]
+    for what, get in checks:
+        a, b = get(native), get(ref)
+        if a != b:
+            raise DifferentialMismatch(game, params, moves, what + where, a, b)
+    legal = native.legal_actions()
+    if native.is_terminal() != (not legal):
+        raise DifferentialMismatch(game, params, moves, "terminal iff no legal actions" + where, legal, [])
+    for action in legal:
+        for what in ("action_to_string", "action_to_move"):
+            a, b = getattr(native, what)(action), getattr(ref, what)(action)
+            if a != b:
+                raise DifferentialMismatch(game, params, moves, f"{what}({action}){where}", a, b)
+    for player in range(native.num_players):
+        a, b = native.observation(player), ref.observation(player)
+        if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b):
+            diff = np.argwhere(a != b)[:5].tolist() if a.shape == b.shape else "shapes differ"
+            raise DifferentialMismatch(
+                game, params, moves, f"the observation of player {player}{where} at {diff}", a.shape, b.shape
+            )
+
+
+def _play_by_actions(
+    native: Any, ref: Any, move: str, game: str, params: dict[str, Any], moves: list[str], report: DiffReport
+) -> None:
+    """Plays ``move`` on both twins action by action, comparing every state in between, and
+    checks that the actions reach the state the whole move reaches."""
+    whole = native.copy()
+    whole.play(move)
+    mover = native.current_player
+    actions = native.move_to_actions(move)
+    if actions != ref.move_to_actions(move):
+        raise DifferentialMismatch(game, params, moves, f"the actions of {move!r}", actions, ref.move_to_actions(move))
+    for i, action in enumerate(actions):
+        if i:
+            _compare_actions(native, ref, game, params, moves)
+            if native.current_player != mover or native.is_terminal():
+                raise DifferentialMismatch(
+                    game, params, moves, f"the state after {actions[:i]} of {move!r}", "the same player to move", mover
+                )
+        native.apply_action(action)
+        ref.apply_action(action)
+        report.actions += 1
+    if (native.text(), native.hash()) != (whole.text(), whole.hash()) or native.moves[-1:] != [move]:
+        raise DifferentialMismatch(
+            game, params, moves, f"actions {actions} against the whole move {move!r}", native.text(), whole.text()
+        )
 
 
 def differential(
@@ -113,9 +177,13 @@ def differential(
     (``params`` may be one dict or a list of dicts), so any failing game can be rerun
     alone. A game stops when it ends or after ``max_plies`` plies. At every ply the text,
     sorted legal moves, hash (and the engine's hash recomputed from scratch), player to
-    move, terminal flag and returns must be equal; every ``perft_every`` plies the
-    ``perft_depth`` perft counts too; every ``text_every`` plies both implementations
-    re-read the position text and must reproduce it. ``progress`` is called once per game.
+    move, terminal flag and returns must be equal, and so must the action-level view: the
+    legal actions, each one's name and the move it completes, and every player's
+    observation, to the last float. Every other move (odd plies) is played action by
+    action, with the same comparisons at each state in between, and must reach the state
+    the whole move reaches. Every ``perft_every`` plies the ``perft_depth`` perft counts
+    must agree too; every ``text_every`` plies both implementations re-read the position
+    text and must reproduce it. ``progress`` is called once per game.
     """
 
     report = DiffReport(game)
@@ -143,8 +211,11 @@ def differential(
             if not legal or ply == max_plies:
                 break
             move = rng.choice(legal)
-            native.play(move)
-            ref.play(move)
+            if ply % 2:
+                _play_by_actions(native, ref, move, game, game_params, moves, report)
+            else:
+                native.play(move)
+                ref.play(move)
             moves.append(move)
         report.games += 1
         report.plies += len(moves)

@@ -366,6 +366,23 @@ impl PartialMove {
         list.starts_with(&self.path)
     }
 
+    /// The actions still to choose, from here, to make the legal move `mv` of `state`
+    /// (which these actions allow).
+    pub fn actions_to<G: ActionEncoding>(&self, state: &G, mv: G::Move) -> ActionList {
+        let mut list = ActionList::new();
+        state.move_actions(mv, &mut list);
+        let mut partial = *self;
+        let mut out = ActionList::new();
+        while let Some(action) = list.get(partial.path.len()) {
+            out.push(action);
+            match partial.take(state, action) {
+                Some(Taken::Continues) => {}
+                _ => break,
+            }
+        }
+        out
+    }
+
     /// Takes back the last chosen action (and the forced ones after it); `false` when no
     /// action of this move has been taken.
     pub fn untake<G: ActionEncoding>(&mut self, state: &G) -> bool {
@@ -390,18 +407,7 @@ impl PartialMove {
 
 /// The actions a player chooses to make the legal move `mv` of `state`, in order.
 pub fn chosen_actions<G: ActionEncoding>(state: &G, mv: G::Move) -> ActionList {
-    let mut list = ActionList::new();
-    state.move_actions(mv, &mut list);
-    let mut partial = PartialMove::new();
-    let mut out = ActionList::new();
-    while let Some(action) = list.get(partial.path.len()) {
-        out.push(action);
-        match partial.take(state, action) {
-            Some(Taken::Continues) => {}
-            _ => break,
-        }
-    }
-    out
+    PartialMove::new().actions_to(state, mv)
 }
 
 /// The most actions a game of `G` with ply limit `max_plies` can take from its start.

@@ -200,6 +200,24 @@ impl<G: Notation + ActionEncoding> Session<G> {
         }
     }
 
+    /// The actions to choose, from here, to make the legal move `text` (in the middle of a
+    /// move, the rest of them).
+    pub fn move_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
+        if self.state.is_terminal() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play '{text}': the game is over"
+            )));
+        }
+        let mv = self.state.parse_move(text)?;
+        if !self.partial.allows(&self.state, mv) {
+            return Err(Error::IllegalMove(format!(
+                "'{text}' does not begin with the actions already taken in this move ({})",
+                self.pending_text()
+            )));
+        }
+        Ok(self.partial.actions_to(&self.state, mv).iter().collect())
+    }
+
     /// Takes back the last action chosen (in the move being made, or else the last action
     /// of the last move, which leaves that move half made) and returns it.
     pub fn undo_action(&mut self) -> Result<usize, Error> {

@@ -116,6 +116,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn action_text(&self, action: usize) -> Option<String>;
     fn observe(&self, player: usize, out: &mut [f32]);
     fn undo_action(&mut self) -> Result<usize, Error>;
+    fn move_to_actions(&self, text: &str) -> Result<Vec<usize>, Error>;
     fn pending_actions(&self) -> Vec<usize>;
     fn action_history(&self) -> Vec<usize>;
     fn undo(&mut self) -> Result<String, Error>;
@@ -127,6 +128,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn current_player(&self) -> usize;
     fn num_players(&self) -> usize;
     fn is_terminal(&self) -> bool;
+    fn ended_by_ply_limit(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
     fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
     fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
@@ -217,6 +219,9 @@ impl<G: FullGame> DynSession for Native<G> {
     fn undo_action(&mut self) -> Result<usize, Error> {
         self.session.undo_action()
     }
+    fn move_to_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
+        self.session.move_actions(text)
+    }
     fn pending_actions(&self) -> Vec<usize> {
         self.session.pending_actions().iter().collect()
     }
@@ -249,6 +254,9 @@ impl<G: FullGame> DynSession for Native<G> {
     }
     fn is_terminal(&self) -> bool {
         self.session.state().is_terminal()
+    }
+    fn ended_by_ply_limit(&self) -> bool {
+        self.session.state().ended_by_ply_limit()
     }
     fn returns(&self) -> Vec<f64> {
         let state = self.session.state();
@@ -507,6 +515,12 @@ impl GameState {
         Ok(out.into_pyarray(py).reshape(shape)?.into_any())
     }
 
+    /// The actions to take to play the legal move `move` from here (in the middle of a
+    /// move, the rest of them; forced actions, which come by themselves, left out).
+    fn move_to_actions(&self, r#move: &str) -> PyResult<Vec<usize>> {
+        self.session.move_to_actions(r#move).map_err(to_py_err)
+    }
+
     /// Takes back the last action chosen and returns it (in the move being made, or else
     /// the last action of the last move, which is then half made again).
     fn undo_action(&mut self) -> PyResult<usize> {
@@ -575,6 +589,12 @@ impl GameState {
 
     fn is_terminal(&self) -> bool {
         self.session.is_terminal()
+    }
+
+    /// Whether the game is over only because it reached its ply limit (what learning
+    /// frameworks call a truncation; any other end is a termination).
+    fn ended_by_ply_limit(&self) -> bool {
+        self.session.ended_by_ply_limit()
     }
 
     fn returns(&self) -> Vec<f64> {
