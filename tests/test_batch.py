@@ -175,3 +175,22 @@ def test_bad_env_parameters() -> None:
         glacier.VectorEnv("kuba", num_envs=0)
     with pytest.raises(InvalidParameterError):
         glacier.VectorEnv("kuba", num_envs=2, no_such=1)
+
+
+def test_vector_env_writes_into_given_buffers(game: str) -> None:
+    """``out=`` buffers, and masks written change by change, equal freshly made arrays."""
+    env = glacier.VectorEnv(game, num_envs=5, seed=6, max_plies=30)
+    masks = np.zeros((5, env.num_actions), dtype=bool)
+    observations = np.full((5, *env.observation_shape), 7.0, dtype=np.float32)
+    for _ in range(60):
+        assert env.legal_mask(out=masks, changes_only=True) is masks
+        np.testing.assert_array_equal(masks, env.legal_mask())
+        np.testing.assert_array_equal(env.observations(out=observations), env.observations())
+        env.step(env.sample_actions())
+    fresh = np.zeros_like(masks)
+    env.reset_masks()
+    np.testing.assert_array_equal(env.legal_mask(out=fresh, changes_only=True), env.legal_mask())
+    with pytest.raises(InvalidParameterError, match=r"C-contiguous|values"):
+        env.legal_mask(out=np.zeros((5, 3), dtype=bool))
+    with pytest.raises(InvalidParameterError):
+        env.observations(out=observations[:, ::2].reshape(-1))

@@ -424,3 +424,19 @@ def test_the_openspiel_extra_leaves_the_engine_alone() -> None:
     code = "import sys, glacier; print(sorted(m for m in ('pyspiel', 'gymnasium', 'pettingzoo') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ)
     assert out.stdout.strip() == "[]"
+
+
+def test_gymnasium_vector_env_copies_or_lends_its_arrays() -> None:
+    lent = GlacierVectorEnv("kuba", 3, copy=False)
+    copied = GlacierVectorEnv("kuba", 3, copy=True)
+    a, _ = lent.reset(seed=0)
+    b, _ = copied.reset(seed=0)
+    for key in ("observation", "action_mask"):
+        np.testing.assert_array_equal(a[key], b[key])
+        assert not a[key].flags.writeable and b[key].flags.writeable
+    actions = _random_actions(b["action_mask"], np.random.default_rng(0))
+    before = b["observation"].copy()
+    a2 = lent.step(actions)[0]
+    b2 = copied.step(actions)[0]
+    np.testing.assert_array_equal(a2["observation"], b2["observation"])
+    np.testing.assert_array_equal(b["observation"], before)  # a copy stays as it was

@@ -116,6 +116,7 @@ class VectorEnv:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._agent = agent
+        self._fresh_masks = True
         self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, agent=agent, **params)
 
     @property
@@ -167,14 +168,50 @@ class VectorEnv:
         rewards = returns[:, self._agent] if movers is None else returns[np.arange(self.num_envs), movers]
         return StepResult(rewards, returns, terminated, truncated, lengths)
 
-    def legal_mask(self, env: Optional[int] = None) -> npt.NDArray[np.bool_]:
-        """Legal actions, envs x num_actions (or one environment's row)."""
-        return self._env.legal_mask(env)
+    def legal_mask(
+        self,
+        env: Optional[int] = None,
+        *,
+        out: Optional[npt.NDArray[np.bool_]] = None,
+        changes_only: bool = False,
+    ) -> npt.NDArray[np.bool_]:
+        """Legal actions, envs x num_actions (or one environment's row). With ``out`` (a
+        C-contiguous bool array of that shape), the masks are written into it and it is
+        returned: no new array per step. With ``changes_only`` as well, only the entries
+        that changed since the last such call are written: ``out`` must be the same buffer,
+        left as that call left it (the first time, and after :meth:`reset_masks`, all false).
+        Masks are nearly all zeros, so this writes a few bytes per environment."""
+        if out is None:
+            return self._env.legal_mask(env)
+        if env is not None:
+            raise InvalidParameterError("out= takes the masks of every environment, not of one")
+        if changes_only:
+            self._env.update_legal_mask(out, self._fresh_masks)
+            self._fresh_masks = False
+        else:
+            self._env.write_legal_mask(out)
+        return out
 
-    def observations(self, player: Optional[int] = None, env: Optional[int] = None) -> npt.NDArray[np.float32]:
+    def reset_masks(self) -> None:
+        """Starts :meth:`legal_mask`'s ``changes_only`` writes afresh, on an all-false buffer."""
+        self._fresh_masks = True
+
+    def observations(
+        self,
+        player: Optional[int] = None,
+        env: Optional[int] = None,
+        *,
+        out: Optional[npt.NDArray[np.float32]] = None,
+    ) -> npt.NDArray[np.float32]:
         """Each environment's state, from the point of view of ``player`` (by default each
-        environment's player to move); one environment's alone when ``env`` is given."""
-        return self._env.observations(player, env)
+        environment's player to move); one environment's alone when ``env`` is given. With
+        ``out`` (a C-contiguous float32 array of envs x shape) they are written into it."""
+        if out is None:
+            return self._env.observations(player, env)
+        if env is not None:
+            raise InvalidParameterError("out= takes the observations of every environment, not of one")
+        self._env.write_observations(out, player)
+        return out
 
     def current_players(self) -> npt.NDArray[np.int32]:
         return self._env.current_players()

@@ -161,7 +161,7 @@ class GlacierEnv(gymnasium.Env):  # type: ignore[misc]
         state = self._state
         return {
             "observation": state.observation(self._viewer()),
-            "action_mask": state.legal_action_mask().astype(np.int8),
+            "action_mask": state.legal_action_mask().view(np.int8),
         }
 
     def _info(self) -> dict[str, Any]:
@@ -224,7 +224,11 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     observation and info in ``info["final_obs"]`` and ``info["final_info"]``) or
     ``DISABLED`` (``reset(options={"reset_mask": mask})`` restarts the environments of the
     mask). ``opponent="random"`` plays every seat but ``agent`` in Rust; an object with
-    ``choose(state) -> str`` plays them from Python.
+    ``choose(state) -> str`` plays them from Python. The observations and masks are written
+    into arrays kept from step to step; with ``copy=True`` (the default, as in Gymnasium's
+    own vector environments) every step returns copies of them, with ``copy=False`` the
+    arrays themselves, which the next step overwrites. ``threads`` > 1 (0: every core)
+    splits large batches over threads.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"]}  # noqa: RUF012  (the frameworks declare it this way)
@@ -238,6 +242,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         agent: int = 0,
         threads: int = 1,
         render_mode: Optional[str] = None,
+        copy: bool = True,
         **params: Any,
     ) -> None:
         key = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else str(autoreset_mode)
@@ -252,7 +257,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             if opponent != "random":
                 _opponent(opponent, 0)
         self.game, self.params, self.num_envs = game, params, num_envs
-        self.autoreset_mode, self.render_mode, self.threads = mode, render_mode, threads
+        self.autoreset_mode, self.render_mode, self.threads, self.copy = mode, render_mode, threads, copy
         self.agent = agent if opponent is not None else None
         self._opponent = opponent
         self.metadata = {**self.metadata, "autoreset_mode": mode, "render_fps": RENDER_FPS}
@@ -260,6 +265,9 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.single_action_space = spaces.Discrete(glacier.num_distinct_actions(game, **params))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        shape = glacier.observation_shape(game, **params)
+        self._observations = np.zeros((num_envs, *shape), dtype=np.float32)
+        self._masks = np.zeros((num_envs, self.single_action_space.n), dtype=np.bool_)
         self._make(0)
 
     def _make(self, seed: Optional[int]) -> None:
@@ -275,20 +283,26 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         )
         self._done = np.zeros(self.num_envs, dtype=np.bool_)
         self._rng = random.Random(seed)
+        self._masks[:] = False
 
     def _viewer(self) -> Optional[int]:
         return self.agent
 
     def _observe(self) -> dict[str, Any]:
-        return {
-            "observation": self._env.observations(self._viewer()),
-            "action_mask": self._env.legal_mask().astype(np.int8),
-        }
+        observations = self._env.observations(self._viewer(), out=self._observations)
+        # The masks change in a few places per step: only those are written, into a buffer
+        # that nothing else writes (copy=False hands out a read-only view of it).
+        masks = self._env.legal_mask(out=self._masks, changes_only=True).view(np.int8)
+        if self.copy:
+            return {"observation": observations.copy(), "action_mask": masks.copy()}
+        observations, masks = observations.view(), masks.view()
+        observations.flags.writeable = masks.flags.writeable = False
+        return {"observation": observations, "action_mask": masks}
 
     def _observe_one(self, env: int) -> dict[str, Any]:
         return {
             "observation": self._env.observations(self._viewer(), env=env),
-            "action_mask": self._env.legal_mask(env).astype(np.int8),
+            "action_mask": self._env.legal_mask(env).view(np.int8),
         }
 
     def _python_opponents(self, envs: Any, rewards: Any, returns: Any, terminated: Any, truncated: Any) -> None:

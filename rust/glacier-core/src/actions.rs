@@ -135,6 +135,63 @@ impl ActionSet {
     }
 }
 
+/// What taking an action between moves does, as a game's fast path
+/// ([`ActionEncoding::quick_take`]) tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuickTake<M> {
+    /// The action is not legal.
+    Illegal,
+    /// The action alone makes this move.
+    Move(M),
+    /// The action begins several moves, which differ in their very next action (nothing
+    /// forced follows it).
+    Choice,
+    /// The game cannot tell quickly: the general way finds out.
+    Unknown,
+}
+
+/// Every distinct first action of the legal moves of `state` (the default of
+/// [`ActionEncoding::for_each_first_action`]).
+pub fn first_actions_of_moves<G: ActionEncoding>(state: &G, visit: &mut impl FnMut(usize)) {
+    let mut list = ActionList::new();
+    if G::ONE_ACTION_MOVES {
+        // Distinct moves have distinct actions: no set needed.
+        state.generate_moves(&mut |mv| {
+            list.clear();
+            state.move_actions(mv, &mut list);
+            if let Some(action) = list.get(0) {
+                visit(action);
+            }
+        });
+        return;
+    }
+    let mut seen = ActionSet::new();
+    state.generate_moves(&mut |mv| {
+        list.clear();
+        state.move_actions(mv, &mut list);
+        if let Some(action) = list.get(0) {
+            if seen.insert(action) {
+                visit(action);
+            }
+        }
+    });
+}
+
+/// What taking `action` between moves does, found from the moves (the default of
+/// [`ActionEncoding::quick_take`] for games whose moves are one action each).
+pub fn quick_take_of_moves<G: ActionEncoding>(state: &G, action: usize) -> QuickTake<G::Move> {
+    if !G::ONE_ACTION_MOVES {
+        return QuickTake::Unknown;
+    }
+    let mut list = ActionList::new();
+    let found = state.find_move(|mv| {
+        list.clear();
+        state.move_actions(mv, &mut list);
+        list.get(0) == Some(action)
+    });
+    found.map_or(QuickTake::Illegal, QuickTake::Move)
+}
+
 /// What taking an action did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Taken<M> {
@@ -261,16 +318,10 @@ impl PartialMove {
         mut visit: impl FnMut(usize),
     ) {
         let depth = self.path.len();
-        if depth == 0 && G::ONE_ACTION_MOVES {
-            // Distinct moves have distinct actions: no set needed.
-            let mut list = ActionList::new();
-            state.generate_moves(&mut |mv| {
-                list.clear();
-                state.move_actions(mv, &mut list);
-                if let Some(action) = list.get(0) {
-                    visit(action);
-                }
-            });
+        if depth == 0 {
+            if !state.is_terminal() {
+                state.for_each_first_action(&mut visit);
+            }
             return;
         }
         let mut seen = ActionSet::new();
@@ -322,6 +373,18 @@ impl PartialMove {
     pub fn take<G: ActionEncoding>(&mut self, state: &G, action: usize) -> Option<Taken<G::Move>> {
         if action >= G::NUM_DISTINCT_ACTIONS || state.is_terminal() {
             return None;
+        }
+        if self.path.is_empty() {
+            match state.quick_take(action) {
+                QuickTake::Illegal => return None,
+                QuickTake::Move(mv) => return Some(Taken::Move(mv)),
+                QuickTake::Choice => {
+                    self.path.push(action);
+                    self.chosen = 1;
+                    return Some(Taken::Continues);
+                }
+                QuickTake::Unknown => {}
+            }
         }
         let before = *self;
         self.chosen |= 1 << self.path.len();

@@ -28,6 +28,8 @@ struct Slot<G: FullGame> {
     action: i64,
     resolved: Resolved<G::Move>,
     result: StepResult,
+    /// The actions marked in this environment's row by the last [`VecEnv::update_mask`].
+    marked: Vec<u16>,
 }
 
 impl<G: FullGame> Slot<G> {
@@ -153,6 +155,7 @@ impl<G: FullGame> VecEnv<G> {
                 action: -1,
                 resolved: Resolved::Idle,
                 result: StepResult::default(),
+                marked: Vec::new(),
             })
             .collect();
         VecEnv {
@@ -341,6 +344,34 @@ impl<G: FullGame> VecEnv<G> {
                 }
             },
         );
+    }
+
+    /// Brings the legal-action masks in `out` (num_envs x `NUM_DISTINCT_ACTIONS`) up to
+    /// date, touching only the entries that change: `out` must be the buffer of the last
+    /// call, unchanged since (all false before the first). Masks are mostly zeros, so this
+    /// writes a few bytes per environment where [`VecEnv::legal_mask`] clears every entry.
+    pub fn update_mask(&mut self, out: &mut [bool]) {
+        let size = G::NUM_DISTINCT_ACTIONS;
+        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
+            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
+                for &a in &slot.marked {
+                    row[usize::from(a)] = false;
+                }
+                slot.marked.clear();
+                let marked = &mut slot.marked;
+                slot.partial.for_each_legal_action(&slot.state, |a| {
+                    row[a] = true;
+                    marked.push(a as u16);
+                });
+            }
+        });
+    }
+
+    /// Forgets what [`VecEnv::update_mask`] marked (for a new, all-false buffer).
+    pub fn forget_marks(&mut self) {
+        for slot in &mut self.slots {
+            slot.marked.clear();
+        }
     }
 
     /// The legal-action mask of environment `env` (`NUM_DISTINCT_ACTIONS` long).

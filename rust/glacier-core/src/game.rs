@@ -13,7 +13,7 @@
 //! observation), so a game without one fails to compile instead of returning zeros. None of
 //! the required methods has a default.
 
-use crate::actions::ActionList;
+use crate::actions::{ActionList, QuickTake};
 use crate::{Error, ParamSpec, ParamValue};
 use std::convert::Infallible;
 use std::fmt::Debug;
@@ -226,6 +226,19 @@ pub trait ActionEncoding: Game {
             index
         };
         out.push(index);
+    }
+
+    /// Calls `visit` once for every legal action of this (not finished) state between moves:
+    /// the distinct first actions of its legal moves. Games may override it with a faster
+    /// way than generating every move.
+    fn for_each_first_action(&self, visit: &mut impl FnMut(usize)) {
+        crate::actions::first_actions_of_moves(self, visit);
+    }
+
+    /// What taking `action` between moves does, where the game can tell faster than by
+    /// generating every move (`QuickTake::Unknown` leaves it to the general way).
+    fn quick_take(&self, action: usize) -> QuickTake<Self::Move> {
+        crate::actions::quick_take_of_moves(self, action)
     }
 
     /// The name of action `action`, the same in every position (`d3`, `c3xc5`, `drop W`);

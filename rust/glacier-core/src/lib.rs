@@ -21,7 +21,7 @@ pub mod rng;
 pub mod session;
 pub mod zobrist;
 
-pub use actions::{ActionList, PartialMove, Taken};
+pub use actions::{ActionList, PartialMove, QuickTake, Taken};
 pub use error::Error;
 pub use game::{ActionEncoding, FullGame, Game, GameParams, Notation, Observation, Outcome};
 pub use params::{ParamSpec, ParamValue};

@@ -5,7 +5,9 @@
 //! observations fit their shape, from every player's point of view, with every value in
 //! [0, 1]; and a random action walk only ever takes legal actions.
 
-use glacier_core::actions::{chosen_actions, MAX_MOVE_ACTIONS};
+use glacier_core::actions::{
+    chosen_actions, first_actions_of_moves, ActionList as List, QuickTake, MAX_MOVE_ACTIONS,
+};
 use glacier_core::games::GAME_NAMES;
 use glacier_core::rng::SplitMix64;
 use glacier_core::{with_game, ActionList, FullGame, PartialMove, Taken};
@@ -21,6 +23,45 @@ fn check_observations<G: FullGame>(state: &G, partial: &PartialMove, what: &str)
         assert!(
             out.iter().all(|v| (0.0..=1.0).contains(v)),
             "{}: observation of player {player} out of [0, 1] {what}",
+            G::NAME
+        );
+    }
+}
+
+/// A game's fast paths between moves agree with the general way: the same first actions,
+/// each once, and every action (legal or not) taken to the same effect.
+fn check_fast_paths<G: FullGame>(state: &G) {
+    let mut fast = Vec::new();
+    state.for_each_first_action(&mut |a| fast.push(a));
+    let mut general = Vec::new();
+    first_actions_of_moves(state, &mut |a| general.push(a));
+    fast.sort_unstable();
+    general.sort_unstable();
+    assert_eq!(fast, general, "{}: first actions", G::NAME);
+    let mut by_first: std::collections::HashMap<usize, Vec<(G::Move, List)>> =
+        std::collections::HashMap::new();
+    state.generate_moves(&mut |mv| {
+        let mut list = List::new();
+        state.move_actions(mv, &mut list);
+        by_first
+            .entry(list.get(0).unwrap_or(usize::MAX))
+            .or_default()
+            .push((mv, list));
+    });
+    for action in 0..G::NUM_DISTINCT_ACTIONS {
+        let moves = by_first.get(&action).map_or(&[][..], Vec::as_slice);
+        let expected = match moves {
+            [] => QuickTake::Illegal,
+            [(mv, _)] => QuickTake::Move(*mv),
+            [(_, first), rest @ ..] if rest.iter().all(|(_, l)| l.get(1) == first.get(1)) => {
+                QuickTake::Unknown // something forced follows: only the general way says what
+            }
+            _ => QuickTake::Choice,
+        };
+        let quick = state.quick_take(action);
+        assert!(
+            quick == expected || quick == QuickTake::Unknown,
+            "{}: quick_take({action}) is {quick:?}, the moves say {expected:?}",
             G::NAME
         );
     }
@@ -51,6 +92,9 @@ fn check_game<G: FullGame>(seed: u64) -> u32 {
         let mut partial = PartialMove::new();
         let player = state.current_player();
         check_observations(&state, &partial, "between moves");
+        if plies % 7 == 0 {
+            check_fast_paths(&state);
+        }
         for (i, action) in chosen.iter().enumerate() {
             assert!(partial.legal_actions(&state).contains(&action));
             let taken = partial.take(&state, action).expect("a legal action");

@@ -7,7 +7,7 @@ use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts, Playout};
 use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -115,6 +115,8 @@ trait DynEnv: Send + Sync {
         results: &mut [StepResult],
     ) -> Result<(), Error>;
     fn legal_mask(&self, out: &mut [bool]);
+    fn update_mask(&mut self, out: &mut [bool]);
+    fn forget_marks(&mut self);
     fn legal_mask_of(&self, env: usize, out: &mut [bool]);
     fn observations(&self, player: Option<usize>, out: &mut [f32]);
     fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]);
@@ -166,6 +168,12 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     }
     fn legal_mask(&self, out: &mut [bool]) {
         VecEnv::legal_mask(self, out);
+    }
+    fn update_mask(&mut self, out: &mut [bool]) {
+        VecEnv::update_mask(self, out);
+    }
+    fn forget_marks(&mut self) {
+        VecEnv::forget_marks(self);
     }
     fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
         VecEnv::legal_mask_of(self, env, out);
@@ -228,6 +236,24 @@ fn env_mask<'a>(mask: &'a PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<&'a 
         )));
     }
     Ok(mask)
+}
+
+/// The data of a writable numpy array that must hold exactly `size` values, in order.
+fn writable<'a, T: numpy::Element>(
+    array: &'a mut PyReadwriteArrayDyn<'_, T>,
+    size: usize,
+    what: &str,
+) -> PyResult<&'a mut [T]> {
+    let data = array.as_slice_mut().map_err(|_| {
+        InvalidParameterError::new_err(format!("the {what} buffer must be a C-contiguous array"))
+    })?;
+    if data.len() != size {
+        return Err(InvalidParameterError::new_err(format!(
+            "the {what} buffer holds {} values, {size} are needed",
+            data.len()
+        )));
+    }
+    Ok(data)
 }
 
 /// Many games of one kind stepped at once (the native core of `glacier.VectorEnv`).
@@ -420,6 +446,57 @@ impl NativeVectorEnv {
         let mut full = vec![n];
         full.extend_from_slice(shape);
         Ok(out.into_pyarray(py).reshape(full)?.into_any())
+    }
+
+    /// Writes the legal-action masks into `out` (bool, C-contiguous, envs x actions), with
+    /// the GIL released: no new array per step.
+    fn write_legal_mask(
+        &self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, bool>,
+    ) -> PyResult<()> {
+        let size = self.inner.num_envs() * self.inner.num_actions();
+        let out = writable(&mut out, size, "legal_mask")?;
+        let inner = &self.inner;
+        py.detach(|| inner.legal_mask(out));
+        Ok(())
+    }
+
+    /// Brings the legal-action masks in `out` up to date, touching only the entries that
+    /// change: `out` must be the buffer of the last call, unchanged since (or, with
+    /// `fresh`, an all-false buffer).
+    #[pyo3(signature = (out, fresh = false))]
+    fn update_legal_mask(
+        &mut self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, bool>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let size = self.inner.num_envs() * self.inner.num_actions();
+        let out = writable(&mut out, size, "legal_mask")?;
+        let inner = &mut self.inner;
+        if fresh {
+            inner.forget_marks();
+        }
+        py.detach(|| inner.update_mask(out));
+        Ok(())
+    }
+
+    /// Writes the observations into `out` (float32, C-contiguous, envs x shape), each from
+    /// `player`'s point of view (None: each environment's player to move).
+    #[pyo3(signature = (out, player = None))]
+    fn write_observations(
+        &self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, f32>,
+        player: Option<i64>,
+    ) -> PyResult<()> {
+        let player = self.check_player(player)?;
+        let size = self.inner.num_envs() * self.inner.observation_shape().iter().product::<usize>();
+        let out = writable(&mut out, size, "observations")?;
+        let inner = &self.inner;
+        py.detach(|| inner.observations(player, out));
+        Ok(())
     }
 
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {

@@ -6,7 +6,7 @@
 //! cube, or a slot whose pieces have one order, is a move of one action.
 
 use super::*;
-use crate::actions::{fraction, ActionList};
+use crate::actions::{fraction, ActionList, QuickTake};
 use crate::game::{ActionEncoding, Observation};
 
 /// The first drop action; `DROP + kind` drops a piece of that kind.
@@ -30,6 +30,36 @@ impl ActionEncoding for IceCubeCheckers {
         for i in 0..mv.len() {
             out.push(DROP + mv.piece(i));
         }
+    }
+
+    /// The slots holding a cube of the mover.
+    fn for_each_first_action(&self, visit: &mut impl FnMut(usize)) {
+        let mut pickable = self.present[self.side as usize];
+        while pickable != 0 {
+            visit(pickable.trailing_zeros() as usize);
+            pickable &= pickable - 1;
+        }
+    }
+
+    /// A slot whose pieces have one order (besides the cube that must come last, at most
+    /// one kind of piece) is a move of its own; any other slot offers a choice of first drop.
+    fn quick_take(&self, action: usize) -> QuickTake<IceCubeCheckersMove> {
+        let mover = self.side as usize;
+        if self.outcome != Outcome::Ongoing || action >= SLOTS || self.present[mover] & (1 << action) == 0 {
+            return QuickTake::Illegal;
+        }
+        let mut rest = self.slots[action];
+        rest[mover] -= 1;
+        if MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize] > 1 {
+            return QuickTake::Choice;
+        }
+        let n = (rest[0] + rest[1] + rest[2]) as usize + 1;
+        let kind = (0..3).find(|&k| rest[k] > 0).unwrap_or(mover);
+        let mut code = action as u32 | (n as u32) << 4 | (mover as u32) << (8 + 2 * (n - 1));
+        for i in 0..n - 1 {
+            code |= (kind as u32) << (8 + 2 * i);
+        }
+        QuickTake::Move(IceCubeCheckersMove(code))
     }
 
     fn action_text(action: usize) -> Option<String> {

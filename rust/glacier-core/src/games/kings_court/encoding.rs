@@ -4,7 +4,7 @@
 //! could go on (a chain that cannot go on ends by itself, see [`crate::actions`]).
 
 use super::*;
-use crate::actions::{fraction, ActionList};
+use crate::actions::{fraction, ActionList, QuickTake};
 use crate::game::{ActionEncoding, Observation};
 
 /// Action `STEP + from * 4 + d` steps from `from` in direction `d`.
@@ -38,6 +38,63 @@ impl ActionEncoding for KingsCourt {
             sq = LANDING[sq][d] as usize;
         }
         out.push(STOP);
+    }
+
+    /// The steps and first jumps, read off the bitboards (no chain is searched).
+    fn for_each_first_action(&self, visit: &mut impl FnMut(usize)) {
+        if self.in_opening() {
+            let steps = self.opening_steps();
+            for (d, &movers) in steps.iter().enumerate() {
+                for from in squares(movers) {
+                    visit(STEP + from * 4 + d);
+                }
+            }
+            return;
+        }
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let masks = jump_masks(occupied);
+        for (d, &jumpers) in masks.iter().enumerate() {
+            for from in squares(own & shift(!occupied, d ^ 2)) {
+                visit(STEP + from * 4 + d);
+            }
+            for from in squares(own & jumpers) {
+                visit(JUMP + from * 4 + d);
+            }
+        }
+    }
+
+    /// A step is a move of its own; a first jump is one when no second jump follows it.
+    fn quick_take(&self, action: usize) -> QuickTake<KingsCourtMove> {
+        let (from, d) = ((action % JUMP) / 4, action % 4);
+        let own = self.pieces[self.side as usize];
+        if self.outcome != Outcome::Ongoing || action >= STOP || own & bit(from) == 0 {
+            return QuickTake::Illegal;
+        }
+        let occupied = self.occupied();
+        if action < JUMP {
+            let to = NEIGHBOUR[from][d];
+            let legal = if self.in_opening() {
+                self.opening_steps()[d] & bit(from) != 0
+            } else {
+                to != OFF && occupied & bit(to as usize) == 0
+            };
+            return if legal {
+                QuickTake::Move(KingsCourtMove::step(from, d))
+            } else {
+                QuickTake::Illegal
+            };
+        }
+        let masks = jump_masks(occupied);
+        if self.in_opening() || masks[d] & bit(from) == 0 {
+            return QuickTake::Illegal;
+        }
+        let land = LANDING[from][d] as usize;
+        if jump_targets(&masks, land, bit(from) | bit(land)) == 0 {
+            QuickTake::Move(KingsCourtMove::chain(from, 1, d as u64))
+        } else {
+            QuickTake::Choice
+        }
     }
 
     fn action_text(action: usize) -> Option<String> {
