@@ -93,9 +93,9 @@ class VectorEnv:
     in Rust, within :meth:`step` and :meth:`reset`: the agent then only ever sees its own
     turns. By default (``None``) every seat is the agent's (self-play).
 
-    >>> env = VectorEnv("kuba", num_envs=4, seed=0)
+    >>> env = VectorEnv("kings_court", num_envs=4, seed=0)
     >>> env.num_actions, env.legal_mask().shape, env.observations().shape
-    (197, (4, 197), (4, 9, 7, 7))
+    (513, (4, 513), (4, 9, 8, 8))
     >>> result = env.step(env.sample_actions())
     >>> result.terminated.tolist()
     [False, False, False, False]
