@@ -236,6 +236,28 @@ def _expect_error(kind: type[Exception], action: Callable[..., Any], what: str, 
     raise AssertionError(f"{what}: expected {kind.__name__}")
 
 
+def _check_actions(state: Any) -> None:
+    """The action-level promises of one state (see :func:`check_contract`)."""
+    actions = state.legal_actions()
+    assert actions == sorted(set(actions)) and all(0 <= a < state.num_distinct_actions for a in actions)
+    assert np.flatnonzero(state.legal_action_mask()).tolist() == actions
+    assert state.is_terminal() == (not actions)
+    shape = tuple(state.observation_shape)
+    for player in range(state.num_players):
+        view = state.observation(player)
+        assert view.shape == shape and view.dtype == np.float32
+        assert view.min() >= 0.0 and view.max() <= 1.0
+    before, history = state.text(), state.action_history()
+    _expect_error(IllegalMoveError, state.apply_action, "apply_action(-1)", -1)
+    _expect_error(IllegalMoveError, state.apply_action, "apply_action(too large)", state.num_distinct_actions)
+    assert state.text() == before and state.action_history() == history, "a rejected action changed the state"
+    if actions:
+        twin = state.copy()
+        twin.apply_action(actions[-1])
+        assert twin.undo_action() == actions[-1]
+        assert twin == state and twin.action_history() == history
+
+
 def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -> None:
     """Checks the promises every state makes, on states from ``make()`` (a fresh start state).
 
@@ -243,7 +265,10 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
     unique; ``copy()``, ``pickle`` and ``from_text(text())`` give equal, independent
     states with the same hash; bad moves and bad texts raise the documented errors and
     leave the state unchanged; ``undo()`` restores every earlier state and returns the
-    move; ``moves`` lists the moves played.
+    move; ``moves`` lists the moves played. On the action level: the legal actions are
+    sorted, in range and match the mask; a bad action raises and changes nothing; taking
+    an action and ``undo_action()`` give back the state; the observation has its shape for
+    every player, with every value in [0, 1].
     """
 
     state = make()
@@ -266,6 +291,7 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
         assert reread == state and reread.hash() == state.hash()
         assert str(state) and repr(state)
 
+        _check_actions(state)
         before = state.text()
         for bad in ("", "no such move", "\x00", legal[0] + "x" if legal else "pass?"):
             _expect_error(IllegalMoveError, state.play, f"play({bad!r})", bad)
