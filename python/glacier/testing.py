@@ -75,7 +75,8 @@ def _param_sets(params: ParamSets) -> list[dict[str, Any]]:
 
 
 def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str]) -> list[str]:
-    """Compares everything observable at one ply; returns the legal moves."""
+    """Compares everything observable at one ply; returns the legal moves. Observations are
+    compared for the player to move and, in turn, one other player per ply."""
     checks: list[tuple[str, Callable[[Any], Any]]] = [
         ("text", lambda s: s.text()),
         ("legal moves", lambda s: s.legal_moves()),
@@ -98,14 +99,17 @@ def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: li
         raise DifferentialMismatch(
             game, params, moves, "terminal iff no legal moves", values["terminal"], values["legal moves"]
         )
-    _compare_actions(native, ref, game, params, moves)
+    viewers = {native.current_player, len(moves) % native.num_players}
+    _compare_actions(native, ref, game, params, moves, sorted(viewers))
     return values["legal moves"]  # type: ignore[no-any-return]
 
 
-def _compare_actions(native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str]) -> None:
+def _compare_actions(
+    native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str], viewers: Sequence[int]
+) -> None:
     """Compares the action-level view of one state: the actions taken in the move being
-    made, the legal actions, each one's name and the move it completes, and every player's
-    observation, float for float."""
+    made, the legal actions, each one's name and the move it completes, and the
+    observations of the players ``viewers``, float for float."""
     where = f" (actions {native.pending_actions} taken)" if native.pending_actions else ""
     checks: list[tuple[str, Callable[[Any], Any]]] = [
         ("pending actions", lambda s: s.pending_actions),
@@ -123,7 +127,7 @@ def _compare_actions(native: Any, ref: Any, game: str, params: dict[str, Any], m
             a, b = getattr(native, what)(action), getattr(ref, what)(action)
             if a != b:
                 raise DifferentialMismatch(game, params, moves, f"{what}({action}){where}", a, b)
-    for player in range(native.num_players):
+    for player in viewers:
         a, b = native.observation(player), ref.observation(player)
         if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b):
             diff = np.argwhere(a != b)[:5].tolist() if a.shape == b.shape else "shapes differ"
@@ -145,7 +149,7 @@ def _play_by_actions(
         raise DifferentialMismatch(game, params, moves, f"the actions of {move!r}", actions, ref.move_to_actions(move))
     for i, action in enumerate(actions):
         if i:
-            _compare_actions(native, ref, game, params, moves)
+            _compare_actions(native, ref, game, params, moves, range(native.num_players))
             if native.current_player != mover or native.is_terminal():
                 raise DifferentialMismatch(
                     game, params, moves, f"the state after {actions[:i]} of {move!r}", "the same player to move", mover
@@ -178,10 +182,11 @@ def differential(
     alone. A game stops when it ends or after ``max_plies`` plies. At every ply the text,
     sorted legal moves, hash (and the engine's hash recomputed from scratch), player to
     move, terminal flag and returns must be equal, and so must the action-level view: the
-    legal actions, each one's name and the move it completes, and every player's
-    observation, to the last float. Every other move (odd plies) is played action by
-    action, with the same comparisons at each state in between, and must reach the state
-    the whole move reaches. Every ``perft_every`` plies the ``perft_depth`` perft counts
+    legal actions, each one's name and the move it completes, and the observations, to the
+    last float, of the player to move and of one other player in turn (player ``ply mod
+    n``). Every other move (odd plies) is played action by action, with the same
+    comparisons (every player's observation) at each state in between, and must reach the
+    state the whole move reaches. Every ``perft_every`` plies the ``perft_depth`` perft counts
     must agree too; every ``text_every`` plies both implementations re-read the position
     text and must reproduce it. ``progress`` is called once per game.
     """

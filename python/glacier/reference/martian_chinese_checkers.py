@@ -661,7 +661,8 @@ def ended_by_ply_limit(position: MartianPosition) -> bool:
     return position.outcome == "draw"
 
 
-def _turned(colour: int) -> list[int]:
+@cache
+def _turned(colour: int) -> tuple[int, ...]:
     """The cell of every hex on the observer's 13x13 grid: the board turned by multiples of
     60 degrees, ``(q, r) -> (-r, q + r)`` once per territory, until the observer's colour
     sits on territory 0."""
@@ -670,7 +671,28 @@ def _turned(colour: int) -> list[int]:
         for _ in range(colour):
             q, r = -r, q + r
         cells.append((q + 6) * GRID + r + 6)
-    return cells
+    return tuple(cells)
+
+
+CELLS = GRID * GRID
+
+
+@cache
+def _fixed_planes(seats: tuple[int, ...], player: int) -> tuple[float, ...]:
+    """The planes that only depend on the seats and the observer: the board (43), every
+    player's goal (44 + j) and home (50 + j)."""
+    n = len(seats)
+    cells = _turned(seats[player])
+    out = [0.0] * (PLANES * CELLS)
+    for hex_ in range(len(HEXES)):
+        out[43 * CELLS + cells[hex_]] = 1.0
+        for j in range(n):
+            colour = seats[(player + j) % n]
+            if TERRITORY[hex_] == goal_of(colour):
+                out[(44 + j) * CELLS + cells[hex_]] = 1.0
+            if colour in HOME[hex_]:
+                out[(50 + j) * CELLS + cells[hex_]] = 1.0
+    return tuple(out)
 
 
 def observation(position: MartianPosition, pending: tuple[int, ...], player: int) -> list[float]:
@@ -680,13 +702,14 @@ def observation(position: MartianPosition, pending: tuple[int, ...], player: int
     seats = position.seats
     board = position.board
     moved_from = x_hex = x_level = g_hex = None
+    rest_actions: tuple[int, ...] = ()
     if pending and pending[0] < XAT:
+        # After a movement the board is shown with it made: X is the moved piece.
         frm, rest = divmod(pending[0] - MOVE, 18)
         size, d = rest // 6 + 1, rest % 6
+        mine = seats[position.current_player]
         level = next(
-            lv
-            for lv, (c, s) in enumerate(board[frm])
-            if c == seats[position.current_player] and s == size and not is_trapped(board[frm], lv)
+            lv for lv, (c, s) in enumerate(board[frm]) if c == mine and s == size and not is_trapped(board[frm], lv)
         )
         to = RAYS[frm][d][size - 1]
         moved_from, x_hex, x_level = frm, to, len(board[to])
@@ -698,26 +721,16 @@ def observation(position: MartianPosition, pending: tuple[int, ...], player: int
         if rest_actions and rest_actions[0] >= LEVEL:
             x_level = rest_actions[0] - LEVEL
             rest_actions = rest_actions[1:]
-    else:
-        rest_actions = ()
     if rest_actions:
         g_hex = rest_actions[0] - WITH
     cells = _turned(seats[player])
     relative = {seats[(player + j) % n]: j for j in range(n)}
-    out = [0.0] * (PLANES * GRID * GRID)
-    size_of_grid = GRID * GRID
+    out = list(_fixed_planes(seats, player))
 
     def put(plane: int, hex_: int, value: float) -> None:
-        out[plane * size_of_grid + cells[hex_]] = value
+        out[plane * CELLS + cells[hex_]] = value
 
     for hex_, stack in enumerate(board):
-        put(43, hex_, 1.0)
-        for j in range(n):
-            colour = seats[(player + j) % n]
-            if TERRITORY[hex_] == goal_of(colour):
-                put(44 + j, hex_, 1.0)
-            if colour in HOME[hex_]:
-                put(50 + j, hex_, 1.0)
         if not stack:
             continue
         counts: dict[tuple[int, int], list[int]] = {}
@@ -746,7 +759,7 @@ def observation(position: MartianPosition, pending: tuple[int, ...], player: int
         63: 1.0 if limit is None else fraction(limit, MAX_LEVELS),
     }
     for plane, value in constants.items():
-        start = plane * size_of_grid
-        for hex_ in range(len(HEXES)):
-            out[start + cells[hex_]] = value
+        start = plane * CELLS
+        for cell in cells:
+            out[start + cell] = value
     return out
