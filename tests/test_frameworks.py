@@ -92,7 +92,8 @@ def test_openspiel_serialize_is_the_action_history_and_undo_goes_back(game: str)
             assert str(state) == seen[-1]
             state.apply_action(action)
     text = state.serialize()
-    assert text == "".join(f"{a}\n" for a in state.history())
+    assert text == "\n".join(map(str, state.history())) + "\n"
+    assert spiel_game.new_initial_state().serialize() == "\n"  # as OpenSpiel's own games write it
     again = spiel_game.deserialize_state(text)
     assert str(again) == str(state) and again.returns() == state.returns()
     with pytest.raises(pyspiel.SpielError):

@@ -151,7 +151,7 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
 
     def serialize(self) -> str:
         """The action history, one action per line (as OpenSpiel's own games write it)."""
-        return "".join(f"{action}\n" for action in self.native.action_history())
+        return "\n".join(map(str, self.native.action_history())) + "\n"
 
     def information_state_string(self, player: Optional[int] = None) -> str:
         return " ".join(map(str, self.native.action_history())) + " | " + _describe(self.native)
