@@ -18,8 +18,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from . import _native
 from ._native import GameState
@@ -59,8 +58,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ParamSpec:
+class ParamSpec(NamedTuple):
     """One parameter a game accepts."""
 
     name: str
@@ -71,8 +69,7 @@ class ParamSpec:
     """Whether ``None`` is accepted (meaning "no limit")."""
 
 
-@dataclass(frozen=True)
-class GameSpec:
+class GameSpec(NamedTuple):
     """What the engine's registry says of a game: its name, title and parameters."""
 
     name: str

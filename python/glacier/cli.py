@@ -66,6 +66,21 @@ def main() -> None:
     help="Threads for the engine (0 = every core).",
 )
 @click.option("--no-bulk", is_flag=True, help="Play every leaf move instead of counting the last ply in bulk.")
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[ADDRESS]",
+    help="Count on Ray: alone, the Ray of this machine (started if none); with HOST:PORT, that cluster.",
+)
+@click.option(
+    "--split-depth",
+    type=click.IntRange(min=0),
+    help="With --ray: plies expanded before the work is cut into units (default: chosen by size).",
+)
+@click.option("--verify", is_flag=True, help="With --ray: count every unit twice, split differently, and compare.")
 def perft(
     game: str,
     depth: int,
@@ -75,14 +90,23 @@ def perft(
     divide: bool,
     threads: int,
     no_bulk: bool,
+    ray_address: Optional[str],
+    split_depth: Optional[int],
+    verify: bool,
 ) -> None:
     """Count the leaves of the legal-move tree of GAME to DEPTH.
 
-    In a terminal a progress bar follows the first moves of a long count.
+    In a terminal a progress bar follows the first moves of a long count (with --ray, the
+    work units done and the nodes per second).
     """
     from tqdm import tqdm
 
     state = _make(game, position, _parse_params(params), use_reference)
+    if ray_address is not None:
+        _perft_on_ray(state, depth, ray_address or None, split_depth, verify, use_reference or divide or no_bulk)
+        return
+    if split_depth is not None or verify:
+        raise click.UsageError("--split-depth and --verify go with --ray")
     options = {"bulk": not no_bulk} if use_reference else {"bulk": not no_bulk, "threads": threads}
     start = time.perf_counter()
     if depth > 0 and (divide or depth >= 6):
@@ -107,6 +131,42 @@ def perft(
     rate = nodes / elapsed if elapsed > 0 else float("inf")
     click.echo(f"{game} perft({depth}) = {nodes}")
     click.echo(f"{elapsed:.3f} s, {rate:,.0f} leaves/s ({how}; {counting})")
+
+
+def _perft_on_ray(
+    state: Any, depth: int, address: Optional[str], split_depth: Optional[int], verify: bool, unsupported: bool
+) -> None:
+    from glacier import distributed
+
+    if unsupported:
+        raise click.UsageError(
+            "--ray counts with the engine, bulk-counted: it does not go with --reference, --divide or --no-bulk"
+        )
+    try:
+        result = distributed.perft(state, depth, split_depth=split_depth, address=address, verify=verify)
+    except glacier.GlacierError as err:
+        raise click.ClickException(str(err)) from None
+    rate = result.nodes / result.seconds if result.seconds > 0 else float("inf")
+    click.echo(f"{state.game} perft({depth}) = {result.nodes}")
+    click.echo(
+        f"{result.seconds:.3f} s, {rate:,.0f} leaves/s (Ray, {result.cpus} CPUs, one engine thread per task; "
+        f"last ply counted in bulk)"
+    )
+    click.echo(
+        f"split at ply {result.split_depth}: {result.paths} move sequences, {result.positions} unique positions, "
+        f"{result.units} units; split {result.split_seconds:.3f} s, {result.overhead_per_task * 1e3:.1f} ms "
+        "overhead per task"
+    )
+    if verify:
+        if result.mismatches:
+            for m in result.mismatches:
+                click.echo(
+                    f"unit {m.unit}: {m.first} then {m.second} (workers {m.workers[0]}, {m.workers[1]})", err=True
+                )
+            raise click.ClickException(f"{len(result.mismatches)} of {result.units} units counted differently twice")
+        click.echo(
+            f"verified: every unit counted twice (one ply further split the second time), all {result.units} agree"
+        )
 
 
 @main.command()

@@ -8,6 +8,7 @@ on is always left unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "ClusterConnectionError",
     "GlacierError",
     "IllegalMoveError",
     "InvalidParameterError",
@@ -39,3 +40,7 @@ class UnknownGameError(GlacierError):
 
 class InvalidRecordError(GlacierError):
     """A game record that cannot be read or written (its message names the line and the move)."""
+
+
+class ClusterConnectionError(GlacierError):
+    """A Ray cluster address (``glacier.distributed``) that nothing answers at."""
