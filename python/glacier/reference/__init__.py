@@ -132,6 +132,11 @@ class State:
         return self._module.NUM_DISTINCT_ACTIONS  # type: ignore[no-any-return]
 
     @property
+    def fixed_action_space(self) -> bool:
+        """Always True: every game numbers its actions the same way in every position."""
+        return True
+
+    @property
     def max_game_length(self) -> int:
         return int(self.params.get("max_plies") or 0) * int(self._module.MAX_CHOSEN_ACTIONS)
 

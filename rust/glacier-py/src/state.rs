@@ -428,6 +428,13 @@ impl GameState {
         self.session.num_distinct_actions()
     }
 
+    /// Always True: every game numbers its actions the same way in every position (kept for
+    /// code written when some games numbered their legal moves instead).
+    #[getter]
+    fn fixed_action_space(&self) -> bool {
+        true
+    }
+
     /// The most actions a game with these parameters can take from its start (its ply
     /// limit times the most actions one move takes).
     #[getter]
