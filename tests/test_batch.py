@@ -102,7 +102,9 @@ def test_vector_env_rejects_illegal_actions_without_playing(game: str) -> None:
         env.step([env.legal_actions(0)[0][0], 10**6])
     assert env.texts() == before and env.pending_actions(0) == []
     with pytest.raises(IllegalMoveError):
-        env.step([-1, -1])
+        env.step([-2, -1])
+    env.step([-1, -1])  # -1 takes no action
+    assert env.texts() == before
     with pytest.raises(InvalidParameterError, match="expected 2 actions"):
         env.step([0])
 

@@ -156,16 +156,30 @@ class VectorEnv:
             raise InvalidParameterError(f"expected a mask of {self.num_envs} environments, got shape {which.shape}")
         self._env.reset_some(which)
 
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        """Takes one action per environment (-1 for an environment whose game is over). An
-        illegal action raises ``IllegalMoveError`` naming the environment, and then nothing
-        is played."""
-        movers = self._env.current_players() if self._agent is None else None
+    def step(
+        self,
+        actions: npt.ArrayLike,
+        *,
+        observations_out: Optional[npt.NDArray[np.float32]] = None,
+        masks_out: Optional[npt.NDArray[np.bool_]] = None,
+        player: Optional[int] = None,
+    ) -> StepResult:
+        """Takes one action per environment; an environment given -1 takes none this step
+        (one whose game is over must be given -1). An illegal action raises
+        ``IllegalMoveError`` naming the environment, and then nothing is played.
+
+        ``observations_out`` and ``masks_out`` have the step write the new observations
+        (as ``observations(player, out=...)``) and masks (as ``legal_mask(out=...,
+        changes_only=True)``) in the same call into Rust."""
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         if actions.shape != (self.num_envs,):
             raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {actions.shape}")
-        returns, terminated, truncated, lengths = self._env.step(actions)
-        rewards = returns[:, self._agent] if movers is None else returns[np.arange(self.num_envs), movers]
+        fresh = self._fresh_masks and masks_out is not None
+        rewards, returns, terminated, truncated, lengths = self._env.step(
+            actions, observations_out, masks_out, player, fresh
+        )
+        if masks_out is not None:
+            self._fresh_masks = False
         return StepResult(rewards, returns, terminated, truncated, lengths)
 
     def legal_mask(

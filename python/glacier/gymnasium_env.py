@@ -288,22 +288,25 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def _viewer(self) -> Optional[int]:
         return self.agent
 
-    def _observe(self) -> dict[str, Any]:
-        observations = self._env.observations(self._viewer(), out=self._observations)
-        # The masks change in a few places per step: only those are written, into a buffer
-        # that nothing else writes (copy=False hands out a read-only view of it).
-        masks = self._env.legal_mask(out=self._masks, changes_only=True).view(np.int8)
+    def _write(self) -> None:
+        """Brings the observation and mask buffers up to date. The masks change in a few
+        places per step: only those are written, into a buffer that nothing else writes
+        (``copy=False`` hands out read-only views of both)."""
+        self._env.observations(self._viewer(), out=self._observations)
+        self._env.legal_mask(out=self._masks, changes_only=True)
+
+    def _lend(self) -> dict[str, Any]:
+        """The buffers as an observation: copies, or read-only views with ``copy=False``."""
+        observations, masks = self._observations, self._masks.view(np.int8)
         if self.copy:
             return {"observation": observations.copy(), "action_mask": masks.copy()}
         observations, masks = observations.view(), masks.view()
         observations.flags.writeable = masks.flags.writeable = False
         return {"observation": observations, "action_mask": masks}
 
-    def _observe_one(self, env: int) -> dict[str, Any]:
-        return {
-            "observation": self._env.observations(self._viewer(), env=env),
-            "action_mask": self._env.legal_mask(env).view(np.int8),
-        }
+    def _observe(self) -> dict[str, Any]:
+        self._write()
+        return self._lend()
 
     def _python_opponents(self, envs: Any, rewards: Any, returns: Any, terminated: Any, truncated: Any) -> None:
         """Lets a Python opponent move in environments ``envs`` until the agent is to move."""
@@ -348,36 +351,55 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         actions = np.array(actions, dtype=np.int64)
-        restart = self._done.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
-        if restart is not None:
-            actions[restart] = -1  # an ended environment takes no action before it restarts
-        result = self._env.step(actions)
-        rewards = result.rewards.copy()
-        returns = result.returns.copy()
-        terminated, truncated = result.terminated.copy(), result.truncated.copy()
-        moved = np.flatnonzero(actions >= 0)
-        self._python_opponents(moved, rewards, returns, terminated, truncated)
+        if actions.shape != (self.num_envs,):
+            raise glacier.InvalidParameterError(f"expected {self.num_envs} actions, got shape {actions.shape}")
+        python_opponents = self._opponent is not None and self._opponent != "random"
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._done.any():
+            # The environments that ended last step restart now and ignore their action.
+            restart = self._done
+            self._env.reset(restart)
+            actions[restart] = -1
+            scratch = np.zeros((self.num_envs, self._env.num_players))
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            self._python_opponents(np.flatnonzero(restart), scratch[:, 0], scratch, flags, flags.copy())
+        # One call into Rust steps every environment and writes the masks and observations.
+        result = self._env.step(
+            actions, observations_out=self._observations, masks_out=self._masks, player=self._viewer()
+        )
+        rewards, returns = result.rewards, result.returns
+        terminated, truncated = result.terminated, result.truncated
+        stale = False
+        if python_opponents:
+            rewards, returns = rewards.copy(), returns.copy()
+            terminated, truncated = terminated.copy(), truncated.copy()
+            self._python_opponents(np.flatnonzero(actions >= 0), rewards, returns, terminated, truncated)
+            stale = True
         done = terminated | truncated
         info: dict[str, Any] = {"returns": returns, "episode_length": result.episode_lengths}
-        if restart is not None and restart.any():
-            self._env.reset(restart)
-            self._python_opponents(np.flatnonzero(restart), rewards, returns, terminated, truncated)
         if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
+            if stale:
+                self._write()
             final_obs = np.full(self.num_envs, None, dtype=object)
             final_info = np.full(self.num_envs, None, dtype=object)
+            players = self._env.current_players()
             for env in np.flatnonzero(done):
-                final_obs[env] = self._observe_one(int(env))
-                final_info[env] = {"returns": returns[env], "current_player": int(self._env.current_players()[env])}
+                final_obs[env] = {
+                    "observation": self._observations[env].copy(),
+                    "action_mask": self._masks[env].view(np.int8).copy(),
+                }
+                final_info[env] = {"returns": returns[env], "current_player": int(players[env])}
             info.update(final_obs=final_obs, _final_obs=done, final_info=final_info, _final_info=done)
             self._env.reset(done)
-            self._python_opponents(
-                np.flatnonzero(done), np.zeros(self.num_envs), returns.copy(), done.copy(), done.copy()
-            )
+            scratch = np.zeros((self.num_envs, self._env.num_players))
+            self._python_opponents(np.flatnonzero(done), scratch[:, 0], scratch, done.copy(), done.copy())
+            stale = True
             self._done[:] = False
         else:
             self._done = done
         info["current_player"] = self._env.current_players()
-        return self._observe(), rewards, terminated, truncated, info
+        if stale:
+            self._write()
+        return self._lend(), rewards, terminated, truncated, info
 
     def render(self) -> Optional[tuple[Any, ...]]:
         if self.render_mode is None:

@@ -92,6 +92,9 @@ pub struct StepResult {
     pub truncated: bool,
     /// Plies in the episode that just ended (0 when it goes on).
     pub episode_length: u32,
+    /// The return, in an episode that ended on this step, of the player who took the action
+    /// (of the agent, against the built-in opponent); else 0.
+    pub reward: f64,
 }
 
 /// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads.
@@ -236,8 +239,8 @@ impl<G: FullGame> VecEnv<G> {
         Ok(())
     }
 
-    /// Takes one action in every environment. An environment whose game is over (possible
-    /// without `auto_reset`) takes no action: give it -1. `returns` (num_envs x num_players)
+    /// Takes one action in every environment; an environment given -1 takes none this step
+    /// (one whose game is over, possible without `auto_reset`, must be given -1). `returns` (num_envs x num_players)
     /// receives the returns of every episode that ends on this step, zeros elsewhere. If any
     /// action is illegal nothing is played and the error names the first such environment.
     pub fn step(
@@ -291,6 +294,7 @@ impl<G: FullGame> VecEnv<G> {
             |slots, returns| {
                 for (slot, row) in slots.iter_mut().zip(returns.chunks_mut(players)) {
                     slot.result = StepResult::default();
+                    let mover = agent.unwrap_or_else(|| slot.state.current_player());
                     match slot.resolved {
                         Resolved::Idle | Resolved::Illegal => continue,
                         Resolved::Continues(partial) => {
@@ -308,12 +312,13 @@ impl<G: FullGame> VecEnv<G> {
                     }
                     if slot.state.is_terminal() {
                         let truncated = slot.state.ended_by_ply_limit();
+                        row.copy_from_slice(&slot.state.outcome().returns(players));
                         slot.result = StepResult {
                             terminated: !truncated,
                             truncated,
                             episode_length: slot.length,
+                            reward: row[mover],
                         };
-                        row.copy_from_slice(&slot.state.outcome().returns(players));
                         if auto_reset {
                             slot.restart(start);
                             if let Some(agent) = agent {
@@ -441,6 +446,7 @@ impl<G: FullGame> VecEnv<G> {
             terminated: !truncated,
             truncated,
             episode_length: slot.length,
+            reward: self.agent.map_or(0.0, |agent| returns[agent]),
         };
         if self.auto_reset {
             slot.restart(&self.start);
@@ -451,16 +457,15 @@ impl<G: FullGame> VecEnv<G> {
 
 /// What `action` does in `slot`.
 fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
-    if slot.state.is_terminal() {
-        return if action < 0 {
-            Resolved::Idle
-        } else {
-            Resolved::Illegal
-        };
+    if action == -1 {
+        return Resolved::Idle;
     }
     let Ok(action) = usize::try_from(action) else {
         return Resolved::Illegal;
     };
+    if slot.state.is_terminal() {
+        return Resolved::Illegal;
+    }
     let mut partial = slot.partial;
     match partial.take(&slot.state, action) {
         Some(Taken::Move(mv)) => Resolved::Move(mv),

@@ -369,15 +369,25 @@ impl NativeVectorEnv {
         self.inner.reset_some(&which).map_err(to_py_err)
     }
 
-    /// Takes `actions` (int64, one per environment; -1 for an environment whose game is
-    /// over). Returns `(returns, terminated, truncated, episode_lengths)`: returns (envs x
-    /// players) of the episodes that ended on this step.
+    /// Takes `actions` (int64, one per environment; -1 takes no action, and an environment
+    /// whose game is over must be given -1). Returns `(rewards, returns, terminated,
+    /// truncated, episode_lengths)`: returns (envs x players) of the episodes that ended on
+    /// this step, rewards those of the players who acted (or of the agent). With
+    /// `observations` and `masks` (the buffers of `write_observations` and
+    /// `update_legal_mask`), the step also writes them, from `player`'s point of view, in
+    /// the same call; `fresh_masks` as for `update_legal_mask`.
+    #[pyo3(signature = (actions, observations = None, masks = None, player = None, fresh_masks = false))]
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
+        observations: Option<PyReadwriteArrayDyn<'py, f32>>,
+        masks: Option<PyReadwriteArrayDyn<'py, bool>>,
+        player: Option<i64>,
+        fresh_masks: bool,
     ) -> PyResult<(
+        Bound<'py, PyArray1<f64>>,
         Bound<'py, PyAny>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
@@ -385,18 +395,44 @@ impl NativeVectorEnv {
     )> {
         let actions = actions
             .as_slice()
-            .map_err(|e| InvalidParameterError::new_err(e.to_string()))?
-            .to_vec();
+            .map_err(|e| InvalidParameterError::new_err(e.to_string()))?;
+        let player = self.check_player(player)?;
         let (n, players) = (self.inner.num_envs(), self.inner.num_players());
+        let mut observations = observations;
+        let mut masks = masks;
+        let obs_size = n * self.inner.observation_shape().iter().product::<usize>();
+        let mask_size = n * self.inner.num_actions();
+        let obs_out = match observations.as_mut() {
+            Some(array) => Some(writable(array, obs_size, "observations")?),
+            None => None,
+        };
+        let mask_out = match masks.as_mut() {
+            Some(array) => Some(writable(array, mask_size, "legal_mask")?),
+            None => None,
+        };
         let mut returns = vec![0.0; n * players];
         let mut results = vec![StepResult::default(); n];
         let inner = &mut self.inner;
-        py.detach(|| inner.step(&actions, &mut returns, &mut results))
-            .map_err(to_py_err)?;
+        py.detach(|| -> Result<(), Error> {
+            inner.step(actions, &mut returns, &mut results)?;
+            if let Some(out) = mask_out {
+                if fresh_masks {
+                    inner.forget_marks();
+                }
+                inner.update_mask(out);
+            }
+            if let Some(out) = obs_out {
+                inner.observations(player, out);
+            }
+            Ok(())
+        })
+        .map_err(to_py_err)?;
+        let rewards: Vec<f64> = results.iter().map(|r| r.reward).collect();
         let terminated: Vec<bool> = results.iter().map(|r| r.terminated).collect();
         let truncated: Vec<bool> = results.iter().map(|r| r.truncated).collect();
         let lengths: Vec<u32> = results.iter().map(|r| r.episode_length).collect();
         Ok((
+            rewards.into_pyarray(py),
             returns.into_pyarray(py).reshape([n, players])?.into_any(),
             terminated.into_pyarray(py),
             truncated.into_pyarray(py),
