@@ -7,10 +7,11 @@ BIN    := $(VENV)/bin
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(BIN)):$(PATH)
 
-GAME  ?= kuba
-DEPTH ?= 6
+GAME    ?= ice_age_chess
+DEPTH   ?= 7
+THREADS ?= 0
 
-.PHONY: dev test test-rust test-python browser perft bench lint fmt clean
+.PHONY: dev test test-rust test-python browser perft bench lint fmt fuzz dist clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -19,14 +20,20 @@ $(BIN)/maturin:
 
 ## Build the engine (optimised) and install glacier with its dev tools into .venv.
 dev: $(BIN)/maturin
+	@# Left by builds from before the engine was glacier-games and abi3: the old distribution,
+	@# and a version-specific module that Python would import instead of _native.abi3.so.
+	@$(BIN)/pip uninstall --quiet --yes glacier 2>/dev/null || true
+	@rm -f python/glacier/_native.cpython-*.so
 	$(BIN)/maturin develop --release --extras dev
 
-## The main job: perft of GAME to DEPTH (e.g. make perft GAME=kuba DEPTH=7).
+## The main job: perft of GAME to DEPTH on THREADS threads (0 = every core); by default
+## Ice Age Chess from the start to depth 7, 1152094123 leaves (e.g. make perft GAME=kuba DEPTH=8).
 perft: dev
-	$(BIN)/glacier perft $(GAME) $(DEPTH)
+	$(BIN)/glacier perft $(GAME) $(DEPTH) --threads $(THREADS)
 
-## Every test: lints, the Rust core's tests, then pytest (contract, fixtures, differential, benches once).
-test: dev lint test-rust test-python
+## Every test: lints, the Rust core's tests, a short fuzzing run, then pytest (contract,
+## fixtures, differential, the wheel built and installed, benches once).
+test: dev lint test-rust fuzz test-python
 
 test-rust:
 	cargo test --release -p glacier-core
@@ -47,19 +54,55 @@ bench: dev
 	cargo bench -p glacier-core --bench vs_shakmaty
 	$(BIN)/glacier bench
 
+## The fuzz targets of fuzz/ (every position, move and SAN reader of the core), FUZZ_SECONDS
+## each, from a corpus seeded with real positions and moves. They are built as
+## `cargo fuzz build -s none` builds them (libFuzzer's coverage instrumentation, on stable
+## Rust; debug assertions on), without needing cargo-fuzz; `cargo fuzz run -s none <target>`
+## in fuzz/ runs one for as long as you like. A failing input is kept in fuzz/artifacts/.
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := position_text move_text san_text
+FUZZ_TRIPLE   = $(shell rustc -vV | sed -n 's/^host: //p')
+FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+  -Cllvm-args=-sanitizer-coverage-trace-compares -Cllvm-args=-sanitizer-coverage-stack-depth \
+  -Cllvm-args=-simplifycfg-branch-fold-threshold=0 --cfg fuzzing -Cdebug-assertions -Ccodegen-units=1
+fuzz: dev
+	@# libFuzzer itself is C++, compiled by the libfuzzer-sys crate.
+	@command -v c++ >/dev/null || (apt-get update -qq && apt-get install -y -qq g++)
+	cargo fmt --check --manifest-path fuzz/Cargo.toml
+	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo clippy --release --locked --manifest-path fuzz/Cargo.toml \
+	  --target $(FUZZ_TRIPLE) --all-targets -- -D warnings
+	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo build --release --locked --manifest-path fuzz/Cargo.toml \
+	  --target $(FUZZ_TRIPLE) --bins
+	$(BIN)/python fuzz/seeds.py fuzz/corpus
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/artifacts/$$target; \
+	  echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	  fuzz/target/$(FUZZ_TRIPLE)/release/$$target -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=fuzz/artifacts/$$target/ fuzz/corpus/$$target > fuzz/target/$$target.log 2>&1 \
+	    || { tail -n 60 fuzz/target/$$target.log; exit 1; }; \
+	  tail -n 1 fuzz/target/$$target.log; \
+	done
+
+## The wheel (one for every CPython from 3.9, the stable ABI) and the sdist, into dist/.
+dist: $(BIN)/maturin
+	$(BIN)/maturin build --release -o dist
+	$(BIN)/maturin sdist -o dist
+
 ## Formatting and lints, Rust and Python; the stub checked against the built module.
 lint: dev
 	cargo fmt --all --check
 	cargo clippy --workspace --release --all-targets -- -D warnings
-	$(BIN)/ruff check python tests benches
-	$(BIN)/ruff format --check python tests benches
+	$(BIN)/ruff check python tests benches fuzz
+	$(BIN)/ruff format --check python tests benches fuzz
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest glacier._native
 
 fmt:
 	cargo fmt --all
-	$(BIN)/ruff format python tests benches
-	$(BIN)/ruff check --fix python tests benches
+	cargo fmt --manifest-path fuzz/Cargo.toml
+	$(BIN)/ruff format python tests benches fuzz
+	$(BIN)/ruff check --fix python tests benches fuzz
 
 clean:
-	rm -rf $(VENV) target
+	rm -rf $(VENV) target fuzz/target dist

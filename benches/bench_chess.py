@@ -34,7 +34,7 @@ chess = pytest.importorskip("chess")
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #: The published standard-chess perft counts of the start position.
 CHESS_COUNTS = {3: 8902, 4: 197281, 6: 119060324}
-#: RULINGS.md section 6 and tests/data/perft.txt.
+#: The Ice Age Chess start's counts (docs/rules/ice_age_chess.md, tests/data/perft.txt).
 ICE_COUNTS = {3: 6264, 4: 121094, 6: 52147830}
 
 BULK_DEPTH = 4  # both libraries, last ply bulk-counted

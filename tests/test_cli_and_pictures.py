@@ -75,8 +75,10 @@ def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
     assert "player 1 plays" in out
 
 
-def test_play_against_monte_carlo_to_the_end(monkeypatch: Any) -> None:
-    # Human plays White with max_plies=4; the Monte Carlo player answers.
+def test_play_against_monte_carlo_to_the_end(monkeypatch: Any, tmp_path: Path) -> None:
+    # Human plays White with max_plies=4; the Monte Carlo player answers. The leftover input
+    # answers the prompt to save the game (a file named f2e2): in a temporary directory.
+    monkeypatch.chdir(tmp_path)
     out = run(
         "play",
         "kuba",

@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 ray = pytest.importorskip(
-    "ray", reason="Ray is not installed (pip install 'glacier[ray]'; make test installs it): distributed tests skipped"
+    "ray",
+    reason="Ray is not installed (pip install 'glacier-games[ray]'; make test installs it): distributed tests skipped",
 )
 
 import glacier  # noqa: E402

@@ -1,4 +1,4 @@
-"""Ice Age Chess, hand-verified positions for every rule (RULINGS.md section 1), on both
+"""Ice Age Chess, hand-verified positions for every rule (docs/rules/ice_age_chess.md), on both
 implementations. Every expected move list and position text below was worked out by hand
 (the reasoning is in the comments), not copied from either implementation.
 

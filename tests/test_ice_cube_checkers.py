@@ -1,4 +1,4 @@
-"""Ice Cube Checkers, hand-verified positions for every rule (RULINGS.md section 2), on both
+"""Ice Cube Checkers, hand-verified positions for every rule (docs/rules/ice_cube_checkers.md), on both
 implementations.
 
 Slots a..l run counter-clockwise; each slot's pieces are written W, B, K. Every position has

@@ -1,4 +1,4 @@
-"""Kuba, hand-verified positions for every rule (RULINGS.md section 3), on both implementations.
+"""Kuba, hand-verified positions for every rule (docs/rules/kuba.md), on both implementations.
 
 Positions are written in the position text; each has 8 White, 8 Black and 13 Red marbles
 counting the captured ones, as the text requires.

@@ -100,10 +100,38 @@ def game_spec(name: str) -> GameSpec:
     return _SPECS[name]
 
 
+#: The start positions a game offers besides its own, by name: the position text and the
+#: parameters the start implies (parameters given to :func:`new_game` win). The reference
+#: offers the same (``glacier.reference.new_game``).
+_STARTS: dict[str, dict[str, tuple[str, dict[str, int]]]] = {
+    # Standard chess: the usual array without ice, and no Ice Age to bring any.
+    "ice_age_chess": {"standard": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"ice_age_period": 0})},
+}
+
+
+def _named_start(name: str, start: object) -> tuple[str, dict[str, int]]:
+    starts = _STARTS.get(name, {})
+    if isinstance(start, str) and start in starts:
+        return starts[start]
+    offered = f"its starts are: {', '.join(map(repr, starts))}" if starts else "it has only its own start"
+    raise InvalidParameterError(f"{name} has no start {start!r} ({offered})")
+
+
 def new_game(name: str, **params: Any) -> State:
-    """The start position of ``name``, with its parameters (e.g. ``max_plies=200``)."""
+    """The start position of ``name``, with its parameters (e.g. ``max_plies=200``).
+
+    ``start`` names another start the game offers: ``new_game("ice_age_chess",
+    start="standard")`` is standard chess (no ice, ``ice_age_period=0``).
+
+    >>> [new_game("ice_age_chess", start="standard").perft(d) for d in (1, 2, 3)]
+    [20, 400, 8902]
+    """
     _check(name)
-    return _native.new_game(name, **params)
+    start = params.pop("start", None)
+    if start is None:
+        return _native.new_game(name, **params)
+    text, implied = _named_start(name, start)
+    return _native.from_text(name, text, **{**implied, **params})
 
 
 def from_text(name: str, text: str, **params: Any) -> State:

@@ -36,6 +36,68 @@ param_option = click.option(
 )
 
 
+def _shown(text: str) -> str:
+    """``text`` as typed: bytes that are not UTF-8 (which Python's argument decoding keeps as
+    surrogates) written as ``\\xNN``."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _one_line(err: BaseException) -> str:
+    """What went wrong, in one line, for an error the user caused (not a bug of glacier)."""
+    if isinstance(err, click.UsageError):
+        hint = f" (try '{err.ctx.command_path} --help')" if err.ctx is not None else ""
+        message = err.format_message() + hint
+    elif isinstance(err, OSError) and err.filename is not None:
+        message = f"{err.filename}: {err.strerror or err}"
+    elif isinstance(err, UnicodeDecodeError):
+        message = f"the input is not UTF-8 text (byte {err.object[err.start]:#04x} at offset {err.start})"
+    elif isinstance(err, UnicodeEncodeError):
+        message = f"'{_shown(err.object)}' is not UTF-8 text"
+    elif isinstance(err, OverflowError):
+        message = f"a number is out of range ({err})"
+    else:
+        message = str(err) or type(err).__name__
+    return " ".join(message.split())
+
+
+def _failure(err: BaseException) -> click.ClickException:
+    """``err`` as an error click reports in one line, ``Error: <message>``: a usage error
+    without its context (which would add the usage block) keeps exit status 2."""
+    if isinstance(err, click.UsageError):
+        return click.UsageError(_one_line(err))
+    return click.ClickException(_one_line(err))
+
+
+class _Glacier(click.Group):
+    """The ``glacier`` command group. Whatever a user can get wrong (an argument or option,
+    a path that is missing, unreadable or unwritable, text or input that is not UTF-8, a
+    position or move the engine refuses) is reported in one line, without a traceback."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for arg in args:
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                raise click.ClickException(f"the argument '{_shown(arg)}' is not UTF-8 text") from None
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise _failure(err) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            raise _failure(err) from None
+        except BrokenPipeError:
+            raise  # click itself handles a closed pipe (e.g. `glacier ... | head`)
+        except (OSError, UnicodeError, OverflowError, glacier.GlacierError) as err:
+            raise _failure(err) from None
+
+
 def _make(game: str, position: Optional[str], params: dict[str, Any], use_reference: bool) -> Any:
     impl = reference if use_reference else glacier
     try:
@@ -44,7 +106,7 @@ def _make(game: str, position: Optional[str], params: dict[str, Any], use_refere
         raise click.UsageError(str(err)) from None
 
 
-@click.group()
+@click.group(cls=_Glacier)
 @click.version_option(glacier.__version__)
 def main() -> None:
     """glacier: a fast engine for five abstract board games."""
@@ -52,7 +114,7 @@ def main() -> None:
 
 @main.command()
 @game_argument
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", type=click.IntRange(min=0, max=2**32 - 1))
 @param_option
 @click.option("--position", help="Start from this position text instead of the start position.")
 @click.option("--reference", "use_reference", is_flag=True, help="Use the pure-Python reference implementation.")
@@ -328,7 +390,10 @@ def _play(
                 state.undo()
             continue
         try:
+            entry.encode("utf-8")
             state.play(entry)
+        except UnicodeEncodeError as err:
+            click.echo(f"{_one_line(err)}\nlegal moves: " + " ".join(state.legal_moves()))
         except glacier.IllegalMoveError as err:
             click.echo(f"{err}\nlegal moves: " + " ".join(state.legal_moves()))
     click.echo("\n" + str(state))
@@ -359,8 +424,8 @@ def replay(record_file: str, html_path: Optional[str], use_reference: bool) -> N
 
     try:
         games = list(records.read_records(record_file, impl=reference if use_reference else glacier))
-    except glacier.GlacierError as err:
-        raise click.ClickException(f"{record_file}: {err}") from None
+    except (glacier.GlacierError, UnicodeDecodeError) as err:
+        raise click.ClickException(f"{record_file}: {_one_line(err)}") from None
     if not games:
         raise click.ClickException(f"{record_file} holds no game")
     if html_path:

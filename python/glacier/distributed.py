@@ -1,4 +1,4 @@
-"""Perft, random playouts and self-play data on a Ray cluster (the optional ``glacier[ray]`` extra).
+"""Perft, random playouts and self-play data on a Ray cluster (the optional ``glacier-games[ray]`` extra).
 
 All three are embarrassingly parallel, so Ray does the scheduling, the retries and the moving
 of results; this module only cuts the work into tasks and puts the answers back together.
@@ -80,7 +80,7 @@ def _import_ray() -> Any:
         import ray
     except ImportError:
         raise ModuleNotFoundError(
-            "glacier.distributed needs Ray, which is not installed: pip install 'glacier[ray]'"
+            "glacier.distributed needs Ray, which is not installed: pip install 'glacier-games[ray]'"
         ) from None
     return ray
 

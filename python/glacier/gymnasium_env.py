@@ -1,4 +1,4 @@
-"""Gymnasium environments for every glacier game (optional extra ``glacier[gym]``).
+"""Gymnasium environments for every glacier game (optional extra ``gym``: ``pip install glacier-games[gym]``).
 
 Importing this module registers ``glacier/<Game>-v0`` for every game, each with a vector
 entry point (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` gives the
@@ -36,7 +36,7 @@ and ``info["illegal_action"] = True``; ``illegal_action="raise"`` raises
 ``IllegalMoveError`` instead. The vector environment always raises.
 
 ``render_mode="ansi"`` gives the board as text, ``"rgb_array"`` the picture
-(``glacier.svg``) as an RGB array, rasterised by CairoSVG (the extra ``glacier[render]``).
+(``glacier.svg``) as an RGB array, rasterised by CairoSVG (the extra ``render``: ``pip install glacier-games[render]``).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def rgb_array(state: Any) -> npt.NDArray[np.uint8]:
         from PIL import Image
     except ImportError as err:  # pragma: no cover - depends on the installation
         raise gymnasium.error.DependencyNotInstalled(
-            'render_mode="rgb_array" needs CairoSVG: pip install "glacier[render]"'
+            'render_mode="rgb_array" needs CairoSVG: pip install "glacier-games[render]"'
         ) from err
     from .svg import render
 

@@ -28,7 +28,7 @@ action)`` takes the last action back, and ``history()``, ``history_str()`` and
 written in Python, which an undo cannot shorten: after an undo, ``full_history()`` and C++
 code such as ``pyspiel.serialize_game_and_state`` still list the undone action.)
 
-Requires the optional extra ``glacier[openspiel]``.
+Requires the optional extra ``openspiel`` (``pip install glacier-games[openspiel]``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments for every glacier game (optional extra ``glacier[gym]``).
+"""PettingZoo AEC environments for every glacier game (optional extra ``gym``: ``pip install glacier-games[gym]``).
 
 Agents are ``player_0`` .. ``player_{n-1}`` (E: 2 to 6 of them, by its ``players``
 parameter). ``observe(agent)`` is a dictionary with the game's ``observation`` tensor from

@@ -264,9 +264,16 @@ def _check_actions(state: Any) -> None:
 
 
 def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -> None:
-    """Checks the promises every state makes, on states from ``make()`` (a fresh start state).
+    """Checks the promises every state makes, on a game played from ``make()``.
 
-    Plays a seeded random game and at every ply checks that: legal moves are sorted and
+    ``make`` is a function of no arguments returning the state to start from, of either
+    implementation, any game and any start; it is called once. For example
+    ``check_contract(lambda: glacier.new_game("kuba"), plies=60, seed=0)``, or
+    ``check_contract(lambda: glacier.reference.from_text("kuba", text))``. Returns nothing;
+    raises ``AssertionError`` at the first broken promise.
+
+    Plays a random game (``random.Random(seed)`` picks the moves) of up to ``plies`` plies
+    and at every ply checks that: legal moves are sorted and
     unique; ``copy()``, ``pickle`` and ``from_text(text())`` give equal, independent
     states with the same hash; bad moves and bad texts raise the documented errors and
     leave the state unchanged; ``undo()`` restores every earlier state and returns the

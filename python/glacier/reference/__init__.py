@@ -44,10 +44,29 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
+#: The start positions a game offers besides its own (the twin of the engine's table).
+_STARTS: dict[str, dict[str, tuple[str, dict[str, int]]]] = {
+    "ice_age_chess": {"standard": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"ice_age_period": 0})},
+}
+
+
+def _named_start(name: str, start: object) -> tuple[str, dict[str, int]]:
+    starts = _STARTS.get(name, {})
+    if isinstance(start, str) and start in starts:
+        return starts[start]
+    offered = f"its starts are: {', '.join(map(repr, starts))}" if starts else "it has only its own start"
+    raise InvalidParameterError(f"{name} has no start {start!r} ({offered})")
+
+
 def new_game(name: str, **params: Any) -> State:
-    """The start position of ``name``."""
+    """The start position of ``name``; ``start="standard"`` in Ice Age Chess is standard
+    chess (no ice, ``ice_age_period=0``), as in the engine."""
     module = game_module(name)
-    return State(module, module.start(module.resolve(params)))
+    start = params.pop("start", None)
+    if start is None:
+        return State(module, module.start(module.resolve(params)))
+    text, implied = _named_start(name, start)
+    return from_text(name, text, **{**implied, **params})
 
 
 def from_text(name: str, text: str, **params: Any) -> State:
@@ -102,7 +121,7 @@ class State:
         if not isinstance(move, str):
             raise IllegalMoveError(f"a move must be a str, got {type(move).__name__}")
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
+            raise IllegalMoveError(f"cannot play '{move}': the game is over")
         child = self._position.successors().get(move)
         if child is None:
             raise IllegalMoveError(self._position.explain_illegal(move))

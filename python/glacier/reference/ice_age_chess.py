@@ -1,4 +1,4 @@
-"""Ice Age Chess, the reference implementation (RULINGS.md section 1; docs/rules/ice_age_chess.md).
+"""Ice Age Chess, the reference implementation (the rules: docs/rules/ice_age_chess.md).
 
 Standard chess plus ice (``*``): a neutral, immobile piece that blocks sliders, pawn pushes
 and castling, that either side may capture, and that never attacks. Every
@@ -218,7 +218,7 @@ class IceAgeChessPosition(Position):
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
-        """Judged on first use, in the order of RULINGS.md section 1."""
+        """Judged on first use, in the order of precedence of the rules page (section End)."""
         if self._outcome is _UNJUDGED:
             self._outcome = self._judge()
         return self._outcome

@@ -1,4 +1,4 @@
-"""Ice Cube Checkers, the reference implementation (RULINGS.md section 2; docs/rules/ice_cube_checkers.md).
+"""Ice Cube Checkers, the reference implementation (the rules: docs/rules/ice_cube_checkers.md).
 
 Twelve slots ``a``..``l`` form a counter-clockwise ring. A slot is stored as its counts
 ``(white cubes, black cubes, kings)``: identical pieces are indistinguishable, so a move is

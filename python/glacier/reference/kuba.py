@@ -1,4 +1,4 @@
-"""Kuba, the reference implementation (RULINGS.md section 3; docs/rules/kuba.md).
+"""Kuba, the reference implementation (the rules: docs/rules/kuba.md).
 
 Squares are numbered ``rank * 7 + file`` from 0 (a1 = 0, g7 = 48). A push moves one of the
 mover's marbles one square and carries the contiguous row in front of it along; a marble

@@ -362,7 +362,7 @@ pub(crate) fn from_text(
         .map_err(|_| PyTypeError::new_err("position text must be a str"))?;
     let params = extract_params(params)?;
     Ok(GameState {
-        session: new_session(py, name, Some(text.to_str()?), &params)?,
+        session: new_session(py, name, Some(&text.to_cow()?), &params)?,
     })
 }
 
@@ -418,7 +418,7 @@ impl GameState {
                 .unwrap_or_default();
             IllegalMoveError::new_err(format!("a move must be a str, got {kind}"))
         })?;
-        self.session.play(py, text.to_str()?)
+        self.session.play(py, &text.to_cow()?)
     }
 
     /// The number of action numbers: every action is below it, and an action means the

@@ -549,7 +549,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let s = IceAgeChess::start(&params(20));
         for (depth, &n) in [1, 18, 324, 6264, 121_094].iter().enumerate() {
             assert_eq!(crate::perft::perft(&s, depth as u32), n, "depth {depth}");

@@ -342,7 +342,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let s = IceCubeCheckers::start(&params());
         let expected = [1, 5, 25, 110, 482, 1975, 8098];
         for (depth, &n) in expected.iter().enumerate() {

@@ -720,7 +720,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let s = KingsCourt::start(&params());
         let expected = [1, 8, 16, 416, 11072, 320224];
         for (depth, &n) in expected.iter().enumerate() {

@@ -24,10 +24,7 @@ impl ActionEncoding for Kuba {
             return self.bonus.then_some(KubaMove::PASS);
         }
         let (from, dir) = (action / 4, action % 4);
-        let legal = from < SQUARES
-            && self.board[from] == colour_of(self.side as usize)
-            && action as u8 != self.ko
-            && self.push_row(from, dir).is_some();
+        let legal = from < SQUARES && self.is_legal_push(from, dir);
         legal.then(|| KubaMove::push(from, dir))
     }
 
@@ -51,16 +48,14 @@ impl Observation for Kuba {
 
     fn observe(&self, out: &mut [f32]) {
         let me = self.side as usize;
-        let (mine, theirs) = (colour_of(me), colour_of(1 - me));
-        for (sq, &colour) in self.board.iter().enumerate() {
-            let plane = match colour {
-                EMPTY => continue,
-                RED => 2,
-                c if c == mine => 0,
-                c if c == theirs => 1,
-                _ => continue,
-            };
-            out[plane * SQUARES + sq] = 1.0;
+        // Planes 0-2: the mover's marbles, the opponent's, the Reds.
+        for (plane, colour) in [me, 1 - me, 2].into_iter().enumerate() {
+            let mut bits = self.marbles[colour];
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out[plane * SQUARES + sq] = 1.0;
+            }
         }
         let constant = |out: &mut [f32], plane: usize, value: f32| {
             out[plane * SQUARES..(plane + 1) * SQUARES].fill(value)

@@ -3,6 +3,15 @@
 //! A 7x7 board of White, Black and Red marbles. A push moves one of the mover's marbles a
 //! square along a file or rank, carrying the contiguous row in front of it; a marble pushed
 //! off the edge is captured (never one's own) and earns an optional bonus push.
+//!
+//! Representation: one bitboard (`u64`, bit `rank * 7 + file`, a1 = 0) per colour. The
+//! legal pushes in one direction are computed for all marbles at once (`Kuba::pushers`):
+//! a marble may push when the square behind it is empty (or off the board) and its row does
+//! not run to the edge ending in one of the mover's own marbles. That last set is a fill
+//! from the mover's marbles on the far edge backwards through occupied squares. Counting
+//! moves is then a popcount, and "is there a push" stops at the first direction that has
+//! one. Move generation walks the from-squares in increasing order and the directions in
+//! order, so moves, hashes and action numbers are those of the square-by-square rules.
 
 mod encoding;
 mod text;
@@ -34,6 +43,54 @@ const OFF: u8 = u8::MAX;
 
 const START: &str = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0";
 
+/// Every square of the board.
+const BOARD: u64 = (1 << SQUARES) - 1;
+const FILE_A: u64 = 0x0408_1020_4081;
+const FILE_G: u64 = FILE_A << (SIZE - 1);
+const RANK_1: u64 = (1 << SIZE) - 1;
+const RANK_7: u64 = RANK_1 << (SQUARES - SIZE);
+/// Per direction: the squares with no neighbour that way (the edge a row is pushed off).
+const EDGE: [u64; 4] = [RANK_7, FILE_G, RANK_1, FILE_A];
+
+/// `bb` moved one square in direction `dir`; squares that would leave the board are dropped.
+#[inline(always)]
+const fn shift(bb: u64, dir: usize) -> u64 {
+    match dir {
+        0 => (bb << SIZE) & BOARD,
+        1 => (bb << 1) & !FILE_A & BOARD,
+        2 => bb >> SIZE,
+        _ => (bb >> 1) & !FILE_G,
+    }
+}
+
+/// The occluded fill of `gen` in direction `dir` through `through`: `gen` plus every square
+/// of `through` reached from it by an unbroken line of `through` squares in that direction
+/// (Kogge-Stone: steps of 1, 2 and 4 squares cover the six a row can span).
+#[inline(always)]
+const fn fill(mut gen: u64, mut through: u64, dir: usize) -> u64 {
+    // A step of `n` squares along a rank must not wrap onto the next rank: `wrap` is where
+    // such a step lands, taken out of `through` once; `through &= carried` then keeps only
+    // squares whose `n` predecessors are in `through` too, so no longer step wraps either.
+    let (step, wrap) = match dir {
+        0 => (SIZE as u32, 0),
+        1 => (1, FILE_A),
+        2 => (SIZE as u32, 0),
+        _ => (1, FILE_G),
+    };
+    through &= !wrap & BOARD;
+    let up = dir < 2;
+    let mut k = 0;
+    while k < 3 {
+        let n = step << k;
+        let moved = if up { gen << n } else { gen >> n };
+        gen |= through & moved;
+        let carried = if up { through << n } else { through >> n };
+        through &= carried;
+        k += 1;
+    }
+    gen
+}
+
 /// Square index: `rank * 7 + file`, both from 0 (a1 = 0, g7 = 48).
 const fn neighbour_table() -> [[u8; 4]; SQUARES] {
     let mut table = [[OFF; 4]; SQUARES];
@@ -53,6 +110,26 @@ const fn neighbour_table() -> [[u8; 4]; SQUARES] {
     table
 }
 const NEIGHBOUR: [[u8; 4]; SQUARES] = neighbour_table();
+
+/// `RAY[dir][sq]`: the squares beyond `sq` in direction `dir`, up to the edge.
+const fn ray_table() -> [[u64; SQUARES]; 4] {
+    let mut table = [[0; SQUARES]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let mut next = NEIGHBOUR[sq][dir];
+            while next != OFF {
+                table[dir][sq] |= 1 << next;
+                next = NEIGHBOUR[next as usize][dir];
+            }
+            sq += 1;
+        }
+        dir += 1;
+    }
+    table
+}
+const RAY: [[u64; SQUARES]; 4] = ray_table();
 
 // Zobrist keys (seed and indices documented in docs/rules/kuba.md).
 const ZOBRIST_SEED: u64 = 0x4B55_4241; // "KUBA"
@@ -98,21 +175,20 @@ pub type KubaParams = PlyLimit<1000>;
 
 #[derive(Clone, Debug)]
 pub struct Kuba {
-    board: [u8; SQUARES],
+    /// The marbles of each colour (White, Black, Red: index `colour - 1`), one bit a square.
+    marbles: [u64; 3],
+    hash: u64,
+    ply: u32,
+    params: KubaParams,
+    outcome: Outcome,
     /// 0 = White, 1 = Black.
     side: u8,
     bonus: bool,
     /// The forbidden push (`from * 4 + dir`) or `KubaMove::NO_KO`.
     ko: u8,
+    /// Reds captured by each player. (Opponent marbles captured are 8 minus the opponent's
+    /// marbles on the board.)
     reds: [u8; 2],
-    /// Opponent marbles captured by each player.
-    captured: [u8; 2],
-    /// Each player's marbles on the board.
-    marbles: [u8; 2],
-    ply: u32,
-    outcome: Outcome,
-    hash: u64,
-    params: KubaParams,
 }
 
 fn colour_of(player: usize) -> u8 {
@@ -133,62 +209,116 @@ fn parse_square(s: &[u8]) -> Option<usize> {
 }
 
 impl Kuba {
-    /// Where a push from `from` in `dir` would end: the square of the row's front marble and
-    /// whether that marble leaves the board. `None` when the push is not allowed (the square
-    /// behind is occupied, or the mover's own marble would leave the board).
+    #[inline(always)]
+    fn occupied(&self) -> u64 {
+        self.marbles[0] | self.marbles[1] | self.marbles[2]
+    }
+
+    /// The colour on `sq`, or `EMPTY`.
     #[inline]
-    fn push_row(&self, from: usize, dir: usize) -> Option<(usize, bool)> {
-        let behind = NEIGHBOUR[from][dir ^ 2];
-        if behind != OFF && self.board[behind as usize] != EMPTY {
-            return None;
-        }
-        let mut sq = from;
-        loop {
-            let next = NEIGHBOUR[sq][dir];
-            if next == OFF {
-                return (self.board[sq] != self.board[from]).then_some((sq, true));
-            }
-            if self.board[next as usize] == EMPTY {
-                return Some((sq, false));
-            }
-            sq = next as usize;
+    fn colour_at(&self, sq: usize) -> u8 {
+        let bit = 1 << sq;
+        if self.marbles[0] & bit != 0 {
+            WHITE
+        } else if self.marbles[1] & bit != 0 {
+            BLACK
+        } else if self.marbles[2] & bit != 0 {
+            RED
+        } else {
+            EMPTY
         }
     }
 
+    /// The marbles on the board of `player`.
+    fn marbles_of(&self, player: usize) -> u8 {
+        self.marbles[player].count_ones() as u8
+    }
+
+    /// Opponent marbles captured by `player`.
+    fn captured_by(&self, player: usize) -> u8 {
+        [BLACK_MARBLES, WHITE_MARBLES][player] - self.marbles_of(1 - player)
+    }
+
+    /// The side to move's marbles that may push in direction `dir` (the ko aside): the
+    /// square behind is empty or off the board, and the row in front does not run to the
+    /// edge ending in one of the side's own marbles.
+    #[inline(always)]
+    fn pushers(&self, dir: usize) -> u64 {
+        let mine = self.marbles[self.side as usize];
+        let occupied = self.occupied();
+        let behind_free = !shift(occupied, dir);
+        // From an own marble on the far edge back through the row: every marble of those
+        // rows would push it off.
+        let own_off = fill(mine & EDGE[dir], occupied, dir ^ 2);
+        mine & behind_free & !own_off
+    }
+
+    /// The ko push as a single square of `pushers(dir)` to leave out (0 when there is none).
+    #[inline(always)]
+    fn ko_square(&self, dir: usize) -> u64 {
+        if self.ko != KubaMove::NO_KO && KubaMove(self.ko).dir() == dir {
+            1 << KubaMove(self.ko).from()
+        } else {
+            0
+        }
+    }
+
+    /// Whether the push from `from` in `dir` is legal (the ko included).
+    fn is_legal_push(&self, from: usize, dir: usize) -> bool {
+        (self.pushers(dir) & !self.ko_square(dir)) >> from & 1 != 0
+    }
+
+    /// Whether the side to move has a legal push; stops at the first direction with one.
     fn has_push(&self) -> bool {
-        self.scan_pushes(&mut |_| ControlFlow::Break(())).is_break()
+        (0..4).any(|dir| self.pushers(dir) & !self.ko_square(dir) != 0)
     }
 
-    /// Calls `visit` for every legal push of the side to move until it breaks.
+    /// The number of legal pushes of the side to move.
+    fn count_pushes(&self) -> u64 {
+        (0..4)
+            .map(|dir| u64::from((self.pushers(dir) & !self.ko_square(dir)).count_ones()))
+            .sum()
+    }
+
+    /// Calls `visit` for every legal push of the side to move, by from-square then
+    /// direction, until it breaks.
     #[inline]
     fn scan_pushes<B>(
         &self,
         visit: &mut impl FnMut(KubaMove) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let mine = colour_of(self.side as usize);
-        for from in 0..SQUARES {
-            if self.board[from] != mine {
-                continue;
-            }
-            for dir in 0..4 {
-                let mv = KubaMove::push(from, dir);
-                if mv.0 != self.ko && self.push_row(from, dir).is_some() {
-                    visit(mv)?;
+        let by_dir: [u64; 4] =
+            std::array::from_fn(|dir| self.pushers(dir) & !self.ko_square(dir));
+        let mut froms = by_dir[0] | by_dir[1] | by_dir[2] | by_dir[3];
+        while froms != 0 {
+            let from = froms.trailing_zeros() as usize;
+            froms &= froms - 1;
+            for (dir, &legal) in by_dir.iter().enumerate() {
+                if legal >> from & 1 != 0 {
+                    visit(KubaMove::push(from, dir))?;
                 }
             }
         }
         ControlFlow::Continue(())
     }
 
-    fn set_square(&mut self, sq: usize, colour: u8) {
-        let old = self.board[sq];
-        if old != EMPTY {
-            self.hash ^= MARBLE_KEYS[sq * 3 + old as usize - 1];
+    /// Moves every marble of `row` one square in `dir`, updating the hash; a marble moved off
+    /// the board is removed.
+    fn shift_row(&mut self, row: u64, dir: usize) {
+        let delta = [SIZE as isize, 1, -(SIZE as isize), -1][dir];
+        for colour in 0..3 {
+            let moved = self.marbles[colour] & row;
+            let mut bits = moved;
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.hash ^= MARBLE_KEYS[sq * 3 + colour];
+                if NEIGHBOUR[sq][dir] != OFF {
+                    self.hash ^= MARBLE_KEYS[(sq as isize + delta) as usize * 3 + colour];
+                }
+            }
+            self.marbles[colour] = (self.marbles[colour] & !row) | shift(moved, dir);
         }
-        if colour != EMPTY {
-            self.hash ^= MARBLE_KEYS[sq * 3 + colour as usize - 1];
-        }
-        self.board[sq] = colour;
     }
 
     fn set_ko(&mut self, ko: u8) {
@@ -234,7 +364,7 @@ impl Kuba {
 
     /// Judges a position as it is read: a win, then the ply limit, then a player stuck.
     fn judge_text(&mut self) -> Result<(), Error> {
-        let won = |p: usize| self.reds[p] >= REDS_TO_WIN || self.marbles[1 - p] == 0;
+        let won = |p: usize| self.reds[p] >= REDS_TO_WIN || self.marbles_of(1 - p) == 0;
         self.outcome = match (won(0), won(1)) {
             (true, true) => return Err(bad_position!("both players have already won")),
             (true, false) => Outcome::Win(0),
@@ -292,9 +422,12 @@ impl Game for Kuba {
 
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
-        for (sq, &colour) in self.board.iter().enumerate() {
-            if colour != EMPTY {
-                h ^= MARBLE_KEYS[sq * 3 + colour as usize - 1];
+        for (colour, &marbles) in self.marbles.iter().enumerate() {
+            let mut bits = marbles;
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                h ^= MARBLE_KEYS[sq * 3 + colour];
             }
         }
         if self.side == 1 {
@@ -329,6 +462,13 @@ impl Game for Kuba {
         ControlFlow::Continue(())
     }
 
+    fn count_moves(&self) -> u64 {
+        if self.outcome != Outcome::Ongoing {
+            return 0;
+        }
+        self.count_pushes() + u64::from(self.bonus)
+    }
+
     fn play_unchecked(&mut self, mv: KubaMove) {
         let mover = self.side as usize;
         self.ply += 1;
@@ -341,31 +481,42 @@ impl Game for Kuba {
         }
 
         let (from, dir) = (mv.from(), mv.dir());
-        let Some((front, leaves)) = self.push_row(from, dir) else {
-            debug_assert!(false, "play() given an illegal push {mv:?}");
-            return;
+        debug_assert!(
+            self.pushers(dir) >> from & 1 != 0,
+            "play() given an illegal push {mv:?}"
+        );
+        // The row runs from `from` up to the first empty square beyond it; with none, to
+        // the edge, and its front marble leaves the board.
+        let ray = RAY[dir][from];
+        let empties = ray & !self.occupied();
+        let (row, landing) = if empties == 0 {
+            (ray, None)
+        } else {
+            // The nearest empty square: the lowest index going up the board or towards file
+            // g, the highest going the other ways.
+            let first = if dir < 2 {
+                empties.trailing_zeros() as usize
+            } else {
+                63 - empties.leading_zeros() as usize
+            };
+            let between = if dir < 2 {
+                (1 << first) - 1
+            } else {
+                !((2 << first) - 1)
+            };
+            (ray & between, Some(first))
         };
-        let captured = if leaves { self.board[front] } else { EMPTY };
-        // Move the row one square along, front first, so every target is already empty.
-        let mut sq = front;
-        if leaves {
-            self.set_square(front, EMPTY);
-            sq = NEIGHBOUR[front][dir ^ 2] as usize;
-        }
-        loop {
-            let colour = self.board[sq];
-            self.set_square(sq, EMPTY);
-            self.set_square(NEIGHBOUR[sq][dir] as usize, colour);
-            if sq == from {
-                break;
-            }
-            sq = NEIGHBOUR[sq][dir ^ 2] as usize;
-        }
+        let captured = match landing {
+            Some(_) => EMPTY,
+            // The front marble is the ray's square on the edge (a legal push never starts
+            // on the edge it pushes towards, so the ray is not empty).
+            None => self.colour_at((EDGE[dir] & ray).trailing_zeros() as usize),
+        };
+        self.shift_row(row | 1 << from, dir);
 
-        if captured == EMPTY {
+        if let Some(new_front) = landing {
             // The ko forbids pushing the front marble straight back, when it is the opponent's.
-            let new_front = NEIGHBOUR[front][dir] as usize;
-            if self.board[new_front] == colour_of(1 - mover) {
+            if self.marbles[1 - mover] >> new_front & 1 != 0 {
                 self.set_ko(KubaMove::push(new_front, dir ^ 2).0);
             }
             self.set_bonus(false);
@@ -376,9 +527,6 @@ impl Game for Kuba {
 
         if captured == RED {
             self.add_red(mover);
-        } else {
-            self.captured[mover] += 1;
-            self.marbles[1 - mover] -= 1;
         }
         if self.reds[mover] >= REDS_TO_WIN || self.marbles[1 - mover] == 0 {
             self.outcome = Outcome::Win(mover as u8);
@@ -409,8 +557,35 @@ mod tests {
         assert_eq!(s.hash(), s.hash_from_scratch());
     }
 
+    /// The fill one square at a time, as the rules walk a row.
+    fn fill_by_steps(gen: u64, through: u64, dir: usize) -> u64 {
+        let mut out = gen;
+        for _ in 0..SIZE {
+            out |= shift(out, dir) & through;
+        }
+        out
+    }
+
     #[test]
-    fn start_perft_matches_rulings() {
+    fn doubling_fill_matches_steps() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..20_000 {
+            // Dense and sparse boards alike.
+            let through = rng.next_u64() & rng.next_u64().rotate_left(7) & BOARD;
+            let through = through | (rng.next_u64() & BOARD);
+            let gen = rng.next_u64() & rng.next_u64() & through;
+            for dir in 0..4 {
+                assert_eq!(
+                    fill(gen, through, dir),
+                    fill_by_steps(gen, through, dir),
+                    "gen {gen:#x} through {through:#x} dir {dir}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn start_perft_matches_the_rules_page() {
         let s = Kuba::start(&params());
         let expected = [1, 8, 64, 640, 6384];
         for (depth, &n) in expected.iter().enumerate() {

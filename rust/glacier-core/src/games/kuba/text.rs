@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 impl Kuba {
     fn placement(&self) -> String {
-        write_placement(SIZE, |sq| match self.board[sq] {
+        write_placement(SIZE, |sq| match self.colour_at(sq) {
             EMPTY => None,
             colour => Some(['W', 'B', 'R'][colour as usize - 1]),
         })
@@ -126,18 +126,22 @@ impl Notation for Kuba {
             KubaMove::push(from, dir).0
         };
 
+        let mut marbles = [0u64; 3];
+        for (sq, &colour) in board.iter().enumerate() {
+            if colour != EMPTY {
+                marbles[colour as usize - 1] |= 1 << sq;
+            }
+        }
         let mut state = Kuba {
-            board,
+            marbles,
+            hash: 0,
+            ply,
+            params: *params,
+            outcome: Outcome::Ongoing,
             side: side as u8,
             bonus,
             ko,
             reds: [white_reds, black_reds],
-            captured: [blacks_captured, whites_captured],
-            marbles: [whites, blacks],
-            ply,
-            outcome: Outcome::Ongoing,
-            hash: 0,
-            params: *params,
         };
         state.hash = state.hash_from_scratch();
         state.judge_text()?;
@@ -155,9 +159,9 @@ impl Notation for Kuba {
             self.placement(),
             ["w", "b"][self.side as usize],
             self.reds[0],
-            self.captured[0],
+            self.captured_by(0),
             self.reds[1],
-            self.captured[1],
+            self.captured_by(1),
             if self.bonus { '+' } else { '-' },
             ko,
             self.ply
@@ -170,7 +174,7 @@ impl Notation for Kuba {
             let _ = write!(out, "{} ", rank + 1);
             for file in 0..SIZE {
                 out.push(' ');
-                out.push(['.', 'W', 'B', 'R'][self.board[rank * SIZE + file] as usize]);
+                out.push(['.', 'W', 'B', 'R'][self.colour_at(rank * SIZE + file) as usize]);
             }
             out.push('\n');
         }
@@ -190,7 +194,11 @@ impl Notation for Kuba {
         let _ = write!(
             out,
             "{status}, ply {}\nWhite captured {} Red, {} Black; Black captured {} Red, {} White",
-            self.ply, self.reds[0], self.captured[0], self.reds[1], self.captured[1]
+            self.ply,
+            self.reds[0],
+            self.captured_by(0),
+            self.reds[1],
+            self.captured_by(1)
         );
         if self.ko != KubaMove::NO_KO {
             let _ = write!(out, "; ko forbids {}", Self::push_text(self.ko));
@@ -229,21 +237,12 @@ impl Notation for Kuba {
                 )));
             };
             let mv = KubaMove::push(from, dir);
-            let legal = self
-                .scan_pushes(&mut |m| {
-                    if m == mv {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })
-                .is_break();
-            if !legal {
-                let why = if self.board[from] != colour_of(self.side as usize) {
+            if !self.is_legal_push(from, dir) {
+                let why = if self.colour_at(from) != colour_of(self.side as usize) {
                     "there is no marble of the side to move on its from-square"
                 } else if mv.0 == self.ko {
                     "the ko rule forbids pushing that marble straight back this turn"
-                } else if self.push_row(from, dir).is_none() {
+                } else if self.pushers(dir) >> from & 1 == 0 {
                     "the square behind is occupied, or it would push the mover's own marble off"
                 } else {
                     "it is not legal here"

@@ -140,3 +140,40 @@ pub(super) const NEIGHBOUR: [[u8; 6]; HEXES] = GEO.neighbour;
 pub(super) const HOME: [u8; HEXES] = GEO.home;
 pub(super) const TERRITORY: [u8; HEXES] = GEO.territory;
 
+
+/// `LINE[h][d]`: the first three hexes from `h` in direction `d`, which a movement of up to
+/// three hexes passes; `OFF_BOARD` from where the line leaves the board.
+pub(super) const LINE: [[[u8; 3]; 6]; HEXES] = {
+    let mut line = [[[OFF_BOARD; 3]; 6]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut d = 0;
+        while d < 6 {
+            let mut at = NEIGHBOUR[h][d];
+            let mut k = 0;
+            while k < 3 && at != OFF {
+                line[h][d][k] = at;
+                at = NEIGHBOUR[at as usize][d];
+                k += 1;
+            }
+            d += 1;
+        }
+        h += 1;
+    }
+    line
+};
+
+/// `PLAYER_OF_COLOUR[n][c]`: with `n` players, the player of colour `c`, or NONE.
+pub(super) const PLAYER_OF_COLOUR: [[u8; 6]; 7] = {
+    let mut table = [[NONE; 6]; 7];
+    let mut n = 2;
+    while n <= 6 {
+        let mut p = 0;
+        while p < n {
+            table[n][SEATS[n][p] as usize] = p as u8;
+            p += 1;
+        }
+        n += 1;
+    }
+    table
+};

@@ -35,10 +35,16 @@ impl Observation for MartianChineseCheckers {
     const OBSERVATION_SHAPE: &'static [usize] = &[39, 13, 13];
 
     fn observe(&self, out: &mut [f32]) {
+        on_board!(&self.0, b => b.observe(out));
+    }
+}
+
+impl<const P: usize> Board<P> {
+    /// The observation of [`Observation::observe`].
+    fn observe(&self, out: &mut [f32]) {
         const CELLS: usize = 169;
         let me = self.player as usize;
-        let n = self.players as usize;
-        let home = self.seats[me];
+        let home = Self::COLOURS[me];
         // Turning (q, r) to (-r, q + r) takes territory t to t - 1; do it `home` times.
         let cell = |h: usize| {
             let (mut q, mut r) = (GEO.q[h], GEO.r[h]);
@@ -57,17 +63,12 @@ impl Observation for MartianChineseCheckers {
                 out[38 * CELLS + c] = 1.0;
             }
         }
-        for id in 0..n * PIECES {
-            let h = self.hex[id];
-            if h == NONE {
-                continue;
-            }
-            let player = player_of(id);
-            let j = (player + n - me) % n;
+        for id in Self::piece_ids() {
+            let j = (player_of(id) + P - me) % P;
             let plane = (j * 3 + usize::from(size_of(id) - 1)) * 2;
-            let c = cell(usize::from(h));
+            let c = cell(self.hex(id));
             out[plane * CELLS + c] += 0.2;
-            if self.free[player] & (1 << (id % PIECES)) != 0 {
+            if self.is_free(id) {
                 out[(plane + 1) * CELLS + c] += 0.2;
             }
         }

@@ -5,11 +5,33 @@
 //! piece above it; pieces stack, larger ones trap smaller ones, and a player may swap two
 //! trapping pieces in a guard exchange. The first player to fill its goal territory wins.
 //!
-//! Representation: every piece has an id, `player * 15 + (size - 1) * 5 + k`. A stack is a
-//! linked list from its top piece down (`top` per hex, `below` per piece), with each piece's
-//! hex and level stored beside it; per-hex summaries (top colour, the smallest size the
-//! home-territory rule protects) and per-piece summaries (untrapped, colours trapped) are
-//! refreshed for the hexes a ply touches, so move generation reads only fixed-size arrays.
+//! Representation. The state is a `Board<P>` for its number of players `P`: the enum
+//! [`MartianChineseCheckers`] holds one of five, and every call dispatches once, so move
+//! generation and play loop over the seated players only and keep per-player arrays of `P`.
+//! (The enum itself is as large as the six-player board, 672 bytes, and a clone copies all
+//! of it: the compiler merges the five variant copies into one.)
+//!
+//! - Every piece has an id, `player * 16 + slot` with `slot = (size - 1) * 5 + k` (slot 15
+//!   is unused, so an id splits with a shift); a player's pieces are one `Seat`. A stack is
+//!   a linked list from its top piece down (`top` per hex, `below` per piece), with each
+//!   piece's hex and level beside it.
+//! - What a touch-down asks of a hex is one byte, its `cell`: the player whose piece is on
+//!   top, and for each size whether a moved piece of that size would trap a piece in its
+//!   home territory there. A 64-bit table per player and size (`LANDABLE`) says which cell
+//!   values are landable, so testing a hex is a load and a shift. (Bitboards of the 127
+//!   hexes in a `u128` were tried for this: a movement looks at up to 18 scattered hexes, and
+//!   testing a bit of a `u128` at a variable index costs several instructions, which made
+//!   move generation slower than the byte arrays it replaced.)
+//! - `LINE` lists the three hexes from every hex in every direction, with `OFF_BOARD` (a
+//!   cell that is neither occupied nor landable) past the edge, so the tests need no bounds.
+//! - Per piece, whether it is free is a bit per player (`free`), and what it traps is a bit
+//!   per player it traps a piece of (`trappers`); both are refreshed for the hexes a ply
+//!   touches.
+//! - The exchanges that may end a movement are found on the state before the movement,
+//!   without a copy: only the riders (the pieces above the moved one) change what they trap,
+//!   and theirs is recomputed on the side (`Board::partners_after`).
+//! - Counting moves (perft's last ply) counts a piece's movements from its set of
+//!   directions and the exchanges from the partner masks, without visiting them.
 
 mod board;
 mod encoding;
@@ -30,19 +52,64 @@ const HEXES: usize = 127;
 /// Pieces of one player: 5 small, 5 medium, 5 large.
 const PIECES: usize = 15;
 const PER_SIZE: usize = 5;
+/// Ids per player: its 15 pieces and one unused slot.
+const SLOTS: usize = 16;
 /// Pieces of six players: also the tallest possible stack.
 const MAX_PIECES: usize = 6 * PIECES;
 const NONE: u8 = u8::MAX;
 const OFF: u8 = u8::MAX;
-/// Larger than any size: the home-territory guard of a hex nothing protects.
+/// The index past the last hex, where [`LINE`] goes off the board: its `Board::cell` says
+/// it is neither occupied nor landable.
+const OFF_BOARD: u8 = HEXES as u8;
+/// `DIRECTIONS_SET[dirs]`: the number of directions in a set of them (a table, as the
+/// baseline x86-64 target has no popcount instruction).
+const DIRECTIONS_SET: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut dirs = 0;
+    while dirs < 64 {
+        table[dirs] = (dirs as u8).count_ones() as u8;
+        dirs += 1;
+    }
+    table
+};
+/// Larger than any size: the guard of a hex where nothing is protected.
 const NO_GUARD: u8 = 4;
+/// `Board::cell` of an empty hex nothing guards, and of `OFF_BOARD`: no piece on top, and no
+/// size may touch down.
+const EMPTY_CELL: u8 = 7 << 3;
+const EDGE_CELL: u8 = EMPTY_CELL | 0b111;
+/// `LANDABLE[p][s - 1]`, bit `c`: a moved piece of player `p` and size `s` may touch down on
+/// a hex whose `Board::cell` is `c` (the stack limit aside).
+const LANDABLE: [[u64; 3]; 6] = {
+    let mut table = [[0; 3]; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut s = 0;
+        while s < 3 {
+            let mut c = 0;
+            while c < 64 {
+                if c & (1 << s) == 0 && c >> 3 != p {
+                    table[p][s] |= 1 << c;
+                }
+                c += 1;
+            }
+            s += 1;
+        }
+        p += 1;
+    }
+    table
+};
 
 const fn size_of(id: usize) -> u8 {
-    ((id % PIECES) / PER_SIZE) as u8 + 1
+    ((id % SLOTS) / PER_SIZE) as u8 + 1
 }
 
 const fn player_of(id: usize) -> usize {
-    id / PIECES
+    id / SLOTS
+}
+
+const fn slot_of(id: usize) -> usize {
+    id % SLOTS
 }
 
 const fn goal_of(colour: u8) -> u8 {
@@ -145,32 +212,79 @@ impl GameParams for MartianChineseCheckersParams {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct MartianChineseCheckers {
-    // Per piece.
-    hex: [u8; MAX_PIECES],
-    level: [u8; MAX_PIECES],
+/// The pieces of one player, by slot (`(size - 1) * 5 + k`; slot 15 is unused).
+#[derive(Clone, Copy, Debug)]
+struct Seat {
+    hex: [u8; SLOTS],
+    level: [u8; SLOTS],
     /// The piece directly below, or NONE.
-    below: [u8; MAX_PIECES],
-    /// Bit c: this piece traps a piece of colour c (one below it, at most its size).
-    traps: [u8; MAX_PIECES],
-    /// Per player, bit k: piece `player * 15 + k` is not trapped.
-    free: [u16; 6],
-    // Per hex.
-    top: [u8; HEXES],
-    height: [u8; HEXES],
-    /// Colour of the top piece, NONE when empty.
-    top_colour: [u8; HEXES],
-    /// The smallest size among pieces on the hex whose owner's home contains it, else 4:
-    /// a mover may touch down only if it is smaller.
-    guard: [u8; HEXES],
+    below: [u8; SLOTS],
+}
+
+impl Seat {
+    const EMPTY: Seat = Seat {
+        hex: [NONE; SLOTS],
+        level: [NONE; SLOTS],
+        below: [NONE; SLOTS],
+    };
+}
+
+/// The partners G open to one piece X of the player to move in a guard exchange: G belongs
+/// to a player (not the mover) among `x_traps`, the players whose pieces X traps, and traps
+/// a piece of the mover; `trapping_mover[p]`, bit `slot`, are the pieces of player `p` that
+/// do. (Players are numbered in the order of their colours, so going by player is going by
+/// colour.)
+#[derive(Clone, Copy, Debug)]
+struct Partners<const P: usize> {
+    x_traps: u8,
+    trapping_mover: [u16; P],
+}
+
+impl<const P: usize> Partners<P> {
+    /// Calls `visit(g)` for every partner, by player then id, until it breaks.
+    #[inline(always)]
+    fn scan<B>(&self, mut visit: impl FnMut(usize) -> ControlFlow<B>) -> ControlFlow<B> {
+        let mut owners = self.x_traps;
+        while owners != 0 {
+            let owner = owners.trailing_zeros() as usize;
+            owners &= owners - 1;
+            let mut partners = self.trapping_mover[owner];
+            while partners != 0 {
+                visit(owner * SLOTS + partners.trailing_zeros() as usize)?;
+                partners &= partners - 1;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn count(&self) -> u64 {
+        let mut owners = self.x_traps;
+        let mut n = 0;
+        while owners != 0 {
+            n += u64::from(self.trapping_mover[owners.trailing_zeros() as usize].count_ones());
+            owners &= owners - 1;
+        }
+        n
+    }
+}
+
+/// The state of a game of `P` players.
+#[derive(Clone, Copy, Debug)]
+struct Board<const P: usize> {
+    /// Per hex: the top piece of its stack, or NONE (and NONE at `OFF_BOARD`).
+    top: [u8; HEXES + 1],
+    /// Per hex, what a touch-down asks of it: bits 0-2, whether a moved piece of size 1, 2,
+    /// 3 may not touch down (it would trap a piece in its home territory); bits 3-5, the
+    /// player whose piece is on top, 7 when empty. `OFF_BOARD` is `EDGE_CELL`.
+    cell: [u8; HEXES + 1],
+    seats: [Seat; P],
+    /// Per player, bit `slot`: that piece is not trapped.
+    free: [u16; P],
+    /// `trappers[p][q]`, bit `slot`: that piece of player `p` traps a piece of player `q`
+    /// (one below it, at most its size).
+    trappers: [[u16; P]; P],
     /// Per player: its pieces standing in its goal territory.
-    in_goal: [u8; 6],
-    /// Per player: its colour (territory).
-    seats: [u8; 6],
-    /// Per colour: its player, or NONE.
-    player_of_colour: [u8; 6],
-    players: u8,
+    in_goal: [u8; P],
     player: u8,
     /// The stack limit, capped at 255 (stacks never exceed 90).
     limit: u8,
@@ -180,104 +294,212 @@ pub struct MartianChineseCheckers {
     params: MartianChineseCheckersParams,
 }
 
-impl MartianChineseCheckers {
-    #[inline]
-    fn colour(&self, id: usize) -> u8 {
-        self.seats[player_of(id)]
-    }
+impl<const P: usize> Board<P> {
+    /// The colour (territory) of each player.
+    const COLOURS: &'static [u8] = SEATS[P];
+    /// The player of each colour, or NONE.
+    const PLAYER_OF_COLOUR: [u8; 6] = PLAYER_OF_COLOUR[P];
 
-    /// Whether a mover of `colour`, moved piece of `size`, `moving` pieces in all, may touch
-    /// down on `h`: within the stack limit, not directly on its own colour, and trapping no
-    /// piece in its owner's home territory. (Empty hexes have top colour NONE and guard 4.)
     #[inline(always)]
-    fn landable(&self, h: usize, colour: u8, size: u8, moving: u8) -> bool {
-        self.height[h] + moving <= self.limit
-            && self.top_colour[h] != colour
-            && size < self.guard[h]
+    fn colour(id: usize) -> u8 {
+        Self::COLOURS[player_of(id)]
     }
 
     #[inline(always)]
-    fn occupied(&self, h: usize) -> bool {
-        self.height[h] != 0
+    fn hex(&self, id: usize) -> usize {
+        self.seats[player_of(id)].hex[slot_of(id)] as usize
     }
 
-    /// The hex an untrapped piece of `size` on `from` reaches in direction `d`, if some
-    /// split into steps and jumps touches down only on landable hexes.
     #[inline(always)]
-    fn destination(
-        &self,
-        from: usize,
-        d: usize,
-        colour: u8,
-        size: u8,
-        moving: u8,
-    ) -> Option<usize> {
-        let h1 = NEIGHBOUR[from][d];
-        if h1 == OFF {
-            return None;
-        }
-        let h1 = h1 as usize;
-        let l1 = self.landable(h1, colour, size, moving);
-        if size == 1 {
-            return l1.then_some(h1);
-        }
-        let h2 = NEIGHBOUR[h1][d];
-        if h2 == OFF {
-            return None;
-        }
-        let h2 = h2 as usize;
-        let l2 = self.landable(h2, colour, size, moving);
-        if size == 2 {
-            // step + step, or a jump over h1.
-            return (l2 && (l1 || self.occupied(h1))).then_some(h2);
-        }
-        let h3 = NEIGHBOUR[h2][d];
-        if h3 == OFF {
-            return None;
-        }
-        let h3 = h3 as usize;
-        // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1); all end on h3.
-        let ok = self.landable(h3, colour, size, moving)
-            && ((l1 && (l2 || self.occupied(h2))) || (self.occupied(h1) && l2));
-        ok.then_some(h3)
+    fn level(&self, id: usize) -> usize {
+        self.seats[player_of(id)].level[slot_of(id)] as usize
     }
 
-    /// Whether a piece of `colour` and `size` put on top of `h` would trap a piece of
-    /// another colour (a necessary condition for an exchange to end the move).
-    fn would_trap_other(&self, h: usize, colour: u8, size: u8) -> bool {
-        let mut p = self.top[h];
-        while p != NONE {
-            let id = p as usize;
-            if size_of(id) <= size && self.colour(id) != colour {
-                return true;
+    #[inline(always)]
+    fn below(&self, id: usize) -> u8 {
+        self.seats[player_of(id)].below[slot_of(id)]
+    }
+
+    #[inline(always)]
+    fn set_below(&mut self, id: usize, below: u8) {
+        self.seats[player_of(id)].below[slot_of(id)] = below;
+    }
+
+    fn is_free(&self, id: usize) -> bool {
+        self.free[player_of(id)] >> slot_of(id) & 1 != 0
+    }
+
+    /// The number of pieces on `h`.
+    #[inline(always)]
+    fn height(&self, h: usize) -> usize {
+        match self.top[h] {
+            NONE => 0,
+            top => self.level(top as usize) + 1,
+        }
+    }
+
+    /// The directions (bit `d`) in which the free piece `id` of the player to move, of
+    /// `size` on `from`, can move, and those of them that end on a stack.
+    ///
+    /// A movement may touch down only on landable hexes: not topped by the mover's colour,
+    /// trapping no piece in its home territory, within the stack limit; some split of the
+    /// path into steps and jumps must touch down only on such hexes. Off the board is
+    /// `OFF_BOARD`, neither landable nor occupied, so the tests need no bounds.
+    #[inline(always)]
+    fn directions(&self, id: usize, from: usize, size: u8) -> (u8, u8) {
+        // Every stack plus every moving piece is at most the 90 pieces there are, so only a
+        // lower limit needs the heights; the test is made once, not at every hex.
+        if (self.limit as usize) < MAX_PIECES {
+            self.directions_within::<true>(id, from, size)
+        } else {
+            self.directions_within::<false>(id, from, size)
+        }
+    }
+
+    /// [`Board::directions`], minding the stack limit if `LIMIT`.
+    #[inline(always)]
+    fn directions_within<const LIMIT: bool>(&self, id: usize, from: usize, size: u8) -> (u8, u8) {
+        let line = &LINE[from];
+        let lut = LANDABLE[self.player as usize][size as usize - 1];
+        let moving = if LIMIT {
+            self.height(from) - self.level(id)
+        } else {
+            0
+        };
+        let l = |h: u8| {
+            (lut >> self.cell[h as usize]) & 1 != 0 && (!LIMIT || self.fits(h as usize, moving))
+        };
+        let o = |h: u8| self.cell[h as usize] < EMPTY_CELL;
+        let (mut dirs, mut onto) = (0, 0);
+        // Branches rather than bit arithmetic: most directions fail at the first test, and
+        // perft and playouts meet similar positions one after the other.
+        match size {
+            1 => {
+                for (d, &[h1, _, _]) in line.iter().enumerate() {
+                    if l(h1) {
+                        dirs |= 1 << d;
+                        onto |= u8::from(o(h1)) << d;
+                    }
+                }
             }
-            p = self.below[id];
-        }
-        false
-    }
-
-    /// Calls `visit(g)` for every G the player to move may exchange with its piece `x`, until
-    /// it breaks: G has a colour c other than the mover's that X traps, and G traps a piece
-    /// of the mover.
-    #[inline]
-    fn scan_partners<B>(
-        &self,
-        x: usize,
-        mut visit: impl FnMut(usize) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        let me = self.seats[self.player as usize];
-        let mut colours = self.traps[x] & !(1 << me);
-        while colours != 0 {
-            let c = colours.trailing_zeros() as usize;
-            colours &= colours - 1;
-            let owner = self.player_of_colour[c] as usize;
-            for g in owner * PIECES..owner * PIECES + PIECES {
-                if self.traps[g] & (1 << me) != 0 {
-                    visit(g)?;
+            // step + step, or a jump over h1.
+            2 => {
+                for (d, &[h1, h2, _]) in line.iter().enumerate() {
+                    if l(h2) && (o(h1) || l(h1)) {
+                        dirs |= 1 << d;
+                        onto |= u8::from(o(h2)) << d;
+                    }
+                }
+            }
+            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
+            _ => {
+                for (d, &[h1, h2, h3]) in line.iter().enumerate() {
+                    if l(h3) && ((o(h1) && l(h2)) || (l(h1) && (o(h2) || l(h2)))) {
+                        dirs |= 1 << d;
+                        onto |= u8::from(o(h3)) << d;
+                    }
                 }
             }
         }
-        ControlFlow::Continue(())
+        (dirs, onto)
+    }
+
+    /// Whether `moving` pieces may touch down on `h` within the stack limit.
+    #[inline(always)]
+    fn fits(&self, h: usize, moving: usize) -> bool {
+        self.height(h) + moving <= self.limit as usize
+    }
+
+    /// The partners of the mover's piece `x` in a guard exchange that may end its movement
+    /// to `to`, as the position will stand after it, found without playing it; `None` when
+    /// there are none because X will trap no piece of another colour.
+    ///
+    /// After the movement X traps the pieces of the stack on `to` of at most its size. What
+    /// any other piece traps depends only on the pieces below it, which the movement changes
+    /// for the riders alone (the pieces above X, carried along onto `to`); their traps are
+    /// recomputed here, bottom up over the old stack on `to`, X and the riders.
+    #[inline]
+    fn partners_after(&self, x: usize, to: usize) -> Option<Partners<P>> {
+        let mover = self.player as usize;
+        // at_most[s]: the players with a piece below of size at most s, starting with the
+        // stack on `to`.
+        let mut at_most = [0u8; 4];
+        let mut p = self.top[to];
+        while p != NONE {
+            let id = p as usize;
+            for slot in &mut at_most[size_of(id) as usize..] {
+                *slot |= 1 << player_of(id);
+            }
+            p = self.below(id);
+        }
+        let size = size_of(x) as usize;
+        let x_traps = at_most[size] & !(1 << mover);
+        if x_traps == 0 {
+            return None;
+        }
+        let mut trapping_mover: [u16; P] = std::array::from_fn(|owner| self.trappers[owner][mover]);
+        let from = self.hex(x);
+        if self.top[from] as usize != x {
+            for slot in &mut at_most[size..] {
+                *slot |= 1 << mover;
+            }
+            // The riders, bottom up.
+            let base = self.level(x);
+            let mut riders = [NONE; MAX_PIECES];
+            let count = self.height(from) - base - 1;
+            let mut p = self.top[from];
+            while p as usize != x {
+                riders[self.level(p as usize) - base - 1] = p;
+                p = self.below(p as usize);
+            }
+            for &r in &riders[..count] {
+                let id = r as usize;
+                let (owner, bit) = (player_of(id), 1 << slot_of(id));
+                let size = size_of(id) as usize;
+                if at_most[size] & (1 << mover) != 0 {
+                    trapping_mover[owner] |= bit;
+                } else {
+                    trapping_mover[owner] &= !bit;
+                }
+                for slot in &mut at_most[size..] {
+                    *slot |= 1 << owner;
+                }
+            }
+        }
+        Some(Partners {
+            x_traps,
+            trapping_mover,
+        })
+    }
+
+    /// The partners of the mover's piece `x` in a whole-turn guard exchange, given the pieces
+    /// of each player that trap one of the mover's.
+    #[inline(always)]
+    fn partners_now(&self, x: usize, trapping_mover: [u16; P]) -> Partners<P> {
+        let mover = self.player as usize;
+        let mut x_traps = 0;
+        for (q, &trapping) in self.trappers[mover].iter().enumerate() {
+            x_traps |= u8::from(q != mover && trapping >> slot_of(x) & 1 != 0) << q;
+        }
+        Partners {
+            x_traps,
+            trapping_mover,
+        }
+    }
+
+    /// The mover's pieces that trap a piece of another player (the X of a whole-turn
+    /// exchange), bit `slot`, and per player its pieces that trap one of the mover's.
+    #[inline(always)]
+    fn whole_turn_exchanges(&self) -> (u16, [u16; P]) {
+        let mover = self.player as usize;
+        let mut xs = 0;
+        for (q, &trapping) in self.trappers[mover].iter().enumerate() {
+            if q != mover {
+                xs |= trapping;
+            }
+        }
+        let trapping_mover = std::array::from_fn(|owner| self.trappers[owner][mover]);
+        (xs, trapping_mover)
     }
 
     /// Every legal move other than `pass`, until `visit` breaks; continues with whether there
@@ -288,167 +510,208 @@ impl MartianChineseCheckers {
         visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
     ) -> ControlFlow<B, bool> {
         let me = self.player as usize;
-        let colour = self.seats[me];
         let mut any = false;
         let mut free = self.free[me];
         while free != 0 {
-            let id = me * PIECES + free.trailing_zeros() as usize;
+            let id = me * SLOTS + free.trailing_zeros() as usize;
             free &= free - 1;
             let size = size_of(id);
-            let from = self.hex[id] as usize;
-            let moving = self.height[from] - self.level[id];
-            for d in 0..6 {
-                let Some(to) = self.destination(from, d, colour, size, moving) else {
-                    continue;
-                };
+            let from = self.hex(id);
+            let (mut dirs, onto) = self.directions(id, from, size);
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                let to = LINE[from][d][size as usize - 1] as usize;
                 let mv = MartianChineseCheckersMove::movement(id, to);
                 visit(mv)?;
                 any = true;
-                if self.would_trap_other(to, colour, size) {
-                    let mut after = self.clone();
-                    after.move_stack(id, to);
-                    after.scan_partners(id, |g| visit(mv.with_exchange(id, g)))?;
+                // An exchange needs X to trap another colour's piece: none on an empty hex.
+                if onto >> d & 1 != 0 {
+                    if let Some(partners) = self.partners_after(id, to) {
+                        partners.scan(|g| visit(mv.with_exchange(id, g)))?;
+                    }
                 }
             }
         }
-        for x in me * PIECES..me * PIECES + PIECES {
-            if self.traps[x] & !(1 << colour) != 0 {
-                self.scan_partners(x, |g| {
-                    any = true;
-                    visit(MartianChineseCheckersMove {
-                        piece: NONE,
-                        to: NONE,
-                        x: x as u8,
-                        g: g as u8,
-                    })
-                })?;
-            }
+        let (mut xs, trapping_mover) = self.whole_turn_exchanges();
+        while xs != 0 {
+            let x = me * SLOTS + xs.trailing_zeros() as usize;
+            xs &= xs - 1;
+            self.partners_now(x, trapping_mover).scan(|g| {
+                any = true;
+                visit(MartianChineseCheckersMove {
+                    piece: NONE,
+                    to: NONE,
+                    x: x as u8,
+                    g: g as u8,
+                })
+            })?;
         }
         ControlFlow::Continue(any)
+    }
+
+    /// The number of legal moves: as [`Board::scan_plain_moves`] finds them, counted a piece
+    /// at a time.
+    fn count_plain_moves(&self) -> u64 {
+        let me = self.player as usize;
+        let mut n = 0;
+        let mut free = self.free[me];
+        while free != 0 {
+            let id = me * SLOTS + free.trailing_zeros() as usize;
+            free &= free - 1;
+            let size = size_of(id);
+            let from = self.hex(id);
+            let (dirs, mut onto) = self.directions(id, from, size);
+            n += u64::from(DIRECTIONS_SET[dirs as usize]);
+            while onto != 0 {
+                let d = onto.trailing_zeros() as usize;
+                onto &= onto - 1;
+                let to = LINE[from][d][size as usize - 1] as usize;
+                if let Some(partners) = self.partners_after(id, to) {
+                    n += partners.count();
+                }
+            }
+        }
+        let (mut xs, trapping_mover) = self.whole_turn_exchanges();
+        while xs != 0 {
+            let x = me * SLOTS + xs.trailing_zeros() as usize;
+            xs &= xs - 1;
+            n += self.partners_now(x, trapping_mover).count();
+        }
+        n
     }
 
     /// The pieces of `h`, bottom to top, in `buf`; returns the height.
     fn stack(&self, h: usize, buf: &mut [u8; MAX_PIECES]) -> usize {
         let mut p = self.top[h];
         while p != NONE {
-            buf[self.level[p as usize] as usize] = p;
-            p = self.below[p as usize];
+            buf[self.level(p as usize)] = p;
+            p = self.below(p as usize);
         }
-        self.height[h] as usize
+        self.height(h)
+    }
+
+    /// Sets whether piece `id` is free and the players (bit q) whose pieces it traps.
+    #[inline(always)]
+    fn set_summary(&mut self, id: usize, free: bool, traps: u8) {
+        let (player, slot) = (player_of(id), slot_of(id));
+        let bit = 1u16 << slot;
+        if free {
+            self.free[player] |= bit;
+        } else {
+            self.free[player] &= !bit;
+        }
+        for (q, trapping) in self.trappers[player].iter_mut().enumerate() {
+            if traps >> q & 1 != 0 {
+                *trapping |= bit;
+            } else {
+                *trapping &= !bit;
+            }
+        }
+    }
+
+    /// Records what a touch-down asks of `h`: its top piece (if any) and the smallest size
+    /// any piece there guards in its owner's home (`NO_GUARD` for none).
+    #[inline(always)]
+    fn set_cell(&mut self, h: usize, top: u8, guard: u8) {
+        let top_player = if top == NONE { 7 } else { player_of(top as usize) as u8 };
+        // Bit s - 1 for every size s at least the guard.
+        let guarded = (0b111 << (guard - 1)) & 0b111;
+        self.cell[h] = top_player << 3 | guarded;
     }
 
     /// Recomputes the summaries of hex `h` and of the pieces on it.
     fn refresh(&mut self, h: usize) {
+        let guards = |id: usize| HOME[h] >> Self::colour(id) & 1 != 0;
         // The common short stacks first.
-        match self.height[h] {
-            0 => {
-                self.guard[h] = NO_GUARD;
-                self.top_colour[h] = NONE;
-                return;
-            }
-            1 => {
-                let id = self.top[h] as usize;
-                let (size, colour) = (size_of(id), self.colour(id));
-                self.free[player_of(id)] |= 1 << (id % PIECES);
-                self.traps[id] = 0;
-                self.guard[h] = if HOME[h] & (1 << colour) != 0 {
-                    size
-                } else {
-                    NO_GUARD
-                };
-                self.top_colour[h] = colour;
-                return;
-            }
-            _ => {}
+        let top = self.top[h];
+        if top == NONE {
+            self.set_cell(h, NONE, NO_GUARD);
+            return;
+        }
+        if self.below(top as usize) == NONE {
+            let id = top as usize;
+            self.set_summary(id, true, 0);
+            let guard = if guards(id) { size_of(id) } else { NO_GUARD };
+            self.set_cell(h, top, guard);
+            return;
         }
         let mut buf = [NONE; MAX_PIECES];
         let n = self.stack(h, &mut buf);
         // Top down: a piece is free when nothing above is at least as large.
         let mut largest_above = 0;
-        for &p in buf[..n].iter().rev() {
-            let id = p as usize;
-            let size = size_of(id);
-            let bit = 1u16 << (id % PIECES);
-            if size > largest_above {
-                self.free[player_of(id)] |= bit;
-            } else {
-                self.free[player_of(id)] &= !bit;
-            }
+        let mut free = [false; MAX_PIECES];
+        for level in (0..n).rev() {
+            let size = size_of(buf[level] as usize);
+            free[level] = size > largest_above;
             largest_above = largest_above.max(size);
         }
-        // Bottom up: the colours each piece traps, and the home-territory guard.
-        let mut at_most = [0u8; 4]; // at_most[s]: colours below with size <= s
+        // Bottom up: the players whose pieces each piece traps, and the home-territory guard.
+        let mut at_most = [0u8; 4]; // at_most[s]: players with a piece below of size <= s
         let mut guard = NO_GUARD;
-        for &p in &buf[..n] {
+        for (&p, &free) in buf[..n].iter().zip(&free) {
             let id = p as usize;
-            let (size, colour) = (size_of(id), self.colour(id));
-            self.traps[id] = at_most[size as usize];
+            let size = size_of(id);
+            self.set_summary(id, free, at_most[size as usize]);
             for slot in &mut at_most[size as usize..] {
-                *slot |= 1 << colour;
+                *slot |= 1 << player_of(id);
             }
-            if HOME[h] & (1 << colour) != 0 {
+            if guards(id) {
                 guard = guard.min(size);
             }
         }
-        self.guard[h] = guard;
-        self.top_colour[h] = if n == 0 {
-            NONE
-        } else {
-            self.colour(buf[n - 1] as usize)
-        };
+        self.set_cell(h, top, guard);
     }
 
-    /// Updates the hash and goal counts for piece `id` leaving (hex, level) for another place.
+    /// Puts piece `id` at (`hex`, `level`), updating the hash and the goal count.
     #[inline]
     fn relocate(&mut self, id: usize, hex: usize, level: usize) {
-        let (colour, size) = (self.colour(id), size_of(id));
-        let (old_hex, old_level) = (self.hex[id] as usize, self.level[id] as usize);
+        let (colour, size) = (Self::colour(id), size_of(id));
+        let (old_hex, old_level) = (self.hex(id), self.level(id));
         self.hash ^=
             piece_key(old_hex, old_level, colour, size) ^ piece_key(hex, level, colour, size);
         let goal = goal_of(colour);
         let was = TERRITORY[old_hex] == goal;
         let is = TERRITORY[hex] == goal;
+        let (player, slot) = (player_of(id), slot_of(id));
         if was != is {
-            let p = player_of(id);
             if is {
-                self.in_goal[p] += 1;
+                self.in_goal[player] += 1;
             } else {
-                self.in_goal[p] -= 1;
+                self.in_goal[player] -= 1;
             }
         }
-        self.hex[id] = hex as u8;
-        self.level[id] = level as u8;
+        self.seats[player].hex[slot] = hex as u8;
+        self.seats[player].level[slot] = level as u8;
     }
 
     /// Moves piece `id` and every piece above it onto the top of `to`.
     fn move_stack(&mut self, id: usize, to: usize) {
-        let from = self.hex[id] as usize;
-        let base = self.level[id];
-        let new_base = self.height[to];
+        let from = self.hex(id);
+        let base = self.level(id);
+        let new_base = self.height(to);
         let old_top = self.top[from];
-        let moving = self.height[from] - base;
         let mut p = old_top as usize;
         loop {
-            let level = self.level[p] - base + new_base;
-            self.relocate(p, to, level as usize);
+            let level = self.level(p) - base + new_base;
+            let below = self.below(p);
+            self.relocate(p, to, level);
             if p == id {
                 break;
             }
-            p = self.below[p] as usize;
+            p = below as usize;
         }
-        self.top[from] = self.below[id];
-        self.below[id] = self.top[to];
+        self.top[from] = self.below(id);
+        self.set_below(id, self.top[to]);
         self.top[to] = old_top;
-        self.height[from] = base;
-        self.height[to] = new_base + moving;
         self.refresh(from);
         self.refresh(to);
     }
 
     /// Swaps the places of pieces `x` and `g`.
     fn swap_pieces(&mut self, x: usize, g: usize) {
-        let (hx, lx) = (self.hex[x] as usize, self.level[x] as usize);
-        let (hg, lg) = (self.hex[g] as usize, self.level[g] as usize);
+        let (hx, lx) = (self.hex(x), self.level(x));
+        let (hg, lg) = (self.hex(g), self.level(g));
         let mut at_x = [NONE; MAX_PIECES];
         let mut at_g = [NONE; MAX_PIECES];
         let nx = self.stack(hx, &mut at_x);
@@ -473,7 +736,7 @@ impl MartianChineseCheckers {
     fn relink(&mut self, h: usize, pieces: &[u8]) {
         let mut below = NONE;
         for &id in pieces {
-            self.below[id as usize] = below;
+            self.set_below(id as usize, below);
             below = id;
         }
         self.top[h] = below;
@@ -485,8 +748,8 @@ impl MartianChineseCheckers {
             return false;
         }
         let mut seen = 0u128;
-        for id in player * PIECES..player * PIECES + PIECES {
-            let bit = 1u128 << self.hex[id];
+        for &hex in &self.seats[player].hex[..PIECES] {
+            let bit = 1u128 << hex;
             if seen & bit != 0 {
                 return false;
             }
@@ -497,9 +760,8 @@ impl MartianChineseCheckers {
 
     /// The goal check from `first` on clockwise, then the ply limit.
     fn judge(&mut self, first: usize) {
-        let n = self.players as usize;
-        for k in 0..n {
-            let p = (first + k) % n;
+        for k in 0..P {
+            let p = (first + k) % P;
             if self.goal_complete(p) {
                 self.outcome = Outcome::Win(p as u8);
                 return;
@@ -518,28 +780,14 @@ impl MartianChineseCheckers {
         player: u8,
         ply: u32,
         params: &MartianChineseCheckersParams,
-    ) -> MartianChineseCheckers {
-        let n = params.players as usize;
-        let mut seats = [NONE; 6];
-        let mut player_of_colour = [NONE; 6];
-        for (p, &c) in SEATS[n].iter().enumerate() {
-            seats[p] = c;
-            player_of_colour[c as usize] = p as u8;
-        }
-        let mut state = MartianChineseCheckers {
-            hex: [NONE; MAX_PIECES],
-            level: [NONE; MAX_PIECES],
-            below: [NONE; MAX_PIECES],
-            traps: [0; MAX_PIECES],
-            free: [0; 6],
-            top: [NONE; HEXES],
-            height: [0; HEXES],
-            top_colour: [NONE; HEXES],
-            guard: [NO_GUARD; HEXES],
-            in_goal: [0; 6],
-            seats,
-            player_of_colour,
-            players: n as u8,
+    ) -> Self {
+        let mut state = Board {
+            top: [NONE; HEXES + 1],
+            cell: [EDGE_CELL; HEXES + 1],
+            seats: [Seat::EMPTY; P],
+            free: [0; P],
+            trappers: [[0; P]; P],
+            in_goal: [0; P],
             player,
             limit: params.stack_limit.map_or(u8::MAX, |l| l.min(255) as u8),
             ply,
@@ -547,24 +795,23 @@ impl MartianChineseCheckers {
             hash: 0,
             params: *params,
         };
-        let mut next_id = [[0usize; 3]; 6]; // per player and size: pieces placed
+        let mut next_id = [[0usize; 3]; P]; // per player and size: pieces placed
         for (h, stack) in stacks.iter().enumerate() {
             let mut below = NONE;
             for (level, &(colour, size)) in stack.iter().enumerate() {
-                let p = player_of_colour[colour as usize] as usize;
-                let id =
-                    p * PIECES + (size as usize - 1) * PER_SIZE + next_id[p][size as usize - 1];
+                let p = Self::PLAYER_OF_COLOUR[colour as usize] as usize;
+                let slot = (size as usize - 1) * PER_SIZE + next_id[p][size as usize - 1];
                 next_id[p][size as usize - 1] += 1;
-                state.hex[id] = h as u8;
-                state.level[id] = level as u8;
-                state.below[id] = below;
-                below = id as u8;
+                let seat = &mut state.seats[p];
+                seat.hex[slot] = h as u8;
+                seat.level[slot] = level as u8;
+                seat.below[slot] = below;
+                below = (p * SLOTS + slot) as u8;
                 if TERRITORY[h] == goal_of(colour) {
                     state.in_goal[p] += 1;
                 }
             }
             state.top[h] = below;
-            state.height[h] = stack.len() as u8;
             state.refresh(h);
         }
         state.hash = state.hash_from_scratch();
@@ -577,7 +824,7 @@ impl MartianChineseCheckers {
         let n = self.stack(h, &mut buf);
         (0..n).map(move |i| {
             let id = buf[i] as usize;
-            (self.colour(id), size_of(id))
+            (Self::colour(id), size_of(id))
         })
     }
 
@@ -587,64 +834,20 @@ impl MartianChineseCheckers {
         let n = self.stack(hex, &mut buf);
         (level < n).then(|| buf[level] as usize)
     }
-}
 
-impl Game for MartianChineseCheckers {
-    const NAME: &'static str = "martian_chinese_checkers";
-    const TITLE: &'static str = "E (Martian Chinese Checkers)";
-
-    type Params = MartianChineseCheckersParams;
-
-    type Move = MartianChineseCheckersMove;
-
-    fn params(&self) -> &MartianChineseCheckersParams {
-        &self.params
-    }
-
-    fn start(params: &MartianChineseCheckersParams) -> Self {
-        let mut stacks = vec![Vec::new(); HEXES];
-        for &colour in SEATS[params.players as usize] {
-            for (h, stack) in stacks.iter_mut().enumerate() {
-                if TERRITORY[h] == colour {
-                    stack.push((colour, GEO.start_size[h]));
-                }
-            }
-        }
-        let mut state = Self::build(&stacks, 0, 0, params);
-        state.judge(params.players as usize - 1);
-        state
-    }
-
-    fn current_player(&self) -> usize {
-        self.player as usize
-    }
-
-    fn num_players(&self) -> usize {
-        self.players as usize
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.outcome
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
+    /// The ids of every piece in play, in id order.
+    fn piece_ids() -> impl Iterator<Item = usize> {
+        (0..P).flat_map(|p| (0..PIECES).map(move |slot| p * SLOTS + slot))
     }
 
     fn hash_from_scratch(&self) -> u64 {
         let mut h = SIDE_KEYS[self.player as usize];
-        for id in 0..self.players as usize * PIECES {
-            h ^= piece_key(
-                self.hex[id] as usize,
-                self.level[id] as usize,
-                self.colour(id),
-                size_of(id),
-            );
+        for id in Self::piece_ids() {
+            h ^= piece_key(self.hex(id), self.level(id), Self::colour(id), size_of(id));
         }
         h
     }
 
-    #[inline]
     fn scan_moves<B>(
         &self,
         visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
@@ -662,15 +865,10 @@ impl Game for MartianChineseCheckers {
         if self.outcome != Outcome::Ongoing {
             return 0;
         }
-        let mut n = 0;
-        let _ = self.scan_plain_moves(&mut |_| {
-            n += 1;
-            ControlFlow::<std::convert::Infallible>::Continue(())
-        });
-        n.max(1) // a pass when nothing else is legal
+        self.count_plain_moves().max(1) // a pass when nothing else is legal
     }
 
-    fn play_unchecked(&mut self, mv: MartianChineseCheckersMove) {
+    fn play(&mut self, mv: MartianChineseCheckersMove) {
         let mover = self.player as usize;
         if mv.piece != NONE {
             self.move_stack(mv.piece as usize, mv.to as usize);
@@ -679,10 +877,125 @@ impl Game for MartianChineseCheckers {
             self.swap_pieces(mv.x as usize, mv.g as usize);
         }
         self.ply += 1;
-        let next = (mover + 1) % self.players as usize;
+        let next = (mover + 1) % P;
         self.hash ^= SIDE_KEYS[mover] ^ SIDE_KEYS[next];
         self.player = next as u8;
         self.judge(mover);
+    }
+}
+
+/// A state of E: a `Board` sized for its number of players.
+#[derive(Clone, Debug)]
+pub struct MartianChineseCheckers(Seated);
+
+/// One variant per number of players.
+#[derive(Clone, Debug)]
+enum Seated {
+    Two(Board<2>),
+    Three(Board<3>),
+    Four(Board<4>),
+    Five(Board<5>),
+    Six(Board<6>),
+}
+
+/// Runs `$body` with `$board` bound to the state's [`Board`], whatever its size.
+macro_rules! on_board {
+    ($seated:expr, $board:ident => $body:expr) => {
+        match $seated {
+            Seated::Two($board) => $body,
+            Seated::Three($board) => $body,
+            Seated::Four($board) => $body,
+            Seated::Five($board) => $body,
+            Seated::Six($board) => $body,
+        }
+    };
+}
+use on_board;
+
+impl MartianChineseCheckers {
+    /// Builds a state from stacks (bottom to top, `(colour, size)`), checked by the caller,
+    /// and judges it from `first` on.
+    fn build(
+        stacks: &[Vec<(u8, u8)>],
+        player: u8,
+        ply: u32,
+        params: &MartianChineseCheckersParams,
+        first: usize,
+    ) -> Self {
+        fn judged<const P: usize>(mut board: Board<P>, first: usize) -> Board<P> {
+            board.judge(first);
+            board
+        }
+        let seated = match params.players {
+            2 => Seated::Two(judged(Board::build(stacks, player, ply, params), first)),
+            3 => Seated::Three(judged(Board::build(stacks, player, ply, params), first)),
+            4 => Seated::Four(judged(Board::build(stacks, player, ply, params), first)),
+            5 => Seated::Five(judged(Board::build(stacks, player, ply, params), first)),
+            6 => Seated::Six(judged(Board::build(stacks, player, ply, params), first)),
+            n => unreachable!("the number of players is checked to be 2 to 6, got {n}"),
+        };
+        MartianChineseCheckers(seated)
+    }
+}
+
+impl Game for MartianChineseCheckers {
+    const NAME: &'static str = "martian_chinese_checkers";
+    const TITLE: &'static str = "E (Martian Chinese Checkers)";
+
+    type Params = MartianChineseCheckersParams;
+
+    type Move = MartianChineseCheckersMove;
+
+    fn params(&self) -> &MartianChineseCheckersParams {
+        on_board!(&self.0, b => &b.params)
+    }
+
+    fn start(params: &MartianChineseCheckersParams) -> Self {
+        let mut stacks = vec![Vec::new(); HEXES];
+        for &colour in SEATS[params.players as usize] {
+            for (h, stack) in stacks.iter_mut().enumerate() {
+                if TERRITORY[h] == colour {
+                    stack.push((colour, GEO.start_size[h]));
+                }
+            }
+        }
+        Self::build(&stacks, 0, 0, params, params.players as usize - 1)
+    }
+
+    fn current_player(&self) -> usize {
+        on_board!(&self.0, b => b.player as usize)
+    }
+
+    fn num_players(&self) -> usize {
+        self.params().players as usize
+    }
+
+    fn outcome(&self) -> Outcome {
+        on_board!(&self.0, b => b.outcome)
+    }
+
+    fn hash(&self) -> u64 {
+        on_board!(&self.0, b => b.hash)
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        on_board!(&self.0, b => b.hash_from_scratch())
+    }
+
+    #[inline]
+    fn scan_moves<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        on_board!(&self.0, b => b.scan_moves(visit))
+    }
+
+    fn count_moves(&self) -> u64 {
+        on_board!(&self.0, b => b.count_moves())
+    }
+
+    fn play_unchecked(&mut self, mv: MartianChineseCheckersMove) {
+        on_board!(&mut self.0, b => b.play(mv));
     }
 }
 
@@ -700,7 +1013,7 @@ mod tests {
     }
 
     #[test]
-    fn geometry_matches_the_rulings() {
+    fn geometry_matches_the_rules_page() {
         assert_eq!(GEO.q.len(), 127);
         for t in 0..6u8 {
             assert_eq!(TERRITORY.iter().filter(|&&x| x == t).count(), 15);
@@ -715,7 +1028,7 @@ mod tests {
     }
 
     #[test]
-    fn start_perft_matches_rulings() {
+    fn start_perft_matches_the_rules_page() {
         let expected: [(u8, &[u64]); 5] = [
             (2, &[28, 784, 24696]),
             (3, &[28, 784, 21952]),

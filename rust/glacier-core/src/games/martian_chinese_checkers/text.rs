@@ -83,7 +83,7 @@ fn split_move(text: &str) -> Option<(Option<(Place, usize)>, Option<(Place, Plac
 }
 
 
-impl MartianChineseCheckers {
+impl<const P: usize> Board<P> {
     fn stack_text(&self, h: usize) -> String {
         self.stack_pieces(h)
             .map(|(c, s)| format!("{c}{}", SIZE_LETTERS[s as usize - 1]))
@@ -100,7 +100,7 @@ impl MartianChineseCheckers {
                 )
             }
         };
-        let me = self.seats[self.player as usize];
+        let me = Self::COLOURS[self.player as usize];
         let Some(((from, level), to)) = movement else {
             return format!(
                 "illegal move '{text}': not a guard exchange the player to move can make"
@@ -110,13 +110,13 @@ impl MartianChineseCheckers {
         let Some(id) = self.piece_at(from, level) else {
             return format!("illegal move '{text}': there is no piece at {place}");
         };
-        let colour = self.colour(id);
+        let colour = Self::colour(id);
         if colour != me {
             return format!(
                 "illegal move '{text}': the piece at {place} has colour {colour}, not the mover's {me}"
             );
         }
-        if self.free[player_of(id)] & (1 << (id % PIECES)) == 0 {
+        if !self.is_free(id) {
             return format!(
                 "illegal move '{text}': the piece at {place} is trapped (a piece above it is at least as large)"
             );
@@ -138,8 +138,9 @@ impl MartianChineseCheckers {
                 if size > 1 { "es" } else { "" }
             );
         }
-        let moving = self.height[from] - self.level[id];
-        let reached = (0..6).any(|d| self.destination(from, d, colour, size, moving) == Some(to));
+        let (dirs, _) = self.directions(id, from, size);
+        let reached =
+            (0..6).any(|d| dirs >> d & 1 != 0 && LINE[from][d][size as usize - 1] as usize == to);
         if !reached {
             return format!(
                 "illegal move '{text}': no split of the path into steps and jumps touches down only on \
@@ -150,6 +151,97 @@ impl MartianChineseCheckers {
             return format!("illegal move '{text}': it is not legal here");
         }
         format!("illegal move '{text}': that guard exchange cannot end this move")
+    }
+
+    fn text(&self) -> String {
+        let mut out = format!("{P} {} {}", self.player, self.ply);
+        for h in 0..HEXES {
+            if self.top[h] != NONE {
+                let _ = write!(out, " {}={}", hex_name(h), self.stack_text(h));
+            }
+        }
+        out
+    }
+
+    fn board_string(&self) -> String {
+        let mut out = String::new();
+        for r in -6i8..=6 {
+            let _ = write!(out, "{:>2} ", r + 7);
+            out.push_str(&" ".repeat(2 * r.unsigned_abs() as usize));
+            let mut cells = Vec::new();
+            for q in -6i8..=6 {
+                if (q + r).abs() > 6 {
+                    continue;
+                }
+                let h = GEO.grid[((q + 6) as usize) * 13 + (r + 6) as usize] as usize;
+                let cell = match self.stack_pieces(h).last() {
+                    None if TERRITORY[h] == NONE => " . ".to_string(),
+                    None => " - ".to_string(),
+                    Some((c, s)) => format!(
+                        "{c}{}{}",
+                        SIZE_LETTERS[s as usize - 1],
+                        if self.height(h) > 1 { '+' } else { ' ' }
+                    ),
+                };
+                cells.push(cell);
+            }
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        let tall: Vec<String> = (0..HEXES)
+            .filter(|&h| self.height(h) > 1)
+            .map(|h| format!("{}={}", hex_name(h), self.stack_text(h)))
+            .collect();
+        if !tall.is_empty() {
+            let _ = writeln!(out, "stacks (bottom to top): {}", tall.join(" "));
+        }
+        let status = match self.outcome {
+            Outcome::Ongoing => format!(
+                "player {} (colour {}) to move",
+                self.player,
+                Self::COLOURS[self.player as usize]
+            ),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Win(p) => format!("player {p} (colour {}) wins", Self::COLOURS[p as usize]),
+        };
+        let _ = write!(out, "{P} players, {status}, ply {}", self.ply);
+        out
+    }
+
+    fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
+        if mv.is_pass() {
+            out.push_str("pass");
+            return;
+        }
+        // Places as they stand just before the swap, that is after the movement.
+        let (x_place, g_place) = if mv.piece != NONE {
+            let id = mv.piece as usize;
+            let to = mv.to as usize;
+            write_place(out, self.hex(id), self.level(id));
+            out.push('-');
+            write_hex(out, to);
+            let base = self.level(id);
+            let new_base = self.height(to);
+            let g = mv.g as usize;
+            let rides = mv.x != NONE && self.hex(g) == self.hex(id) && self.level(g) > base;
+            let g_place = if rides {
+                (to, self.level(g) - base + new_base)
+            } else if mv.x != NONE {
+                (self.hex(g), self.level(g))
+            } else {
+                (0, 0)
+            };
+            ((to, new_base), g_place)
+        } else {
+            let (x, g) = (mv.x as usize, mv.g as usize);
+            ((self.hex(x), self.level(x)), (self.hex(g), self.level(g)))
+        };
+        if mv.x != NONE {
+            out.push('x');
+            write_place(out, x_place.0, x_place.1);
+            out.push('=');
+            write_place(out, g_place.0, g_place.1);
+        }
     }
 }
 
@@ -257,10 +349,9 @@ impl Notation for MartianChineseCheckers {
                 }
             }
         }
-        let mut state = Self::build(&stacks, player as u8, ply, params);
         // Judged as read: the goal check from the player before the one to move.
-        state.judge((player as usize + n as usize - 1) % n as usize);
-        Ok(state)
+        let first = (player as usize + n as usize - 1) % n as usize;
+        Ok(Self::build(&stacks, player as u8, ply, params, first))
     }
 
     /// The number of players, the text's first field (when it is one: 2 to 6).
@@ -273,96 +364,15 @@ impl Notation for MartianChineseCheckers {
     }
 
     fn text(&self) -> String {
-        let mut out = format!("{} {} {}", self.players, self.player, self.ply);
-        for h in 0..HEXES {
-            if self.height[h] > 0 {
-                let _ = write!(out, " {}={}", hex_name(h), self.stack_text(h));
-            }
-        }
-        out
+        on_board!(&self.0, b => b.text())
     }
 
     fn board_string(&self) -> String {
-        let mut out = String::new();
-        for r in -6i8..=6 {
-            let _ = write!(out, "{:>2} ", r + 7);
-            out.push_str(&" ".repeat(2 * r.unsigned_abs() as usize));
-            let mut cells = Vec::new();
-            for q in -6i8..=6 {
-                if (q + r).abs() > 6 {
-                    continue;
-                }
-                let h = GEO.grid[((q + 6) as usize) * 13 + (r + 6) as usize] as usize;
-                let cell = match self.stack_pieces(h).last() {
-                    None if TERRITORY[h] == NONE => " . ".to_string(),
-                    None => " - ".to_string(),
-                    Some((c, s)) => format!(
-                        "{c}{}{}",
-                        SIZE_LETTERS[s as usize - 1],
-                        if self.height[h] > 1 { '+' } else { ' ' }
-                    ),
-                };
-                cells.push(cell);
-            }
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-        let tall: Vec<String> = (0..HEXES)
-            .filter(|&h| self.height[h] > 1)
-            .map(|h| format!("{}={}", hex_name(h), self.stack_text(h)))
-            .collect();
-        if !tall.is_empty() {
-            let _ = writeln!(out, "stacks (bottom to top): {}", tall.join(" "));
-        }
-        let status = match self.outcome {
-            Outcome::Ongoing => format!(
-                "player {} (colour {}) to move",
-                self.player, self.seats[self.player as usize]
-            ),
-            Outcome::Draw => "draw".to_string(),
-            Outcome::Win(p) => format!("player {p} (colour {}) wins", self.seats[p as usize]),
-        };
-        let _ = write!(out, "{} players, {status}, ply {}", self.players, self.ply);
-        out
+        on_board!(&self.0, b => b.board_string())
     }
 
     fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
-        if mv.is_pass() {
-            out.push_str("pass");
-            return;
-        }
-        // Places as they stand just before the swap, that is after the movement.
-        let (x_place, g_place) = if mv.piece != NONE {
-            let id = mv.piece as usize;
-            let to = mv.to as usize;
-            write_place(out, self.hex[id] as usize, self.level[id] as usize);
-            out.push('-');
-            write_hex(out, to);
-            let base = self.level[id];
-            let new_base = self.height[to];
-            let g = mv.g as usize;
-            let rides = mv.x != NONE && self.hex[g] == self.hex[id] && self.level[g] > base;
-            let g_place = if rides {
-                (to, (self.level[g] - base + new_base) as usize)
-            } else if mv.x != NONE {
-                (self.hex[g] as usize, self.level[g] as usize)
-            } else {
-                (0, 0)
-            };
-            ((to, new_base as usize), g_place)
-        } else {
-            let (x, g) = (mv.x as usize, mv.g as usize);
-            (
-                (self.hex[x] as usize, self.level[x] as usize),
-                (self.hex[g] as usize, self.level[g] as usize),
-            )
-        };
-        if mv.x != NONE {
-            out.push('x');
-            write_place(out, x_place.0, x_place.1);
-            out.push('=');
-            write_place(out, g_place.0, g_place.1);
-        }
+        on_board!(&self.0, b => b.write_move_text(mv, out));
     }
 
     fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
@@ -380,6 +390,6 @@ impl Notation for MartianChineseCheckers {
                 "'pass' is only legal when the player to move has no other move".into(),
             ));
         }
-        Err(Error::IllegalMove(self.explain_illegal(text)))
+        Err(Error::IllegalMove(on_board!(&self.0, b => b.explain_illegal(text))))
     }
 }

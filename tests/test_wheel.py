@@ -1,0 +1,79 @@
+"""The package as users get it: the sdist builds from scratch (a fresh Cargo target
+directory) into the one abi3 wheel, which installs into a fresh virtual environment and runs
+there, outside the source tree. Everything is built in a temporary directory; this takes a
+few minutes, most of it the optimised build."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from importlib import metadata
+from pathlib import Path
+
+import glacier
+
+ROOT = Path(__file__).parent.parent
+DIST = "glacier_games"  # the distribution glacier-games, as file names write it
+
+
+def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 1200) -> str:
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"{' '.join(map(str, args))} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without anything that points Python at the development tree."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    return {**env, **extra}
+
+
+def maturin() -> str:
+    found = shutil.which("maturin") or shutil.which("maturin", path=str(Path(sys.executable).parent))
+    assert found, "maturin is installed with the development tools (make dev)"
+    return found
+
+
+def test_the_sdist_builds_the_abi3_wheel_which_installs_and_runs_on_its_own(tmp_path: Path) -> None:
+    run(maturin(), "sdist", "-o", tmp_path / "sdist", cwd=ROOT)
+    [sdist] = (tmp_path / "sdist").glob(f"{DIST}-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.partition("/")[2] for name in archive.getnames()}
+        if hasattr(tarfile, "data_filter"):
+            archive.extractall(tmp_path / "src", filter="data")
+        else:  # Python before 3.11.4 / 3.10.12 has no extraction filters
+            archive.extractall(tmp_path / "src")
+    needed = {"pyproject.toml", "Cargo.toml", "Cargo.lock", "README.md", "python/glacier/__init__.py"}
+    needed |= {f"docs/rules/{game}.md" for game in glacier.GAMES}
+    needed |= {"rust/glacier-core/src/lib.rs", "rust/glacier-py/src/lib.rs"}
+    assert needed <= names, f"missing from the sdist: {sorted(needed - names)}"
+    [source] = (tmp_path / "src").iterdir()
+
+    from_scratch = clean_env(CARGO_TARGET_DIR=str(tmp_path / "target"))
+    run(maturin(), "build", "--release", "-o", tmp_path / "dist", cwd=source, env=from_scratch)
+    [wheel] = (tmp_path / "dist").glob(f"{DIST}-*.whl")
+    assert f"{DIST}-{glacier.__version__}-cp39-abi3-" in wheel.name  # one wheel for CPython 3.9 and later
+
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=clean_env())
+    python = venv / "bin" / "python"
+    run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=tmp_path, env=clean_env())
+
+    script = (
+        "import importlib.metadata as m, glacier, glacier.reference as r\n"
+        "print(glacier.__file__)\n"
+        "print(m.metadata('glacier-games')['Name'], sorted(m.metadata('glacier-games').get_all('Provides-Extra')))\n"
+        "print(glacier.new_game('ice_age_chess', start='standard').perft(4), glacier.new_game('kuba').perft(6))\n"
+        "print(r.new_game('kuba').perft(3))\n"
+    )
+    lines = run(python, "-c", script, cwd=tmp_path, env=clean_env()).splitlines()
+    assert Path(lines[0]).is_relative_to(venv), "glacier is imported from the fresh environment"
+    extras = sorted(metadata.metadata("glacier-games").get_all("Provides-Extra") or [])
+    assert lines[1:] == [f"glacier-games {extras}", "197281 784020", "640"]
+    out = run(venv / "bin" / "glacier", "perft", "kings_court", "5", cwd=tmp_path, env=clean_env())
+    assert out.startswith("kings_court perft(5) = 320224\n")
