@@ -205,28 +205,15 @@ pub trait ActionEncoding: Game {
     /// The most actions a player chooses in one move (the forced ones, taken by
     /// themselves, not counted); with the ply limit it bounds the length of a game in
     /// actions.
-    const MAX_CHOSEN_ACTIONS: usize = 1;
+    const MAX_CHOSEN_ACTIONS: usize;
     /// Whether every move is one action whose [`ActionEncoding::action_text`] is the
     /// move's own text (as a UCI move is), which lets the bindings intern move strings.
-    const ONE_ACTION_MOVES: bool = false;
+    const ONE_ACTION_MOVES: bool;
 
     /// Appends the actions of `mv`, a legal move of this state, to `out` (at most
     /// [`crate::actions::MAX_MOVE_ACTIONS`]). The action lists of the legal moves of one
     /// state are distinct and none is the beginning of another.
-    fn move_actions(&self, mv: Self::Move, out: &mut ActionList) {
-        // Until every game numbers its own actions: one action per move, its old number.
-        let index = if Self::FIXED {
-            self.action_of(mv, 0)
-        } else {
-            let mut index = 0;
-            let _ = self.find_move(|m| {
-                index += usize::from(m != mv);
-                m == mv
-            });
-            index
-        };
-        out.push(index);
-    }
+    fn move_actions(&self, mv: Self::Move, out: &mut ActionList);
 
     /// Calls `visit` once for every legal action of this (not finished) state between moves:
     /// the distinct first actions of its legal moves. Games may override it with a faster
@@ -247,18 +234,7 @@ pub trait ActionEncoding: Game {
 
     /// Whether the game is over only because it reached its ply limit (a learning
     /// framework calls that a truncation; every other end is a termination).
-    fn ended_by_ply_limit(&self) -> bool {
-        self.outcome() == Outcome::Draw
-    }
-
-    /// `true` when an action number means the same move in every position; `false` when
-    /// action `i` is the `i`-th legal move in generation order. (Kept until every game
-    /// numbers its moves by [`ActionEncoding::move_actions`].)
-    const FIXED: bool;
-    /// The action number of the legal move `mv`, which is the `index`-th in generation order.
-    fn action_of(&self, mv: Self::Move, index: usize) -> usize;
-    /// The legal move whose action number is `action`, if there is one.
-    fn move_of_action(&self, action: usize) -> Option<Self::Move>;
+    fn ended_by_ply_limit(&self) -> bool;
 }
 
 /// The state as a tensor of floats, for learning programs.
@@ -270,14 +246,7 @@ pub trait Observation: ActionEncoding {
     /// of `OBSERVATION_SHAPE`, zeroed by the caller). `pending` holds the actions already
     /// taken in the move being made (empty between moves), which the tensor shows too.
     /// The board is turned so that every player sees itself in the same place.
-    fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]) {
-        let _ = (pending, player);
-        self.observe(out);
-    }
-
-    /// Writes the state, from the point of view of the player to move (kept until every
-    /// game writes [`Observation::observation`]).
-    fn observe(&self, out: &mut [f32]);
+    fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]);
 }
 
 /// A game with every layer: what the bindings and the batched environment serve.

@@ -8,6 +8,18 @@ use crate::game::{ActionEncoding, Observation};
 /// The planes of the observation tensor (see [`Observation::observation`] below).
 const PLANES: usize = 22;
 
+/// The action number of a move: `from * 64 + to`, or a promotion's.
+fn action_of(mv: IceAgeChessMove) -> usize {
+    if mv.kind() < PROMOTE_KNIGHT {
+        return mv.from() * 64 + mv.to();
+    }
+    let colour = usize::from(mv.from() / 8 == 1);
+    let file_step = mv.to() % 8 + 1 - mv.from() % 8;
+    PROMOTION_ACTIONS
+        + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
+        + usize::from(mv.kind() - PROMOTE_KNIGHT)
+}
+
 impl ActionEncoding for IceAgeChess {
     /// Action `from * 64 + to` (squares a1 = 0 .. h8 = 63) for every move that does not
     /// promote; a promotion is `4096 + ((colour * 8 + from_file) * 3 + file_step) * 4 + piece`
@@ -16,10 +28,8 @@ impl ActionEncoding for IceAgeChess {
     const NUM_DISTINCT_ACTIONS: usize = PROMOTION_ACTIONS + 2 * 8 * 3 * 4;
     const MAX_CHOSEN_ACTIONS: usize = 1;
     const ONE_ACTION_MOVES: bool = true;
-    const FIXED: bool = true;
-
     fn move_actions(&self, mv: IceAgeChessMove, out: &mut ActionList) {
-        out.push(self.action_of(mv, 0));
+        out.push(action_of(mv));
     }
 
     /// A draw by the ply limit alone: both kings on the board, a legal move left (no
@@ -30,21 +40,6 @@ impl ActionEncoding for IceAgeChess {
             && self.halfmove < HALFMOVE_LIMIT
             && self.count_legal() > 0
             && self.plies() >= u64::from(self.params.max_plies)
-    }
-
-    fn action_of(&self, mv: IceAgeChessMove, _index: usize) -> usize {
-        if mv.kind() < PROMOTE_KNIGHT {
-            return mv.from() * 64 + mv.to();
-        }
-        let colour = usize::from(mv.from() / 8 == 1);
-        let file_step = mv.to() % 8 + 1 - mv.from() % 8;
-        PROMOTION_ACTIONS
-            + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
-            + usize::from(mv.kind() - PROMOTE_KNIGHT)
-    }
-
-    fn move_of_action(&self, action: usize) -> Option<IceAgeChessMove> {
-        self.find_move(|mv| self.action_of(mv, 0) == action)
     }
 
     fn action_text(action: usize) -> Option<String> {
@@ -115,9 +110,5 @@ impl Observation for IceAgeChess {
         if self.side as usize == me {
             fill(out, 21, 1.0);
         }
-    }
-
-    fn observe(&self, out: &mut [f32]) {
-        self.observation(&[], self.side as usize, out);
     }
 }

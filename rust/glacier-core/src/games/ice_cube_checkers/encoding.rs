@@ -23,7 +23,6 @@ impl ActionEncoding for IceCubeCheckers {
     /// must come last), so the player chooses at most `n - 2` drops.
     const MAX_CHOSEN_ACTIONS: usize = 11;
     const ONE_ACTION_MOVES: bool = false;
-    const FIXED: bool = false;
 
     fn move_actions(&self, mv: IceCubeCheckersMove, out: &mut ActionList) {
         out.push(mv.slot());
@@ -74,15 +73,6 @@ impl ActionEncoding for IceCubeCheckers {
     /// player holds the Kings, which comes first.
     fn ended_by_ply_limit(&self) -> bool {
         self.outcome != Outcome::Ongoing && !self.holds_the_kings(0) && !self.holds_the_kings(1)
-    }
-
-    // The numbering by generation order of before: kept until every game has its own.
-    fn action_of(&self, _mv: IceCubeCheckersMove, index: usize) -> usize {
-        index
-    }
-
-    fn move_of_action(&self, action: usize) -> Option<IceCubeCheckersMove> {
-        self.nth_move(action as u64)
     }
 }
 
@@ -145,9 +135,5 @@ impl Observation for IceCubeCheckers {
         if self.side as usize == me {
             fill(out, 9, 1.0);
         }
-    }
-
-    fn observe(&self, out: &mut [f32]) {
-        self.observation(&[], self.side as usize, out);
     }
 }

@@ -24,7 +24,6 @@ impl ActionEncoding for KingsCourt {
     /// sublattice); `stop` is chosen only after at most 14 of them, when another is possible.
     const MAX_CHOSEN_ACTIONS: usize = 15;
     const ONE_ACTION_MOVES: bool = false;
-    const FIXED: bool = false;
 
     fn move_actions(&self, mv: KingsCourtMove, out: &mut ActionList) {
         let mut sq = mv.from();
@@ -114,15 +113,6 @@ impl ActionEncoding for KingsCourt {
         let court = self.ply >= 3 && Self::court_verdict(&self.pieces, 1 - self.side as usize).is_some();
         self.outcome == Outcome::Draw && !court && self.ply >= self.params.max_plies
     }
-
-    // The numbering by generation order of before: kept until every game has its own.
-    fn action_of(&self, _mv: KingsCourtMove, index: usize) -> usize {
-        index
-    }
-
-    fn move_of_action(&self, action: usize) -> Option<KingsCourtMove> {
-        self.nth_move(action as u64)
-    }
 }
 
 impl Observation for KingsCourt {
@@ -180,9 +170,5 @@ impl Observation for KingsCourt {
         if mover == me {
             fill(out, 5, 1.0);
         }
-    }
-
-    fn observe(&self, out: &mut [f32]) {
-        self.observation(&[], self.side as usize, out);
     }
 }
