@@ -474,7 +474,8 @@ def explain_illegal(position: MartianPosition, move: str) -> str:
 
 
 def board_string(position: MartianPosition) -> str:
-    """The board as rows of constant r (number 1 at the top), each hex showing its top piece."""
+    """The board as rows of constant r (number 1 at the top), each hex showing its top piece,
+    with the number and the first and last letter of every row on the rim."""
     board = position.board
     lines = []
     for r in range(-6, 7):
@@ -489,7 +490,10 @@ def board_string(position: MartianPosition) -> str:
             else:
                 c, s = stack[-1]
                 cells.append(f"{c}{SIZE_LETTERS[s - 1]}{'+' if len(stack) > 1 else ' '}")
-        lines.append(f"{r + 7:>2} " + " " * (2 * abs(r)) + " ".join(cells))
+        # Each row starts with its number and the letter of its first hex and ends with the
+        # letter of its last one: letters grow by one per hex along a row.
+        first, last = "abcdefghijklm"[max(-6, -6 - r) + 6], "abcdefghijklm"[min(6, 6 - r) + 6]
+        lines.append(f"{r + 7:>2} {first} " + " " * (2 * abs(r)) + " ".join(cells) + f" {last}")
     tall = [
         f"{HEX_NAMES[h]}={''.join(f'{c}{SIZE_LETTERS[s - 1]}' for c, s in st)}"
         for h, st in enumerate(board)
