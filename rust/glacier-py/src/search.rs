@@ -9,6 +9,7 @@
 
 use crate::convert::{check_threads, extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, GlacierError, InvalidParameterError};
+use glacier_core::actions::ActionList;
 use glacier_core::game::params_for_text;
 use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::evaluate::LeafEvaluation;
@@ -103,6 +104,17 @@ fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
         .cast_into::<PyDict>()
         .map_err(|_| not_a_state())?;
     let params = extract_params(Some(&params))?;
+    // The tree is over whole moves: a state in the middle of a move (some of its actions
+    // taken) has no position of its own to search from.
+    if let Ok(pending) = state.getattr("pending_actions") {
+        if pending.len().unwrap_or(0) > 0 {
+            return Err(InvalidParameterError::new_err(
+                "the search starts between moves, and this state is in the middle of one \
+                 (it has pending actions): search the state before the move's first action \
+                 and follow the chosen move's actions (state.move_to_actions)",
+            ));
+        }
+    }
     let text: String = state
         .call_method0("text")
         .and_then(|t| t.extract())
@@ -203,11 +215,11 @@ impl<G: FullGame + Heuristic> Searcher<G> {
         })
     }
 
-    /// The root statistics of `tree` with the moves as text. The text is written from the
-    /// tree's own root: a tree kept from an earlier search reached it by play, and its moves
-    /// may name pieces (E numbers them) as that state does, not as a state read from the
-    /// same position text would.
-    fn text_stats(tree: &Tree<G>) -> RootStats<String> {
+    /// The root statistics of `tree` with each move as its text and its first action. The
+    /// text is written from the tree's own root: a tree kept from an earlier search reached
+    /// it by play, and its moves may name pieces (E numbers them) as that state does, not as
+    /// a state read from the same position text would.
+    fn text_stats(tree: &Tree<G>) -> RootStats<(String, usize)> {
         let stats = tree.root_stats();
         let root = tree.root();
         RootStats {
@@ -215,7 +227,7 @@ impl<G: FullGame + Heuristic> Searcher<G> {
                 .moves
                 .into_iter()
                 .map(|m| MoveStats {
-                    mv: root.move_text(m.mv),
+                    mv: (root.move_text(m.mv), first_action(root, m.mv)),
                     visits: m.visits,
                     prior: m.prior,
                     values: m.values,
@@ -229,7 +241,7 @@ impl<G: FullGame + Heuristic> Searcher<G> {
     fn result<'py>(
         py: Python<'py>,
         players: usize,
-        stats: &RootStats<String>,
+        stats: &RootStats<(String, usize)>,
         chosen: String,
         simulations: u64,
         seconds: f64,
@@ -239,7 +251,7 @@ impl<G: FullGame + Heuristic> Searcher<G> {
         let mut moves: Vec<(u64, &str, f32)> = stats
             .moves
             .iter()
-            .map(|m| (m.visits, m.mv.as_str(), m.prior))
+            .map(|m| (m.visits, m.mv.0.as_str(), m.prior))
             .collect();
         moves.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
         let visits = PyDict::new(py);
@@ -248,51 +260,84 @@ impl<G: FullGame + Heuristic> Searcher<G> {
             visits.set_item(text, n)?;
             priors.set_item(text, prior)?;
         }
+        // The policy target over the fixed action space: the visits of the moves that
+        // begin with each action, summed (in action order).
+        let mut by_action: Vec<(usize, u64)> =
+            stats.moves.iter().map(|m| (m.mv.1, m.visits)).collect();
+        by_action.sort_unstable();
+        let action_visits = PyDict::new(py);
+        for group in by_action.chunk_by(|a, b| a.0 == b.0) {
+            let total: u64 = group.iter().map(|&(_, n)| n).sum();
+            action_visits.set_item(group[0].0, total)?;
+        }
         out.set_item("visits", visits)?;
         out.set_item("priors", priors)?;
+        out.set_item("action_visits", action_visits)?;
         out.set_item("values", stats.values[..players].to_vec())?;
         out.set_item("simulations", simulations)?;
         out.set_item("seconds", seconds)?;
         Ok(out)
     }
+}
 
-    /// The priors of a leaf's legal moves from the logits of its row: a softmax over the
-    /// legal actions' logits.
-    fn priors_of(
-        row: usize,
-        state: &G,
-        moves: &[G::Move],
-        logits: &numpy::ndarray::ArrayView2<'_, f32>,
-        out: &mut Vec<f32>,
-    ) -> PyResult<()> {
-        let start = out.len();
-        let mut most = f32::NEG_INFINITY;
-        for (i, &mv) in moves.iter().enumerate() {
-            let action = state.action_of(mv, i);
-            let logit = logits[[row, action]];
-            if logit.is_nan() || logit == f32::INFINITY {
-                return Err(EvaluatorError::new_err(format!(
-                    "the evaluator's logits[{row}, {action}] (a legal action) is {logit}"
-                )));
+/// The first action of `mv`, a legal move of `state`: what a learning program's policy
+/// chooses between moves.
+fn first_action<G: FullGame>(state: &G, mv: G::Move) -> usize {
+    let mut list = ActionList::new();
+    state.move_actions(mv, &mut list);
+    // Every move takes at least one action (its list is never empty).
+    list.get(0).unwrap_or(0)
+}
+
+/// The priors of a leaf's legal moves from the logits of its row, given the first action of
+/// each move (`firsts`): a softmax over the legal first actions' logits, each action's
+/// probability shared equally by the moves that begin with it, so the priors sum to 1.
+/// `counts` is zero for every action on entry and on return.
+fn priors_of(
+    row: usize,
+    firsts: &[usize],
+    logits: &numpy::ndarray::ArrayView2<'_, f32>,
+    counts: &mut [u32],
+    out: &mut Vec<f32>,
+) -> PyResult<()> {
+    let start = out.len();
+    let mut most = f32::NEG_INFINITY;
+    for &action in firsts {
+        let logit = logits[[row, action]];
+        if logit.is_nan() || logit == f32::INFINITY {
+            for &a in firsts {
+                counts[a] = 0;
             }
-            most = most.max(logit);
-            out.push(logit);
-        }
-        if most == f32::NEG_INFINITY {
             return Err(EvaluatorError::new_err(format!(
-                "the evaluator's logits of row {row} are -inf for every legal action"
+                "the evaluator's logits[{row}, {action}] (a legal action) is {logit}"
             )));
         }
-        let mut total = 0.0;
-        for p in &mut out[start..] {
-            *p = (*p - most).exp();
-            total += *p;
-        }
-        for p in &mut out[start..] {
-            *p /= total;
-        }
-        Ok(())
+        most = most.max(logit);
+        counts[action] += 1;
     }
+    if most == f32::NEG_INFINITY {
+        for &a in firsts {
+            counts[a] = 0;
+        }
+        return Err(EvaluatorError::new_err(format!(
+            "the evaluator's logits of row {row} are -inf for every legal action"
+        )));
+    }
+    // Each legal action appears `counts[action]` times, each time with a share of
+    // 1 / counts[action]: the total is the softmax's denominator over distinct actions.
+    let mut total = 0.0;
+    for &action in firsts {
+        let share = (logits[[row, action]] - most).exp() / counts[action] as f32;
+        total += share;
+        out.push(share);
+    }
+    for p in &mut out[start..] {
+        *p /= total;
+    }
+    for &a in firsts {
+        counts[a] = 0;
+    }
+    Ok(())
 }
 
 /// The evaluator's output `name`: a float32 numpy array of `shape`.
@@ -442,7 +487,7 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
             _ => merge_stats(&all, players),
         };
         let mover = root.current_player();
-        let chosen = choose(&stats, mover, request.temperature, self.forest[0].rng())
+        let (chosen, _) = choose(&stats, mover, request.temperature, self.forest[0].rng())
             .ok_or_else(|| GlacierError::new_err("the search found no move"))?;
         Self::result(py, players, &stats, chosen, done, seconds)
     }
@@ -454,13 +499,6 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
         evaluator: &Bound<'py, PyAny>,
         request: &Request,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        if !G::FIXED {
-            return Err(InvalidParameterError::new_err(format!(
-                "a Python evaluator needs a fixed action space; {} numbers its legal moves \
-                 instead, so only the engine's evaluators ('rollout', 'heuristic') search it",
-                G::NAME
-            )));
-        }
         if !evaluator.is_callable() {
             return Err(InvalidParameterError::new_err(
                 "the evaluator must be 'rollout', 'heuristic' or a callable",
@@ -506,7 +544,7 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
         let mut out = Vec::with_capacity(roots.len());
         for ((tree, root), &sims) in trees.iter_mut().zip(&roots).zip(&done) {
             let stats = Self::text_stats(tree);
-            let chosen = choose(
+            let (chosen, _) = choose(
                 &stats,
                 root.current_player(),
                 request.temperature,
@@ -543,16 +581,28 @@ fn run_batch<'py, G: FullGame + Heuristic>(
     let players = trees.first().map_or(2, Tree::num_players);
     let mut search = BatchSearch::new(trees, config, simulations);
     let mut priors = Vec::new();
+    // The first action of every leaf's moves, leaf after leaf (the tree is over whole
+    // moves; the evaluator sees the leaf between moves, where its legal actions are the
+    // first actions of its legal moves).
+    let mut firsts: Vec<usize> = Vec::new();
+    let mut counts = vec![0u32; actions];
     while !search.finished() {
         let (n, observations, mask) = py.detach(|| {
             let n = search.gather(per_tree);
             let mut observations = vec![0.0f32; n * obs_size];
             let mut mask = vec![false; n * actions];
+            firsts.clear();
             for i in 0..n {
                 let (_, state, moves) = search.leaf(i);
-                state.observe(&mut observations[i * obs_size..(i + 1) * obs_size]);
-                for (j, &mv) in moves.iter().enumerate() {
-                    mask[i * actions + state.action_of(mv, j)] = true;
+                state.observation(
+                    &[],
+                    state.current_player(),
+                    &mut observations[i * obs_size..(i + 1) * obs_size],
+                );
+                for &mv in moves {
+                    let action = first_action(state, mv);
+                    mask[i * actions + action] = true;
+                    firsts.push(action);
                 }
             }
             (n, observations, mask)
@@ -576,9 +626,17 @@ fn run_batch<'py, G: FullGame + Heuristic>(
             )));
         }
         priors.clear();
+        let mut at = 0;
         for i in 0..n {
-            let (_, state, moves) = search.leaf(i);
-            Searcher::<G>::priors_of(i, state, moves, &logits, &mut priors)?;
+            let count = search.leaf(i).2.len();
+            priors_of(
+                i,
+                &firsts[at..at + count],
+                &logits,
+                &mut counts,
+                &mut priors,
+            )?;
+            at += count;
         }
         let values: Vec<f32> = values.iter().copied().collect();
         py.detach(|| search.apply(&priors, &values));
