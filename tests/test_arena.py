@@ -193,3 +193,35 @@ def test_the_openspiel_bot_plays_through_openspiel() -> None:
     assert wins >= 3
     with pytest.raises(ValueError, match="glacier games"):
         MCTSBot(pyspiel.load_game("tic_tac_toe"))
+
+
+@pytest.mark.parametrize(
+    "name", ["glacier_ice_cube_checkers", "glacier_kings_court", "glacier_martian_chinese_checkers"]
+)
+def test_the_openspiel_bot_plays_moves_of_several_actions(name: str) -> None:
+    """Where a move takes several actions, the bot searches at its first action and then
+    plays the chosen move's actions, each with a policy over the legal actions."""
+    import pyspiel
+
+    from glacier.openspiel_bot import MCTSBot
+
+    game = pyspiel.load_game(name)
+    bot = MCTSBot(game, simulations=30, seed=1, evaluator="heuristic")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    in_a_move = 0
+    for _ in range(200):
+        if state.is_terminal():
+            state = game.new_initial_state()
+            bot.restart_at(state)
+        if state.current_player() == 0 or state.native.pending_actions:
+            policy, action = bot.step_with_policy(state)
+            legal = state.legal_actions()
+            assert action in legal
+            assert {a for a, _ in policy} <= set(legal)
+            assert sum(p for _, p in policy) == pytest.approx(1.0)
+            in_a_move += bool(state.native.pending_actions)
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+    assert in_a_move > 0

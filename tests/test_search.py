@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import random
 import signal
 import subprocess
 import sys
@@ -215,6 +216,157 @@ def test_priors_follow_the_logits_and_values_the_evaluator() -> None:
     assert result.priors[move] == pytest.approx(np.exp(5) / (np.exp(5) + 19), rel=1e-5)
     assert result.move == move
     assert result.values == pytest.approx((0.25, -0.25), abs=1e-6)
+
+
+#: Every game, E with 2 and 3 players.
+EVERY_GAME = [
+    ("ice_age_chess", {}),
+    ("ice_cube_checkers", {}),
+    ("kings_court", {}),
+    ("kuba", {}),
+    ("martian_chinese_checkers", {"players": 2}),
+    ("martian_chinese_checkers", {"players": 3}),
+]
+
+#: The games whose moves may take several actions (E with 2 and 3 players).
+SEVERAL_ACTIONS = [(g, p) for g, p in EVERY_GAME if g not in ("ice_age_chess", "kuba")]
+
+
+def game_id(case: tuple[str, dict[str, Any]]) -> str:
+    game, params = case
+    return game + "".join(f"-{k}{v}" for k, v in params.items())
+
+
+def sharing_first_actions(game: str, params: dict[str, Any], seed: int = 0) -> Any:
+    """A state reached by seeded random moves where two legal moves begin with the same
+    action (the first such state of the game)."""
+    rng = random.Random(seed)
+    state = glacier.new_game(game, **params)
+    while len(state.legal_moves()) == len(state.legal_actions()):
+        state.play(rng.choice(state.legal_moves()))
+        assert not state.is_terminal()
+    return state
+
+
+def first_action_logits(legal: np.ndarray) -> np.ndarray:
+    """Logits that differ per action (action number mod 7), the same for every row."""
+    return np.tile((np.arange(legal.shape[1]) % 7).astype(np.float32) / 2, (legal.shape[0], 1))
+
+
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_the_batched_evaluator_works_in_every_game(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    state = sharing_first_actions(game, params) if case in SEVERAL_ACTIONS else glacier.new_game(game, **params)
+    players = state.num_players
+    calls: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append((observations.copy(), legal.copy()))
+        values = np.zeros((legal.shape[0], players), np.float32)
+        return first_action_logits(legal), values
+
+    before = (state.text(), state.moves)
+    result = search.mcts(state, evaluator=evaluator, simulations=60, batch_size=4)
+    assert (state.text(), state.moves) == before
+    observations, legal = calls[0]
+    assert observations.dtype == np.float32 and legal.dtype == np.bool_
+    assert observations.shape[1:] == tuple(state.observation_shape)
+    assert legal.shape[1] == state.num_distinct_actions
+    # The first leaf is the root: its observation, and its legal first actions as the mask.
+    np.testing.assert_array_equal(observations[0], state.observation())
+    assert list(np.flatnonzero(legal[0])) == sorted(state.legal_actions())
+    # A move's prior is its first action's softmax share, split among the moves that begin
+    # with that action.
+    legal_actions = state.legal_actions()
+    logits = first_action_logits(legal[:1])[0]
+    softmax = np.exp(logits[legal_actions] - logits[legal_actions].max())
+    softmax /= softmax.sum()
+    share = dict(zip(legal_actions, softmax))
+    firsts = {move: state.move_to_actions(move)[0] for move in state.legal_moves()}
+    sharing = {a: sum(1 for f in firsts.values() if f == a) for a in legal_actions}
+    assert set(result.priors) == set(state.legal_moves())
+    for move, first in firsts.items():
+        assert result.priors[move] == pytest.approx(share[first] / sharing[first], rel=1e-5)
+    assert sum(result.priors.values()) == pytest.approx(1.0, abs=1e-5)
+    if case in SEVERAL_ACTIONS:
+        assert max(sharing.values()) >= 2
+    # The policy target over actions: visits summed per first action.
+    expected: dict[int, int] = {}
+    for move, n in result.visits.items():
+        expected[firsts[move]] = expected.get(firsts[move], 0) + n
+    assert result.action_visits == expected
+    assert list(result.action_visits) == sorted(result.action_visits)
+    policy = result.action_policy(state.num_distinct_actions)
+    assert policy.dtype == np.float32 and policy.shape == (state.num_distinct_actions,)
+    assert policy.sum() == pytest.approx(1.0)
+    assert set(np.flatnonzero(policy)) <= set(legal_actions)
+    assert result.move in state.legal_moves()
+
+
+@pytest.mark.parametrize("case", SEVERAL_ACTIONS, ids=game_id)
+def test_mcts_batch_plays_legal_moves_of_several_actions(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    states = [sharing_first_actions(game, params, seed) for seed in range(4)]
+    players = states[0].num_players
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        assert observations.shape[0] == legal.shape[0] <= len(states)
+        assert legal.any(axis=1).all()
+        values = np.tanh(observations.reshape(len(observations), -1).mean(axis=1, keepdims=True))
+        return first_action_logits(legal), np.tile(values, (1, players)).astype(np.float32)
+
+    several = 0  # searched positions with a legal move of several actions
+    for _ in range(6):
+        going = [s for s in states if not s.is_terminal()]
+        if not going:
+            break
+        results = search.mcts_batch(going, evaluator, simulations=24, seed=5)
+        for state, result in zip(going, results):
+            assert result.move in state.legal_moves()
+            assert sum(result.visits.values()) == sum(result.action_visits.values())
+            several += any(len(state.move_to_actions(m)) > 1 for m in state.legal_moves())
+            state.play(result.move)
+    assert several >= len(states)
+
+
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+@pytest.mark.parametrize("bad", ["logits shape", "logits dtype", "values shape", "NaN logits", "NaN values"])
+def test_a_bad_evaluator_is_refused_in_every_game(case: tuple[str, dict[str, Any]], bad: str) -> None:
+    game, params = case
+    state = glacier.new_game(game, **params)
+    players = state.num_players
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.zeros(legal.shape, np.float32)
+        values = np.zeros((legal.shape[0], players), np.float32)
+        if bad == "logits shape":
+            logits = logits[:, :-1]
+        elif bad == "logits dtype":
+            return logits.astype(np.float64), values
+        elif bad == "values shape":
+            values = np.zeros((legal.shape[0], players + 1), np.float32)
+        elif bad == "NaN logits":
+            logits[legal] = np.nan
+        else:
+            values[:] = np.nan
+        return logits, values
+
+    with pytest.raises(errors.EvaluatorError, match=r"shape|dtype|NaN"):
+        search.mcts_batch([state, state.copy()], evaluator, simulations=20)
+    assert state.moves == []
+
+
+def test_a_state_in_the_middle_of_a_move_is_refused() -> None:
+    state = sharing_first_actions("ice_cube_checkers", {})
+    firsts = [state.move_to_actions(m)[0] for m in state.legal_moves()]
+    shared = next(a for a in state.legal_actions() if firsts.count(a) > 1)
+    state.apply_action(shared)
+    assert state.pending_actions == [shared]
+    with pytest.raises(errors.InvalidParameterError, match="middle of"):
+        search.mcts(state, simulations=10)
+    with pytest.raises(errors.InvalidParameterError, match="middle of"):
+        search.alphabeta(state, depth=1)
+    assert state.pending_actions == [shared]
 
 
 def wrong_shape(o: np.ndarray, m: np.ndarray) -> Any:

@@ -16,15 +16,20 @@ MCTS evaluates the leaves of its tree with
 - ``"rollout"``: one random game from the leaf to its end, or, with ``rollout_plies=N``, for
   at most N plies and then the game's heuristic;
 - ``"heuristic"``: the game's static evaluation (each rules page documents it);
-- a callable, for learning programs: it receives a batch of leaves as numpy arrays,
-  ``observations`` of shape ``[B, *observation_shape]`` (float32, each from the point of
-  view of the player to move) and ``legal`` of shape ``[B, num_distinct_actions]`` (bool),
-  and returns ``(logits, values)``: prior logits ``[B, num_distinct_actions]`` and every
-  player's value ``[B, num_players]``, both float32. The priors are the softmax of the
-  legal actions' logits. The search calls it once per batch of leaves, never per node:
-  :func:`mcts_batch` gathers one leaf (or ``batch_size``) from every tree at once, and a
-  single search gathers ``batch_size`` leaves from its tree, kept apart by virtual loss.
-  A callable needs a game with a fixed action space (Ice Age Chess and Kuba today).
+- a callable, for learning programs, in every game: it receives a batch of leaves as numpy
+  arrays, ``observations`` of shape ``[B, *observation_shape]`` (float32, each from the
+  point of view of the player to move, between moves) and ``legal`` of shape
+  ``[B, num_distinct_actions]`` (bool: the state's ``legal_actions()``, the first actions
+  of its legal moves), and returns ``(logits, values)``: prior logits
+  ``[B, num_distinct_actions]`` and every player's value ``[B, num_players]``, both
+  float32. The tree is over whole moves: a move's prior is the softmax probability (over
+  the legal actions) of its first action, shared equally by the legal moves that begin
+  with that action, so the priors of a leaf's moves sum to 1. In games where every move is
+  one action (Ice Age Chess, Kuba) that is the plain softmax. The search calls it
+  once per batch of leaves, never per node: :func:`mcts_batch` gathers one leaf (or
+  ``batch_size``) from every tree at once, and a single search gathers ``batch_size``
+  leaves from its tree, kept apart by virtual loss. The policy target over actions is
+  :attr:`SearchResult.action_visits` (see :meth:`SearchResult.action_policy`).
 
 Values are kept per player (each node backs up the whole vector), so the same search plays
 E with 3 or 6 players. The engine's evaluations select by UCT (every move tried once first);
@@ -76,6 +81,26 @@ class SearchResult(NamedTuple):
     """The prior of every legal move (uniform for the engine's evaluations)."""
     seconds: float
     """Wall-clock time of the search."""
+    action_visits: dict[int, int]
+    """The root's visits per action of the game's fixed action space (in action order):
+    the visits of the legal moves that begin with each legal first action, summed. It is
+    the policy target of the state between moves, whose ``legal_actions()`` are exactly
+    these actions."""
+
+    def action_policy(self, num_actions: int) -> npt.NDArray[np.float32]:
+        """The visit distribution over actions as a ``[num_actions]`` float32 vector (the
+        game's ``num_distinct_actions``): :attr:`action_visits` normalised to sum to 1."""
+        policy = np.zeros(num_actions, dtype=np.float32)
+        if self.action_visits:
+            if max(self.action_visits) >= num_actions:
+                raise InvalidParameterError(
+                    f"num_actions {num_actions} is too small for action {max(self.action_visits)}"
+                )
+            policy[list(self.action_visits)] = list(self.action_visits.values())
+        total = policy.sum()
+        if total > 0:
+            policy /= total
+        return policy
 
     @classmethod
     def _of(cls, raw: dict[str, Any]) -> SearchResult:
@@ -86,6 +111,7 @@ class SearchResult(NamedTuple):
             simulations=raw["simulations"],
             priors=raw["priors"],
             seconds=raw["seconds"],
+            action_visits=raw["action_visits"],
         )
 
 
