@@ -84,6 +84,8 @@ def test_play_against_monte_carlo_to_the_end(monkeypatch: Any, tmp_path: Path) -
         "kuba",
         "-p",
         "max_plies=4",
+        "--opponent",
+        "montecarlo",
         "--playouts",
         "5",
         "--seed",

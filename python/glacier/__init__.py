@@ -48,6 +48,7 @@ __all__ = [
     "UnknownGameError",
     "VectorEnv",
     "__version__",
+    "arena",
     "from_text",
     "game_spec",
     "max_game_length",
@@ -165,3 +166,6 @@ def _draw(state: State) -> str:
 
 
 _native._set_svg_renderer(_draw)
+
+# Matches between players (search and players import only the engine, not this module).
+from .arena import arena  # noqa: E402

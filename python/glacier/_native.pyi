@@ -7,10 +7,12 @@ import numpy.typing as npt
 
 __all__ = [
     "GameState",
+    "NativeSearch",
     "NativeVectorEnv",
     "__version__",
     "_restore",
     "_set_svg_renderer",
+    "alphabeta_native",
     "chess_san",
     "chess_uci",
     "from_text",
@@ -149,3 +151,44 @@ class NativeVectorEnv:
     def random_actions(self) -> npt.NDArray[np.int64]: ...
     def legal_actions(self, env: int) -> list[tuple[int, str]]: ...
     def play_move(self, env: int, text: str) -> tuple[npt.NDArray[np.float64], bool, bool, int]: ...
+
+@final
+class NativeSearch:
+    """MCTS searchers of one game, with their trees kept between searches."""
+
+    def __new__(
+        cls,
+        game: str,
+        *,
+        evaluator: str = "rollout",
+        rollout_plies: int | None = None,
+        selection: str = "uct",
+        c_puct: float = 1.4,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.0,
+        virtual_loss: float = 1.0,
+        threads: int = 1,
+        parallel: str = "tree",
+        trees: int | None = None,
+        seed: int = 0,
+        reuse: bool = True,
+    ) -> NativeSearch: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def tree_size(self) -> int: ...
+    def reset(self) -> None: ...
+    def search(
+        self, state: Any, simulations: int | None = None, seconds: float | None = None, temperature: float = 0.0
+    ) -> dict[str, Any]: ...
+    def search_batch(
+        self,
+        states: list[Any],
+        evaluator: Any,
+        simulations: int,
+        temperature: float = 0.0,
+        batch_size: int = 1,
+    ) -> list[dict[str, Any]]: ...
+
+def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
+    """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""

@@ -288,11 +288,20 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 @param_option
 @click.option(
     "--opponent",
-    type=click.Choice(["random", "montecarlo"]),
-    default="montecarlo",
+    type=click.Choice(["mcts", "alphabeta", "montecarlo", "random"]),
+    default="mcts",
     show_default=True,
-    help="random: uniformly random moves; montecarlo: each move scored by random playouts in Rust.",
+    help="mcts: tree search in the engine; alphabeta: alpha-beta (two-player games); "
+    "montecarlo: each move scored by random playouts; random: uniformly random moves.",
 )
+@click.option(
+    "--seconds",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0.01),
+    help="Thinking time per move (mcts, alphabeta).",
+)
+@click.option("--simulations", type=click.IntRange(min=1), help="Simulations per move instead of a time (mcts).")
 @click.option(
     "--playouts",
     default=200,
@@ -313,6 +322,8 @@ def play(
     game: str,
     params: tuple[str, ...],
     opponent: str,
+    seconds: float,
+    simulations: Optional[int],
     playouts: int,
     seat: int,
     seed: Optional[int],
@@ -325,9 +336,39 @@ def play(
     your last move, 'quit' ends the game. At the end you may save the game as a record
     (see 'glacier replay').
     """
-    state = _play(game, params, opponent, playouts, seat, seed, position)
+    computer = _opponent(opponent, seconds, simulations, playouts, seed)
+    state = _play(game, params, opponent, computer, seat, position)
     if state.moves:
         _offer_to_save(state, seat, opponent, record_path)
+
+
+def _opponent(opponent: str, seconds: float, simulations: Optional[int], playouts: int, seed: Optional[int]) -> Any:
+    """The computer player of ``glacier play``."""
+    import random
+
+    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, RandomPlayer
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if opponent == "mcts":
+        return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
+    if opponent == "alphabeta":
+        return AlphaBetaPlayer(seconds=seconds)
+    if opponent == "montecarlo":
+        return MonteCarloPlayer(playouts, seed)
+    return RandomPlayer(seed)
+
+
+def _describe(computer: Any, mover: int) -> str:
+    """What the computer's last search did, for the player watching."""
+    last = getattr(computer, "last", None)
+    if last is None:
+        return ""
+    if hasattr(last, "simulations"):
+        value = last.values[mover]
+        return f" ({last.simulations:,} simulations in {last.seconds:.1f} s, its value {value:+.2f})"
+    mate = f", mate in {last.mate} plies" if last.mate else ""
+    return f" (depth {last.depth} in {last.seconds:.1f} s, score {last.score:+.2f}{mate})"
 
 
 def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[str]) -> None:
@@ -353,26 +394,19 @@ def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[s
     click.echo(f"saved the game to {record_path} (glacier replay {record_path} --html game.html shows it)")
 
 
-def _play(
-    game: str,
-    params: tuple[str, ...],
-    opponent: str,
-    playouts: int,
-    seat: int,
-    seed: Optional[int],
-    position: Optional[str],
-) -> Any:
-    from glacier.players import MonteCarloPlayer, RandomPlayer
-
+def _play(game: str, params: tuple[str, ...], opponent: str, computer: Any, seat: int, position: Optional[str]) -> Any:
     state = _make(game, position, _parse_params(params), use_reference=False)
     if seat >= state.num_players:
         raise click.UsageError(f"{game} has players 0..{state.num_players - 1}")
-    computer = RandomPlayer(seed) if opponent == "random" else MonteCarloPlayer(playouts, seed)
+    if opponent == "alphabeta" and state.num_players != 2:
+        raise click.UsageError("alpha-beta plays two-player games; choose --opponent mcts")
     while not state.is_terminal():
         click.echo("\n" + str(state))
         if state.current_player != seat:
+            mover = state.current_player
+            click.echo(f"player {mover} ({opponent}) is thinking...")
             move = computer.choose(state)
-            click.echo(f"player {state.current_player} plays {move}")
+            click.echo(f"player {mover} plays {move}{_describe(computer, mover)}")
             state.play(move)
             continue
         entry = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
@@ -405,6 +439,81 @@ def _play(
     else:
         click.echo("draw")
     return state
+
+
+@main.command()
+@game_argument
+@click.argument("players", nargs=-1, required=True)
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1), help="Games to play.")
+@click.option(
+    "--seed", default=0, show_default=True, help="Seed of the match (game i seeds its players from it and i)."
+)
+@click.option(
+    "--threads",
+    "-t",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Games played at once (0 = one per core).",
+)
+@param_option
+@click.option("--position", help="Start every game from this position text.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Append every game to this record file (in game order, when the match ends).",
+)
+def arena(
+    game: str,
+    players: tuple[str, ...],
+    games: int,
+    seed: int,
+    threads: int,
+    params: tuple[str, ...],
+    position: Optional[str],
+    record_path: Optional[str],
+) -> None:
+    """Play PLAYERS against each other at GAME, seats swapped every game (rotated for more
+    players), and print wins, draws, losses and the Elo difference with its 95% interval.
+
+    A player is random, montecarlo[:N] (N playouts per move), flat:N (N playouts in all),
+    mcts[:N][:EVALUATOR] (N simulations or a time such as 2s; rollout, heuristic or
+    rolloutK) or alphabeta[:D] (depth D or a time such as 0.2s). With fewer players than
+    seats the last fills the rest. Example: glacier arena kuba mcts:400 random --games 200
+    """
+    from tqdm import tqdm
+
+    with tqdm(total=games, desc=f"arena {game}", unit="game") as bar:
+
+        def advance(_: Any) -> None:
+            bar.update(1)
+
+        try:
+            result = glacier.arena(
+                game,
+                list(players),
+                games=games,
+                seed=seed,
+                threads=threads,
+                position=position,
+                progress=advance,
+                **_parse_params(params),
+            )
+        except glacier.GlacierError as err:
+            bar.close()
+            raise click.UsageError(str(err)) from None
+    click.echo(result.table())
+    if record_path:
+        from glacier import records
+
+        names = [p.name for p in result.players]
+        games_played = [
+            records.Record.of(g.state, [names[p] for p in g.seats], Event="glacier arena", Round=str(g.number + 1))
+            for g in result.games
+        ]
+        records.write(record_path, games_played, append=True)
+        click.echo(f"appended {len(games_played)} games to {record_path}")
 
 
 @main.command()
@@ -456,6 +565,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     from tqdm import tqdm
 
     from glacier.bench import chess_comparisons, format_table, measure_game
+    from glacier.search_bench import search_comparisons
 
     chosen = list(games) or list(glacier.GAMES)
     rows = []
@@ -463,6 +573,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
         rows.extend(measure_game(game, threads=threads, quick=quick))
         if game == "ice_age_chess":
             rows.extend(chess_comparisons(quick=quick))
+            rows.extend(search_comparisons(quick=quick))
     click.echo(format_table(rows))
 
 

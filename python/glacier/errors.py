@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "ClusterConnectionError",
+    "EvaluatorError",
     "GlacierError",
     "IllegalMoveError",
     "InvalidParameterError",
@@ -44,3 +45,8 @@ class InvalidRecordError(GlacierError):
 
 class ClusterConnectionError(GlacierError):
     """A Ray cluster address (``glacier.distributed``) that nothing answers at."""
+
+
+class EvaluatorError(GlacierError):
+    """An evaluator given to a search raised, or returned arrays of the wrong shape, dtype or values
+    (its own exception, if it raised one, is the ``__cause__``)."""

@@ -1,48 +1,101 @@
-"""Simple computer players for any glacier game (used by ``glacier play``)."""
+"""Computer players for any glacier game: each has ``choose(state) -> str`` (a legal move of
+``state``, which it leaves unchanged) and a ``name``.
+
+- :class:`RandomPlayer`: a uniformly random legal move.
+- :class:`MonteCarloPlayer`: flat Monte Carlo, every move scored by random playouts in Rust.
+- :class:`MCTSPlayer`: Monte Carlo tree search in the engine (:mod:`glacier.search`),
+  keeping its tree from one move to the next.
+- :class:`AlphaBetaPlayer`: alpha-beta to a depth or for a time, for two-player games.
+
+:func:`from_spec` makes a player from a short text such as ``"mcts:400"``, as the command
+line's ``glacier arena`` and ``glacier play`` take them.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 
+from . import search
 from .batch import playouts
+from .errors import InvalidParameterError
 
-__all__ = ["MonteCarloPlayer", "RandomPlayer"]
+__all__ = [
+    "MCTS_DEFAULTS",
+    "AlphaBetaPlayer",
+    "MCTSPlayer",
+    "MonteCarloPlayer",
+    "Player",
+    "RandomPlayer",
+    "from_spec",
+]
 
 
 class RandomPlayer:
     """Plays a uniformly random legal move."""
 
     def __init__(self, seed: Optional[int] = None) -> None:
+        self.seed = seed
         self._rng = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        return "random"
 
     def choose(self, state: Any) -> str:
         moves: list[str] = state.legal_moves()
         return self._rng.choice(moves)
 
+    def spawn(self, seed: int) -> RandomPlayer:
+        """A fresh player like this one, seeded with ``seed``."""
+        return RandomPlayer(seed)
+
 
 class MonteCarloPlayer:
     """Flat Monte Carlo search: every legal move is scored by the mean return, for the player
-    making it, of ``playouts`` random games played out in Rust from the position it leads to."""
+    making it, of random games played out in Rust from the position it leads to.
 
-    def __init__(self, playouts: int = 200, seed: Optional[int] = None) -> None:
+    ``playouts`` games per move; or, with ``budget``, that many in all, shared out evenly
+    among the legal moves (at least one each), for comparisons with a search given the
+    same number of playouts. ``threads`` as for :func:`glacier.playouts` (0 = every core).
+    """
+
+    def __init__(
+        self, playouts: int = 200, seed: Optional[int] = None, *, budget: Optional[int] = None, threads: int = 0
+    ) -> None:
+        if playouts < 1 or (budget is not None and budget < 1):
+            raise InvalidParameterError("a Monte Carlo player needs at least one playout")
         self.playouts = playouts
+        self.budget = budget
+        self.threads = threads
+        self.seed = seed
         self._rng = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        return f"flat:{self.budget}" if self.budget is not None else f"montecarlo:{self.playouts}"
 
     def choose(self, state: Any) -> str:
         me = state.current_player
+        moves = state.legal_moves()
+        per_move = self.playouts if self.budget is None else max(1, self.budget // len(moves))
         best: list[str] = []
         best_score = -np.inf
-        for move in state.legal_moves():
+        for move in moves:
             child = state.copy()
             child.play(move)
             if child.is_terminal():
                 score = child.returns()[me]
             else:
                 result = playouts(
-                    state.game, self.playouts, seed=self._rng.randrange(2**63), position=child.text(), **state.params
+                    state.game,
+                    per_move,
+                    seed=self._rng.randrange(2**63),
+                    threads=self.threads,
+                    position=child.text(),
+                    **state.params,
                 )
                 score = float(result.returns[:, me].mean())
             if score > best_score:
@@ -50,3 +103,167 @@ class MonteCarloPlayer:
             elif score == best_score:
                 best.append(move)
         return self._rng.choice(best)
+
+    def spawn(self, seed: int) -> MonteCarloPlayer:
+        return MonteCarloPlayer(self.playouts, seed, budget=self.budget, threads=self.threads)
+
+
+#: The evaluation each game's MCTS player uses when none is named (``evaluator=None``):
+#: the one that measured strongest at 400 simulations (docs/search.md).
+MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
+    "ice_age_chess": {"evaluator": "rollout", "rollout_plies": 40},
+    "ice_cube_checkers": {"evaluator": "heuristic"},
+    "kings_court": {"evaluator": "heuristic"},
+    "kuba": {"evaluator": "rollout"},
+    "martian_chinese_checkers": {"evaluator": "heuristic"},
+}
+
+
+class MCTSPlayer:
+    """Monte Carlo tree search in the engine, ``simulations`` per move (or ``seconds``), keeping
+    its tree for the next move when the position it is asked about is in it.
+
+    ``evaluator`` is ``"rollout"``, ``"heuristic"``, a callable (see :mod:`glacier.search`)
+    or None for the game's own default (:data:`MCTS_DEFAULTS`); further keywords
+    (``rollout_plies``, ``c_puct``, ``threads``, ``temperature``, ...) go to the search.
+    ``last`` is the :class:`glacier.search.SearchResult` of the latest move.
+    """
+
+    def __init__(
+        self,
+        simulations: Optional[int] = 800,
+        evaluator: Union[str, search.Evaluator, None] = None,
+        seed: int = 0,
+        *,
+        seconds: Optional[float] = None,
+        temperature: float = 0.0,
+        **options: Any,
+    ) -> None:
+        if simulations is None and seconds is None:
+            raise InvalidParameterError("give the MCTS player a budget: simulations or seconds")
+        self.simulations = simulations
+        self.evaluator = evaluator
+        self.seed = seed
+        self.seconds = seconds
+        self.temperature = temperature
+        self.options = options
+        self.last: Optional[search.SearchResult] = None
+        self._searcher: Optional[search.MCTS] = None
+
+    @property
+    def name(self) -> str:
+        budget = f"{self.seconds:g}s" if self.simulations is None else str(self.simulations)
+        evaluator = self.evaluator if isinstance(self.evaluator, str) else None
+        return "mcts:" + budget + (f":{evaluator}" if evaluator else "")
+
+    def _options(self, game: str) -> dict[str, Any]:
+        if self.evaluator is not None:
+            return {"evaluator": self.evaluator, **self.options}
+        return {**MCTS_DEFAULTS.get(game, {}), **self.options}
+
+    def choose(self, state: Any) -> str:
+        if self._searcher is None or self._searcher.game != state.game:
+            self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
+        self.last = self._searcher.search(
+            state, simulations=self.simulations, seconds=self.seconds, temperature=self.temperature
+        )
+        return self.last.move
+
+    def spawn(self, seed: int) -> MCTSPlayer:
+        return MCTSPlayer(
+            self.simulations,
+            self.evaluator,
+            seed,
+            seconds=self.seconds,
+            temperature=self.temperature,
+            **self.options,
+        )
+
+
+class AlphaBetaPlayer:
+    """Alpha-beta in the engine (:func:`glacier.search.alphabeta`) to ``depth`` or for
+    ``seconds`` per move, for two-player games. ``last`` is the latest result."""
+
+    def __init__(self, depth: Optional[int] = None, seconds: Optional[float] = None) -> None:
+        self.depth = depth
+        self.seconds = seconds
+        self.last: Optional[search.AlphaBetaResult] = None
+
+    @property
+    def name(self) -> str:
+        if self.depth is None and self.seconds is not None:
+            return f"alphabeta:{self.seconds:g}s"
+        return f"alphabeta:{self.depth if self.depth is not None else '1s'}"
+
+    def choose(self, state: Any) -> str:
+        self.last = search.alphabeta(state, depth=self.depth, seconds=self.seconds)
+        return self.last.move
+
+    def spawn(self, seed: int) -> AlphaBetaPlayer:
+        return AlphaBetaPlayer(self.depth, self.seconds)
+
+
+Player = Union[RandomPlayer, MonteCarloPlayer, MCTSPlayer, AlphaBetaPlayer]
+
+
+def _budget(text: str, what: str) -> tuple[Optional[int], Optional[float]]:
+    """``"400"`` -> (400, None); ``"1.5s"`` -> (None, 1.5)."""
+    try:
+        if text.endswith("s"):
+            return None, float(text[:-1])
+        return int(text), None
+    except ValueError:
+        raise InvalidParameterError(f"{what}: expected a count or seconds such as 2s, got {text!r}") from None
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, _, value = text.partition("=")
+    if not key or not value:
+        raise InvalidParameterError(f"expected key=value, got {text!r}")
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, None if value == "none" else value
+
+
+def from_spec(spec: str, seed: int = 0) -> Player:
+    """A player from a short text:
+
+    - ``random``;
+    - ``montecarlo[:N]``: flat Monte Carlo, N playouts per legal move (200);
+    - ``flat:N``: flat Monte Carlo with N playouts in all per move, shared among the moves;
+    - ``mcts[:N][:EVALUATOR][:key=value...]``: MCTS with N simulations (800) or a time such
+      as ``2s``; EVALUATOR ``rollout``, ``heuristic`` or ``rolloutK`` (rollouts cut after K
+      plies, then the heuristic); further options as keywords, e.g. ``c_puct=1.2``;
+    - ``alphabeta[:D]``: alpha-beta to depth D, or for a time such as ``0.2s`` (1s).
+    """
+    name, *args = spec.split(":")
+    if name == "random" and not args:
+        return RandomPlayer(seed)
+    if name == "montecarlo" and len(args) <= 1:
+        return MonteCarloPlayer(int(args[0]) if args else 200, seed, threads=1)
+    if name == "flat" and len(args) == 1:
+        return MonteCarloPlayer(1, seed, budget=int(args[0]), threads=1)
+    if name == "alphabeta" and len(args) <= 1:
+        depth, seconds = _budget(args[0], spec) if args else (None, 1.0)
+        return AlphaBetaPlayer(depth, seconds)
+    if name == "mcts":
+        simulations, seconds = _budget(args[0], spec) if args else (800, None)
+        evaluator: Optional[str] = None
+        options: dict[str, Any] = {}
+        for arg in args[1:]:
+            if "=" in arg:
+                key, value = _option(arg)
+                options[key] = value
+            elif arg in ("rollout", "heuristic"):
+                evaluator = arg
+            elif arg.startswith("rollout") and arg[7:].isdigit():
+                evaluator, options["rollout_plies"] = "rollout", int(arg[7:])
+            else:
+                raise InvalidParameterError(f"{spec}: unknown MCTS option {arg!r}")
+        return MCTSPlayer(simulations, evaluator, seed, seconds=seconds, **options)
+    raise InvalidParameterError(
+        f"unknown player {spec!r}: random, montecarlo[:N], flat:N, mcts[:N][:evaluator], alphabeta[:D]"
+    )

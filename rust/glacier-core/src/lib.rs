@@ -18,6 +18,7 @@ pub mod parallel;
 pub mod params;
 pub mod perft;
 pub mod rng;
+pub mod search;
 pub mod session;
 pub mod zobrist;
 

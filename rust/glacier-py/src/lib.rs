@@ -14,6 +14,7 @@ mod batch;
 mod convert;
 mod errors;
 mod records;
+mod search;
 mod state;
 
 fn spec_dict<'py>(py: Python<'py>, spec: &ParamSpec) -> PyResult<Bound<'py, PyDict>> {
@@ -63,5 +64,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::_set_svg_renderer, m)?)?;
     batch::register(m)?;
     records::register(m)?;
+    search::register(m)?;
     Ok(())
 }

@@ -18,6 +18,7 @@
 
 mod bitboard;
 mod encoding;
+mod heuristic;
 mod movegen;
 mod text;
 

@@ -13,6 +13,7 @@
 //! filtering duplicates) and counted in bulk by a multinomial coefficient.
 
 mod encoding;
+mod heuristic;
 mod text;
 
 use crate::error::Error;

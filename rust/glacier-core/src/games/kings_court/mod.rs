@@ -12,6 +12,7 @@
 //! directions (see [`KingsCourtMove`]).
 
 mod encoding;
+mod heuristic;
 mod text;
 
 use crate::error::Error;

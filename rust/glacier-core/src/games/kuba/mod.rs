@@ -14,6 +14,7 @@
 //! order, so moves, hashes and action numbers are those of the square-by-square rules.
 
 mod encoding;
+mod heuristic;
 mod text;
 
 use crate::error::Error;

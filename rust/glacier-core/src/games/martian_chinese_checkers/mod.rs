@@ -35,6 +35,7 @@
 
 mod board;
 mod encoding;
+mod heuristic;
 mod text;
 
 use self::board::*;

@@ -1,0 +1,349 @@
+"""Tree search in the engine: Monte Carlo tree search for 2 to 6 players, alpha-beta for two.
+
+>>> import glacier
+>>> from glacier import search
+>>> state = glacier.from_text("ice_age_chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+>>> search.mcts(state, simulations=400, seed=1).move
+'a1a8'
+>>> result = search.alphabeta(state, depth=3)
+>>> result.move, result.mate
+('a1a8', 1)
+
+Both run in Rust with the GIL released, and stop on Ctrl-C (``KeyboardInterrupt``).
+
+MCTS evaluates the leaves of its tree with
+
+- ``"rollout"``: one random game from the leaf to its end, or, with ``rollout_plies=N``, for
+  at most N plies and then the game's heuristic;
+- ``"heuristic"``: the game's static evaluation (each rules page documents it);
+- a callable, for learning programs, in every game: it receives a batch of leaves as numpy
+  arrays, ``observations`` of shape ``[B, *observation_shape]`` (float32, each from the
+  point of view of the player to move, between moves) and ``legal`` of shape
+  ``[B, num_distinct_actions]`` (bool: the state's ``legal_actions()``, the first actions
+  of its legal moves), and returns ``(logits, values)``: prior logits
+  ``[B, num_distinct_actions]`` and every player's value ``[B, num_players]``, both
+  float32. The tree is over whole moves: a move's prior is the softmax probability (over
+  the legal actions) of its first action, shared equally by the legal moves that begin
+  with that action, so the priors of a leaf's moves sum to 1. In games where every move is
+  one action (Ice Age Chess, Kuba) that is the plain softmax. The search calls it
+  once per batch of leaves, never per node: :func:`mcts_batch` gathers one leaf (or
+  ``batch_size``) from every tree at once, and a single search gathers ``batch_size``
+  leaves from its tree, kept apart by virtual loss. The policy target over actions is
+  :attr:`SearchResult.action_visits` (see :meth:`SearchResult.action_policy`).
+
+Values are kept per player (each node backs up the whole vector), so the same search plays
+E with 3 or 6 players. The engine's evaluations select by UCT (every move tried once first);
+a callable's priors select by PUCT. See docs/search.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _native
+from .errors import InvalidParameterError
+
+__all__ = [
+    "AlphaBetaResult",
+    "Evaluator",
+    "MCTS",
+    "SearchResult",
+    "alphabeta",
+    "mcts",
+    "mcts_batch",
+]
+
+#: A batched evaluator: ``(observations, legal) -> (logits, values)`` (see the module docs).
+Evaluator = Callable[
+    [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
+    tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+]
+
+#: The exploration constant when none is given, per selection rule.
+DEFAULT_C = {"uct": 1.0, "puct": 1.5}
+
+
+class SearchResult(NamedTuple):
+    """What an MCTS search found at the root."""
+
+    move: str
+    """The chosen move (the most visited; drawn by visits with a temperature)."""
+    visits: dict[str, int]
+    """Visits of every legal move, most visited first."""
+    values: tuple[float, ...]
+    """The mean value of the root for every player (player order), in [-1, 1]."""
+    simulations: int
+    """Simulations run by this search (a reused tree holds earlier ones too)."""
+    priors: dict[str, float]
+    """The prior of every legal move (uniform for the engine's evaluations)."""
+    seconds: float
+    """Wall-clock time of the search."""
+    action_visits: dict[int, int]
+    """The root's visits per action of the game's fixed action space (in action order):
+    the visits of the legal moves that begin with each legal first action, summed. It is
+    the policy target of the state between moves, whose ``legal_actions()`` are exactly
+    these actions."""
+
+    def action_policy(self, num_actions: int) -> npt.NDArray[np.float32]:
+        """The visit distribution over actions as a ``[num_actions]`` float32 vector (the
+        game's ``num_distinct_actions``): :attr:`action_visits` normalised to sum to 1."""
+        policy = np.zeros(num_actions, dtype=np.float32)
+        if self.action_visits:
+            if max(self.action_visits) >= num_actions:
+                raise InvalidParameterError(
+                    f"num_actions {num_actions} is too small for action {max(self.action_visits)}"
+                )
+            policy[list(self.action_visits)] = list(self.action_visits.values())
+        total = policy.sum()
+        if total > 0:
+            policy /= total
+        return policy
+
+    @classmethod
+    def _of(cls, raw: dict[str, Any]) -> SearchResult:
+        return cls(
+            move=raw["move"],
+            visits=raw["visits"],
+            values=tuple(raw["values"]),
+            simulations=raw["simulations"],
+            priors=raw["priors"],
+            seconds=raw["seconds"],
+            action_visits=raw["action_visits"],
+        )
+
+
+class AlphaBetaResult(NamedTuple):
+    """What an alpha-beta search found."""
+
+    move: str
+    """The best move of the deepest iteration completed."""
+    score: float
+    """Its score for the player to move: the heuristic in [-1, 1], or exactly +1 / -1 for a
+    forced win / loss (then ``mate`` says in how many plies)."""
+    depth: int
+    """The depth of the deepest iteration completed."""
+    pv: tuple[str, ...]
+    """The principal variation: the expected line, ``move`` first."""
+    mate: Optional[int]
+    """Plies to a forced end of the game: positive when the player to move wins, negative
+    when it loses; None when no forced result was found."""
+    nodes: int
+    """Positions searched (quiescence included)."""
+    seconds: float
+
+
+def _selection(evaluator: Union[str, Evaluator], selection: Optional[str]) -> str:
+    if selection is not None:
+        return selection
+    return "puct" if callable(evaluator) else "uct"
+
+
+class MCTS:
+    """A Monte Carlo tree searcher for one game that keeps its tree between searches:
+    searching a position that is in the tree (the one reached after the moves played since)
+    goes on from the subtree found there.
+
+    ``evaluator`` is ``"rollout"``, ``"heuristic"`` or a callable (see the module docs);
+    ``selection`` ``"uct"`` or ``"puct"`` (by default UCT for the engine's evaluations, PUCT
+    for a callable) with exploration constant ``c_puct`` (default 1.0 for UCT, 1.5 for PUCT).
+    ``threads`` > 1 (0 = every core) searches in parallel: ``parallel="tree"`` (the default)
+    shares one tree between the threads, kept apart by virtual loss, and its result depends
+    on their timing; ``parallel="root"`` searches ``trees`` trees (default: one per thread)
+    and adds up their root visits, which gives the same result for any thread count but, at
+    the same number of simulations, plays weaker (each tree is smaller; docs/search.md has
+    the measurements). ``dirichlet_fraction`` > 0 mixes Dirichlet noise of concentration
+    ``dirichlet_alpha`` into the root's priors.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        evaluator: Union[str, Evaluator] = "rollout",
+        seed: int = 0,
+        threads: int = 1,
+        c_puct: Optional[float] = None,
+        rollout_plies: Optional[int] = None,
+        selection: Optional[str] = None,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.0,
+        virtual_loss: float = 1.0,
+        parallel: str = "tree",
+        trees: Optional[int] = None,
+        reuse: bool = True,
+    ) -> None:
+        chosen = _selection(evaluator, selection)
+        if chosen not in DEFAULT_C:
+            raise InvalidParameterError(f"unknown selection {chosen!r}: 'uct' or 'puct'")
+        if not callable(evaluator) and not isinstance(evaluator, str):
+            raise InvalidParameterError(
+                f"the evaluator must be 'rollout', 'heuristic' or a callable, got {type(evaluator).__name__}"
+            )
+        self.game = game
+        self.evaluator = evaluator
+        self._native = _native.NativeSearch(
+            game,
+            evaluator=evaluator if isinstance(evaluator, str) else "heuristic",
+            rollout_plies=rollout_plies,
+            selection=chosen,
+            c_puct=DEFAULT_C[chosen] if c_puct is None else c_puct,
+            dirichlet_alpha=dirichlet_alpha,
+            dirichlet_fraction=dirichlet_fraction,
+            virtual_loss=virtual_loss,
+            threads=threads,
+            parallel=parallel,
+            trees=trees,
+            seed=seed,
+            reuse=reuse,
+        )
+
+    def search(
+        self,
+        state: Any,
+        *,
+        simulations: Optional[int] = 800,
+        seconds: Optional[float] = None,
+        temperature: float = 0.0,
+        batch_size: int = 8,
+    ) -> SearchResult:
+        """Searches ``state`` for ``simulations`` (or ``seconds``; with both, whichever ends
+        first). ``temperature`` > 0 draws the move with probability proportional to
+        ``visits ** (1 / temperature)``. With a callable evaluator, ``batch_size`` leaves
+        are evaluated per call (and ``seconds`` is not available)."""
+        if callable(self.evaluator):
+            if simulations is None:
+                raise InvalidParameterError("a search with a callable evaluator needs a number of simulations")
+            return self.search_batch([state], simulations=simulations, temperature=temperature, batch_size=batch_size)[
+                0
+            ]
+        return SearchResult._of(self._native.search(state, simulations, seconds, temperature))
+
+    def search_batch(
+        self,
+        states: Sequence[Any],
+        *,
+        simulations: int = 800,
+        temperature: float = 0.0,
+        batch_size: int = 1,
+    ) -> list[SearchResult]:
+        """Searches every state of ``states`` (one tree each, kept for the next call): with a
+        callable evaluator, all at once, ``batch_size`` leaves per tree in each call; with
+        the engine's evaluations, one after another."""
+        if not states:
+            return []
+        if callable(self.evaluator):
+            raw = self._native.search_batch(list(states), self.evaluator, simulations, temperature, batch_size)
+            return [SearchResult._of(r) for r in raw]
+        return [SearchResult._of(self._native.search(s, simulations, None, temperature)) for s in states]
+
+    @property
+    def tree_size(self) -> int:
+        """The number of nodes held by the kept trees."""
+        return self._native.tree_size  # type: ignore[no-any-return]
+
+    def reset(self) -> None:
+        """Forgets the kept trees."""
+        self._native.reset()
+
+
+def mcts(
+    state: Any,
+    *,
+    simulations: Optional[int] = 800,
+    evaluator: Union[str, Evaluator] = "rollout",
+    seed: int = 0,
+    threads: int = 1,
+    c_puct: Optional[float] = None,
+    rollout_plies: Optional[int] = None,
+    seconds: Optional[float] = None,
+    temperature: float = 0.0,
+    selection: Optional[str] = None,
+    dirichlet_alpha: float = 0.3,
+    dirichlet_fraction: float = 0.0,
+    virtual_loss: float = 1.0,
+    parallel: str = "tree",
+    trees: Optional[int] = None,
+    batch_size: int = 8,
+) -> SearchResult:
+    """Monte Carlo tree search from ``state`` (left unchanged); see :class:`MCTS` for the
+    options. The same seed gives the same result on one thread, and for any thread count
+    with ``parallel="root"`` and a given ``trees``, as long as the budget is in simulations."""
+    searcher = MCTS(
+        state.game,
+        evaluator=evaluator,
+        seed=seed,
+        threads=threads,
+        c_puct=c_puct,
+        rollout_plies=rollout_plies,
+        selection=selection,
+        dirichlet_alpha=dirichlet_alpha,
+        dirichlet_fraction=dirichlet_fraction,
+        virtual_loss=virtual_loss,
+        parallel=parallel,
+        trees=trees,
+        reuse=False,
+    )
+    return searcher.search(
+        state, simulations=simulations, seconds=seconds, temperature=temperature, batch_size=batch_size
+    )
+
+
+def mcts_batch(
+    states: Sequence[Any],
+    evaluator: Union[str, Evaluator],
+    *,
+    simulations: int = 800,
+    seed: int = 0,
+    c_puct: Optional[float] = None,
+    temperature: float = 0.0,
+    selection: Optional[str] = None,
+    dirichlet_alpha: float = 0.3,
+    dirichlet_fraction: float = 0.0,
+    virtual_loss: float = 1.0,
+    batch_size: int = 1,
+    rollout_plies: Optional[int] = None,
+) -> list[SearchResult]:
+    """Searches many states of one game at once: a tree per state, their leaves evaluated
+    together, ``evaluator`` called once per batch (``batch_size`` leaves per tree, so up to
+    ``len(states) * batch_size`` rows). Returns one result per state. With ``"rollout"`` or
+    ``"heuristic"`` the states are searched one after another."""
+    if not states:
+        return []
+    games = {str(getattr(s, "game", "")) for s in states}
+    if "" in games:
+        raise InvalidParameterError("mcts_batch searches glacier game states (one has no 'game')")
+    if len(games) != 1:
+        raise InvalidParameterError(f"mcts_batch searches states of one game, got {sorted(games)}")
+    searcher = MCTS(
+        games.pop(),
+        evaluator=evaluator,
+        seed=seed,
+        c_puct=c_puct,
+        selection=selection,
+        dirichlet_alpha=dirichlet_alpha,
+        dirichlet_fraction=dirichlet_fraction,
+        virtual_loss=virtual_loss,
+        rollout_plies=rollout_plies,
+        reuse=False,
+    )
+    return searcher.search_batch(states, simulations=simulations, temperature=temperature, batch_size=batch_size)
+
+
+def alphabeta(state: Any, *, depth: Optional[int] = None, seconds: Optional[float] = None) -> AlphaBetaResult:
+    """Iterative-deepening alpha-beta from ``state`` (a two-player game), to ``depth`` or
+    for ``seconds`` (whichever ends first; with neither, one second), with a transposition
+    table, move ordering and a quiescence search through captures, scored by the game's
+    heuristic. The deadline never cuts depth 1 short."""
+    raw = _native.alphabeta_native(state, depth, seconds)
+    return AlphaBetaResult(
+        move=raw["move"],
+        score=raw["score"],
+        depth=raw["depth"],
+        pv=tuple(raw["pv"]),
+        mate=raw["mate"],
+        nodes=raw["nodes"],
+        seconds=raw["seconds"],
+    )

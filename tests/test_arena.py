@@ -1,0 +1,227 @@
+"""Players, matches (glacier.arena), the arena command and the OpenSpiel bot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import glacier
+from glacier import errors, players, records
+from glacier.arena import elo, score_interval
+from glacier.cli import main
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "name"),
+    [
+        ("random", players.RandomPlayer, "random"),
+        ("montecarlo", players.MonteCarloPlayer, "montecarlo:200"),
+        ("montecarlo:50", players.MonteCarloPlayer, "montecarlo:50"),
+        ("flat:400", players.MonteCarloPlayer, "flat:400"),
+        ("mcts", players.MCTSPlayer, "mcts:800"),
+        ("mcts:400:heuristic", players.MCTSPlayer, "mcts:400:heuristic"),
+        ("mcts:2s", players.MCTSPlayer, "mcts:2s"),
+        ("alphabeta:3", players.AlphaBetaPlayer, "alphabeta:3"),
+        ("alphabeta:0.2s", players.AlphaBetaPlayer, "alphabeta:0.2s"),
+    ],
+)
+def test_player_specs(spec: str, kind: type, name: str) -> None:
+    player = players.from_spec(spec, seed=4)
+    assert isinstance(player, kind)
+    assert player.name == name
+
+
+def test_mcts_spec_options() -> None:
+    player = players.from_spec("mcts:100:rollout12:c_puct=0.7:threads=2")
+    assert isinstance(player, players.MCTSPlayer)
+    assert (player.simulations, player.evaluator) == (100, "rollout")
+    assert player.options == {"rollout_plies": 12, "c_puct": 0.7, "threads": 2}
+
+
+@pytest.mark.parametrize("spec", ["nobody", "mcts:lots", "mcts:100:magic", "alphabeta:x", "random:3", "mcts:1:c_puct"])
+def test_bad_specs_are_refused(spec: str) -> None:
+    with pytest.raises(errors.InvalidParameterError):
+        players.from_spec(spec)
+
+
+def test_every_player_chooses_a_legal_move_and_leaves_the_state_alone() -> None:
+    state = glacier.new_game("kings_court")
+    state.play(state.legal_moves()[0])
+    before = state.text()
+    for spec in ["random", "montecarlo:5", "flat:20", "mcts:50", "mcts:50:heuristic", "alphabeta:2"]:
+        assert players.from_spec(spec).choose(state) in state.legal_moves()
+        assert state.text() == before and len(state.moves) == 1
+
+
+def test_the_mcts_player_keeps_its_tree() -> None:
+    player = players.MCTSPlayer(200, "heuristic", seed=1)
+    state = glacier.new_game("ice_cube_checkers")
+    state.play(player.choose(state))
+    state.play(state.legal_moves()[0])
+    player.choose(state)
+    assert player.last is not None and sum(player.last.visits.values()) > 199
+
+
+def test_elo_and_its_interval() -> None:
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+    low, high = score_interval(0.5, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    low, high = score_interval(1.0, 20)
+    assert 0.8 < low < 1.0 and high == 1.0
+
+
+def test_a_match_swaps_seats_and_does_not_depend_on_threads() -> None:
+    one = glacier.arena("ice_cube_checkers", ["mcts:60", "flat:60"], games=6, seed=3, threads=1)
+    two = glacier.arena("ice_cube_checkers", ["mcts:60", "flat:60"], games=6, seed=3, threads=2)
+    assert [g.seats for g in one.games] == [(0, 1), (1, 0)] * 3
+    assert [(g.winner, g.state.moves) for g in one.games] == [(g.winner, g.state.moves) for g in two.games]
+    assert one.players == two.players
+    for p in one.players:
+        assert p.wins + p.draws + p.losses == 6
+    first, second = one.players
+    assert first.wins == second.losses and first.score + second.score == pytest.approx(1.0)
+    assert one.elo == first.elo == pytest.approx(-second.elo)
+
+
+def test_players_fill_the_seats_and_rotate() -> None:
+    result = glacier.arena("kings_court", ["random"], games=3, seed=1)
+    assert [p.name for p in result.players] == ["random", "random#2"]
+    assert [g.seats for g in result.games] == [(0, 1), (1, 0), (0, 1)]
+
+
+def test_a_match_refuses_bad_requests() -> None:
+    with pytest.raises(errors.InvalidParameterError):
+        glacier.arena("kuba", ["random", "random", "random"])
+    with pytest.raises(errors.InvalidParameterError):
+        glacier.arena("kuba", ["random"], games=0)
+    with pytest.raises(errors.InvalidParameterError):
+        glacier.arena("kuba", ["randomly"])
+    with pytest.raises(errors.UnknownGameError):
+        glacier.arena("go", ["random"])
+
+
+def test_player_objects_are_spawned_per_game() -> None:
+    mcts = players.MCTSPlayer(40, "heuristic")
+    result = glacier.arena("ice_cube_checkers", [mcts, players.RandomPlayer()], games=4, seed=2, threads=2)
+    assert [p.name for p in result.players] == ["mcts:40:heuristic", "random"]
+    assert mcts.last is None  # the object itself never played
+
+
+def test_the_arena_command_prints_the_table_and_writes_records(tmp_path: Path) -> None:
+    path = tmp_path / "match.record"
+    out = CliRunner().invoke(
+        main,
+        ["arena", "kings_court", "mcts:50", "random", "--games", "4", "--seed", "1", "--record", str(path)],
+    )
+    assert out.exit_code == 0, out.output
+    assert "mcts:50" in out.output and "Elo" in out.output and "4 games of kings_court" in out.output
+    games = list(records.read_records(str(path)))
+    assert len(games) == 4
+    assert [g.tags["Round"] for g in games] == ["1", "2", "3", "4"]
+    assert games[0].tags["Event"] == "glacier arena"
+    assert (games[0].tags["Red"], games[1].tags["Red"]) == ("mcts:50", "random")
+    # Each record replays, move by move from the start, to the game the arena played.
+    played = glacier.arena("kings_court", ["mcts:50", "random"], games=4, seed=1)
+    for record, game in zip(games, played.games):
+        replay = glacier.new_game("kings_court")
+        for move in record.state.moves:
+            replay.play(move)
+        assert replay.text() == game.state.text() and replay.is_terminal()
+        assert replay.moves == game.state.moves
+        assert record.result == records.result_of(game.state)
+    bad = CliRunner().invoke(main, ["arena", "kuba", "wizard"])
+    assert bad.exit_code != 0 and "unknown player" in bad.output
+
+
+def test_the_arena_records_games_of_three_players(tmp_path: Path) -> None:
+    path = tmp_path / "e.record"
+    args = ["arena", "martian_chinese_checkers", "mcts:20", "random", "--games", "3", "-p", "players=3"]
+    out = CliRunner().invoke(main, [*args, "--seed", "4", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    played = glacier.arena("martian_chinese_checkers", ["mcts:20", "random"], games=3, seed=4, players=3)
+    games = list(records.read_records(str(path)))
+    assert [g.tags["Round"] for g in games] == ["1", "2", "3"]
+    for record, game in zip(games, played.games):
+        names = [played.players[p].name for p in game.seats]
+        assert [record.tags[seat] for seat in records.seat_names("martian_chinese_checkers", 3)] == names
+        replay = glacier.new_game("martian_chinese_checkers", players=3)
+        for move in record.state.moves:
+            replay.play(move)
+        assert replay.text() == game.state.text() and replay.returns() == game.state.returns()
+
+
+def test_play_against_mcts_shows_the_search(monkeypatch: Any) -> None:
+    out = CliRunner().invoke(
+        main,
+        ["play", "ice_cube_checkers", "--seat", "1", "--simulations", "50", "--seed", "1", "--record", "/dev/null"],
+        input="quit\n",
+    )
+    assert out.exit_code == 0, out.output
+    assert "player 0 (mcts) is thinking..." in out.output
+    assert "50 simulations" in out.output
+
+
+def test_play_refuses_alphabeta_with_more_players() -> None:
+    out = CliRunner().invoke(main, ["play", "martian_chinese_checkers", "-p", "players=3", "--opponent", "alphabeta"])
+    assert out.exit_code != 0 and "two-player" in out.output
+
+
+def test_the_openspiel_bot_plays_through_openspiel() -> None:
+    import pyspiel
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+    from glacier.openspiel_bot import MCTSBot
+
+    game = pyspiel.load_game("glacier_kings_court")
+    bot = MCTSBot(game, simulations=100, seed=3)
+    state = game.new_initial_state()
+    policy, action = bot.step_with_policy(state)
+    assert action in state.legal_actions()
+    assert sum(p for _, p in policy) == pytest.approx(1.0)
+    assert {a for a, _ in policy} == set(state.legal_actions())
+    wins = 0
+    for seed in range(4):
+        bots = [MCTSBot(game, simulations=100, seed=seed), UniformRandomBot(1, np.random.RandomState(seed))]
+        wins += pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] > 0
+    assert wins >= 3
+    with pytest.raises(ValueError, match="glacier games"):
+        MCTSBot(pyspiel.load_game("tic_tac_toe"))
+
+
+@pytest.mark.parametrize(
+    "name", ["glacier_ice_cube_checkers", "glacier_kings_court", "glacier_martian_chinese_checkers"]
+)
+def test_the_openspiel_bot_plays_moves_of_several_actions(name: str) -> None:
+    """Where a move takes several actions, the bot searches at its first action and then
+    plays the chosen move's actions, each with a policy over the legal actions."""
+    import pyspiel
+
+    from glacier.openspiel_bot import MCTSBot
+
+    game = pyspiel.load_game(name)
+    bot = MCTSBot(game, simulations=30, seed=1, evaluator="heuristic")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    in_a_move = 0
+    for _ in range(200):
+        if state.is_terminal():
+            state = game.new_initial_state()
+            bot.restart_at(state)
+        if state.current_player() == 0 or state.native.pending_actions:
+            policy, action = bot.step_with_policy(state)
+            legal = state.legal_actions()
+            assert action in legal
+            assert {a for a, _ in policy} <= set(legal)
+            assert sum(p for _, p in policy) == pytest.approx(1.0)
+            in_a_move += bool(state.native.pending_actions)
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+    assert in_a_move > 0
