@@ -4,9 +4,12 @@
 //! implemented once for every game by [`Native<G>`]. The only place a game name becomes a
 //! type is [`new_session`] (through the core's `with_game!`).
 
-use crate::convert::{check_depth, check_threads, extract_params, params_dict, params_ref, Params};
+use crate::convert::{
+    check_depth, check_hash_mb, check_threads, extract_params, params_dict, params_ref, Params,
+};
 use crate::errors::{to_py_err, unknown_game, GlacierError, IllegalMoveError};
 use glacier_core::games::GAME_NAMES;
+use glacier_core::perft::PerftTable;
 use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
 use numpy::PyArrayMethods;
 use pyo3::exceptions::PyTypeError;
@@ -119,6 +122,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn is_terminal(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
     fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
+    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64;
     fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
 }
 
@@ -233,6 +237,9 @@ impl<G: FullGame> DynSession for Native<G> {
             (true, _) => glacier_core::parallel::perft(state, depth, threads),
             (false, _) => glacier_core::perft::perft_no_bulk(state, depth),
         }
+    }
+    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64 {
+        glacier_core::parallel::perft_hashed(self.session.state(), depth, threads, table)
     }
     fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
         glacier_core::parallel::divide(self.session.state(), depth, threads)
@@ -493,13 +500,32 @@ impl GameState {
 
     /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
     /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
-    /// splits the tree over that many threads (0 = every core).
-    #[pyo3(signature = (depth, bulk = true, threads = 1))]
-    fn perft(&self, py: Python<'_>, depth: i64, bulk: bool, threads: i64) -> PyResult<u64> {
+    /// splits the tree over that many threads (0 = every core). `hash_mb` > 0 counts with
+    /// a transposition table of that many MiB (shared by the threads), so a position reached
+    /// by several move orders is counted once: the same count, sooner where transpositions
+    /// are common. A table of up to 256 MiB is kept for the next count of that size.
+    #[pyo3(signature = (depth, bulk = true, threads = 1, hash_mb = 0))]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: i64,
+        bulk: bool,
+        threads: i64,
+        hash_mb: i64,
+    ) -> PyResult<u64> {
         let depth = check_depth(depth)?;
         let threads = check_threads(threads)?;
+        let hash_mb = check_hash_mb(hash_mb, bulk)?;
         let session = &*self.session;
-        Ok(py.detach(|| session.perft(depth, bulk, threads)))
+        if hash_mb == 0 {
+            return Ok(py.detach(|| session.perft(depth, bulk, threads)));
+        }
+        py.detach(|| {
+            glacier_core::perft::with_table(hash_mb, |table| {
+                session.perft_hashed(depth, threads, table)
+            })
+        })
+        .map_err(to_py_err)
     }
 
     /// Perft below each legal move, as `{move: leaves}` in move order.

@@ -242,6 +242,11 @@ impl Game for IceCubeCheckers {
         self.hash
     }
 
+    fn transposition_key(&self, _depth: u32) -> u64 {
+        // Everything but the ply count is hashed.
+        self.hash
+    }
+
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for (slot, counts) in self.slots.iter().enumerate() {

@@ -570,6 +570,11 @@ impl Game for KingsCourt {
         self.hash
     }
 
+    fn transposition_key(&self, _depth: u32) -> u64 {
+        // Everything but the ply count is hashed.
+        self.hash
+    }
+
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for colour in [RED, GREEN] {

@@ -420,6 +420,11 @@ impl Game for Kuba {
         self.hash
     }
 
+    fn transposition_key(&self, _depth: u32) -> u64 {
+        // Everything but the ply count is hashed.
+        self.hash
+    }
+
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for (colour, &marbles) in self.marbles.iter().enumerate() {
