@@ -473,7 +473,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     """Measure every throughput figure for GAMES (every game by default) and print a table."""
     from tqdm import tqdm
 
-    from glacier.bench import chess_comparisons, format_table, measure_game
+    from glacier.bench import chess_comparisons, e_comparisons, format_table, measure_game
 
     chosen = list(games) or list(glacier.GAMES)
     rows = []
@@ -481,6 +481,8 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
         rows.extend(measure_game(game, threads=threads, quick=quick))
         if game == "ice_age_chess":
             rows.extend(chess_comparisons(quick=quick))
+        if game == "martian_chinese_checkers":
+            rows.extend(e_comparisons(quick=quick))
     click.echo(format_table(rows))
 
 
