@@ -58,30 +58,34 @@ def test_playout_cutoff(game: str) -> None:
 
 
 def test_vector_env_matches_the_state_api(game: str) -> None:
-    """Stepping the batched environment equals playing the same moves one by one."""
+    """Stepping the batched environment equals taking the same actions one by one."""
     env = glacier.VectorEnv(game, num_envs=3, seed=2, max_plies=60)
     shadows = [glacier.new_game(game, max_plies=60) for _ in range(3)]
     rng = random.Random(0)
     endings = 0
-    for _ in range(150):
+    for _ in range(200):
         assert env.texts() == [s.text() for s in shadows]
         np.testing.assert_array_equal(env.current_players(), [s.current_player for s in shadows])
-        np.testing.assert_array_equal(env.legal_counts(), [len(s.legal_moves()) for s in shadows])
+        mask = env.legal_mask()
+        assert mask.shape == (3, env.num_actions)
+        obs = env.observations()
+        assert obs.shape == (3, *env.observation_shape)
         actions = []
         for i, shadow in enumerate(shadows):
             listed = env.legal_actions(i)
-            assert sorted(text for _, text in listed) == shadow.legal_moves()
-            action, text = rng.choice(listed)
+            assert [a for a, _ in listed] == shadow.legal_actions() == np.flatnonzero(mask[i]).tolist()
+            assert [name for _, name in listed] == [shadow.action_to_string(a) for a, _ in listed]
+            assert env.pending_actions(i) == shadow.pending_actions
+            np.testing.assert_array_equal(obs[i], shadow.observation())
+            np.testing.assert_array_equal(env.observations(player=0)[i], shadow.observation(0))
+            action = rng.choice(listed)[0]
             actions.append(action)
-            shadow.play(text)
-        if env.num_actions is not None:
-            mask = env.legal_mask()
-            assert mask.shape == (3, env.num_actions)
-            assert all(mask[i, a] for i, a in enumerate(actions))
+            shadow.apply_action(action)
         result = env.step(actions)
         for i, shadow in enumerate(shadows):
-            assert result.terminated[i] == shadow.is_terminal()
-            if shadow.is_terminal():
+            over, cut = shadow.is_terminal(), shadow.ended_by_ply_limit()
+            assert (result.terminated[i], result.truncated[i]) == (over and not cut, cut)
+            if over:
                 endings += 1
                 np.testing.assert_array_equal(result.returns[i], shadow.returns())
                 assert result.episode_lengths[i] == len(shadow.moves)
@@ -96,31 +100,76 @@ def test_vector_env_rejects_illegal_actions_without_playing(game: str) -> None:
     before = env.texts()
     with pytest.raises(IllegalMoveError, match="environment 1"):
         env.step([env.legal_actions(0)[0][0], 10**6])
-    assert env.texts() == before
+    assert env.texts() == before and env.pending_actions(0) == []
     with pytest.raises(IllegalMoveError):
-        env.step([-1, -1])
+        env.step([-2, -1])
+    env.step([-1, -1])  # -1 takes no action
+    assert env.texts() == before
     with pytest.raises(InvalidParameterError, match="expected 2 actions"):
         env.step([0])
 
 
-def test_vector_env_without_auto_reset_stops(game: str) -> None:
-    env = glacier.VectorEnv(game, num_envs=1, auto_reset=False, max_plies=2)
-    env.step(env.sample_actions())
-    result = env.step(env.sample_actions())
-    assert result.terminated[0]
-    with pytest.raises(IllegalMoveError, match="ended"):
-        env.step([0])
+def test_vector_env_resets_each_environment_on_its_own(game: str) -> None:
+    env = glacier.VectorEnv(game, num_envs=3, auto_reset=False, max_plies=2, seed=4)
+    start = glacier.new_game(game, max_plies=2).text()
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(40):
+        result = env.step(env.sample_actions())  # -1 for the environments that have ended
+        ended |= result.terminated | result.truncated
+        if ended[:2].all():
+            break
+    assert ended[:2].all()
+    with pytest.raises(IllegalMoveError, match="has ended"):
+        env.step([0, 0, 0])
+    env.reset(np.array([True, False, False]))
+    texts = env.texts()
+    assert texts[0] == start and env.legal_mask()[0].any() and not env.legal_mask()[1].any()
+    with pytest.raises(InvalidParameterError):
+        env.reset([True])
     env.reset()
-    assert env.texts() == [glacier.new_game(game, max_plies=2).text()]
+    assert env.texts() == [start] * 3
+
+
+def test_vector_env_against_the_built_in_opponent(game: str) -> None:
+    """With an agent's seat, every other seat plays random moves inside the step: the agent
+    is to move whenever the game goes on, and its reward is its own return."""
+    players = glacier.new_game(game).num_players
+    seat = players - 1
+    env = glacier.VectorEnv(game, num_envs=4, agent=seat, seed=3, max_plies=40)
+    assert env.agent == seat
+    endings = 0
+    for _ in range(150):
+        live = env.legal_mask().any(axis=1)
+        assert (env.current_players()[live] == seat).all()
+        result = env.step(env.sample_actions())
+        done = result.terminated | result.truncated
+        endings += int(done.sum())
+        np.testing.assert_array_equal(result.rewards, result.returns[:, seat])
+    assert endings > 0
+    with pytest.raises(InvalidParameterError):
+        glacier.VectorEnv(game, num_envs=1, agent=players)
+
+
+def test_vector_env_plays_whole_moves_too(game: str) -> None:
+    env = glacier.VectorEnv(game, num_envs=2, seed=1)
+    move = glacier.new_game(game).legal_moves()[0]
+    returns, terminated, truncated, length = env.play_move(1, move)
+    shadow = glacier.new_game(game)
+    shadow.play(move)
+    assert env.texts() == [glacier.new_game(game).text(), shadow.text()]
+    assert not terminated and not truncated and length == 0 and returns.tolist() == [0.0] * shadow.num_players
+    with pytest.raises(IllegalMoveError):
+        env.play_move(0, "no such move")
 
 
 def test_vector_env_observations(game: str) -> None:
     env = glacier.VectorEnv(game, num_envs=2)
-    if not env.observation_shape:
-        pytest.skip(f"{game} has no observation encoding")
     obs = env.observations()
     assert obs.shape == (2, *env.observation_shape) and obs.dtype == np.float32
-    assert obs.any()
+    assert obs.any() and obs.min() >= 0 and obs.max() <= 1
+    np.testing.assert_array_equal(env.observations(env=1), obs[1])
+    with pytest.raises(InvalidParameterError):
+        env.observations(player=env.num_players)
 
 
 def test_bad_env_parameters() -> None:
@@ -128,3 +177,22 @@ def test_bad_env_parameters() -> None:
         glacier.VectorEnv("kuba", num_envs=0)
     with pytest.raises(InvalidParameterError):
         glacier.VectorEnv("kuba", num_envs=2, no_such=1)
+
+
+def test_vector_env_writes_into_given_buffers(game: str) -> None:
+    """``out=`` buffers, and masks written change by change, equal freshly made arrays."""
+    env = glacier.VectorEnv(game, num_envs=5, seed=6, max_plies=30)
+    masks = np.zeros((5, env.num_actions), dtype=bool)
+    observations = np.full((5, *env.observation_shape), 7.0, dtype=np.float32)
+    for _ in range(60):
+        assert env.legal_mask(out=masks, changes_only=True) is masks
+        np.testing.assert_array_equal(masks, env.legal_mask())
+        np.testing.assert_array_equal(env.observations(out=observations), env.observations())
+        env.step(env.sample_actions())
+    fresh = np.zeros_like(masks)
+    env.reset_masks()
+    np.testing.assert_array_equal(env.legal_mask(out=fresh, changes_only=True), env.legal_mask())
+    with pytest.raises(InvalidParameterError, match=r"C-contiguous|values"):
+        env.legal_mask(out=np.zeros((5, 3), dtype=bool))
+    with pytest.raises(InvalidParameterError):
+        env.observations(out=observations[:, ::2].reshape(-1))

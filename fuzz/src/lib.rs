@@ -6,7 +6,7 @@
 //!
 //! - a position text that reads becomes a state whose own text reads back to the same
 //!   text and hash, whose hash matches a from-scratch computation, and whose every legal
-//!   move has a text (and an action number) that reads back to that move;
+//!   move has a text that reads back to that move, and actions that make it;
 //! - a move text that reads is exactly the text of a legal move, and one that is refused
 //!   is the text of none; the checked [`Session`] leaves its state as it was;
 //! - a SAN move that reads is a legal move whose own SAN reads back to it.
@@ -16,10 +16,11 @@
 //! them Python strings). Every run starts with the seed corpus of `fuzz/seeds.py` (real
 //! positions and moves of every game), so the checks also run on inputs known to be good.
 
+use glacier_core::actions::chosen_actions;
 use glacier_core::game::{params_for_text, params_from};
 use glacier_core::games::ice_age_chess::IceAgeChess;
 use glacier_core::games::GAME_NAMES;
-use glacier_core::{with_game, FullGame, GameParams, ParamValue, Session};
+use glacier_core::{with_game, FullGame, GameParams, ParamValue, PartialMove, Session, Taken};
 
 /// How many of a position's legal moves [`check_state`] reads back from their text.
 const READ_BACK: usize = 64;
@@ -104,7 +105,10 @@ fn check_state<G: FullGame>(state: &G) {
     );
     assert!(!state.board_string().is_empty());
     let mut observation = vec![0.0; G::OBSERVATION_SHAPE.iter().product()];
-    state.observe(&mut observation);
+    for player in 0..state.num_players() {
+        observation.fill(0.0);
+        state.observation(&[], player, &mut observation);
+    }
 
     // Reading a move back may scan every legal move, so only the first ones are read back
     // (a position can have thousands of moves); every move is played.
@@ -127,15 +131,20 @@ fn check_state<G: FullGame>(state: &G) {
             Ok(mv),
             "the text {text:?} of a legal move reads back"
         );
-        let action = state.action_of(mv, count - 1);
+        let actions = chosen_actions(state, mv);
         assert!(
-            action < G::NUM_DISTINCT_ACTIONS,
-            "action {action} of {text:?} is out of range"
+            actions.iter().all(|a| a < G::NUM_DISTINCT_ACTIONS),
+            "actions {actions:?} of {text:?} are out of range"
         );
+        let mut partial = PartialMove::new();
+        let mut taken = None;
+        for action in actions.iter() {
+            taken = partial.take(state, action);
+        }
         assert_eq!(
-            state.move_of_action(action),
-            Some(mv),
-            "action {action} of {text:?} reads back"
+            taken,
+            Some(Taken::Move(mv)),
+            "actions {actions:?} of {text:?} make that move"
         );
     });
     assert_eq!(

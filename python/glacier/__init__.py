@@ -50,7 +50,10 @@ __all__ = [
     "__version__",
     "from_text",
     "game_spec",
+    "max_game_length",
     "new_game",
+    "num_distinct_actions",
+    "observation_shape",
     "playouts",
 ]
 
@@ -135,6 +138,23 @@ def from_text(name: str, text: str, **params: Any) -> State:
     """The position of ``name`` written as ``text`` (the notation of the game's rules page)."""
     _check(name)
     return _native.from_text(name, text, **params)
+
+
+def num_distinct_actions(name: str, **params: Any) -> int:
+    """The number of action numbers of ``name`` with these parameters: every action is below
+    it, and means the same in every position."""
+    return new_game(name, **params).num_distinct_actions
+
+
+def max_game_length(name: str, **params: Any) -> int:
+    """The most actions a game of ``name`` with these parameters can take (its ply limit
+    times the most actions one move takes)."""
+    return new_game(name, **params).max_game_length
+
+
+def observation_shape(name: str, **params: Any) -> tuple[int, ...]:
+    """The shape of the observation tensor of ``name``."""
+    return tuple(new_game(name, **params).observation_shape)
 
 
 def _draw(state: State) -> str:

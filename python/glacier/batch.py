@@ -3,18 +3,17 @@
 - :func:`playouts` plays ``n`` seeded random games in Rust, on several threads, and returns
   numpy arrays of game lengths and results. Game ``i`` of a batch always plays the same
   moves, whatever the thread count.
-- :class:`VectorEnv` steps many games at once for learning programs: actions in, returns,
-  terminal flags, legal-move masks or counts and observations out, all numpy arrays.
+- :class:`VectorEnv` steps many games at once for learning programs: actions in; rewards,
+  returns, terminated and truncated flags, legal-action masks and observations out, all
+  numpy arrays.
 
-Action encodings (``VectorEnv.num_actions``):
-
-- A game with a fixed action space numbers every move; ``legal_mask()`` gives the legal
-  actions. Kuba: ``from * 4 + dir`` for a push (squares ``rank * 7 + file`` from a1 = 0;
-  dir 0 towards rank 7, 1 towards file g, 2 towards rank 1, 3 towards file a), 196 for
-  ``pass``. Each game's rules page (docs/rules/) documents its encoding.
-- A game without one (``num_actions is None``) numbers the legal moves ``0..count`` in the
-  engine's generation order; ``legal_counts()`` gives the counts and
-  ``legal_actions(i)`` the move texts in action order.
+Every game numbers its actions the same way in every position (``VectorEnv.num_actions`` of
+them; each game's rules page, docs/rules/, documents its encoding). Kuba, for example:
+``from * 4 + dir`` for a push (squares ``rank * 7 + file`` from a1 = 0; dir 0 towards rank
+7, 1 towards file g, 2 towards rank 1, 3 towards file a), 196 for ``pass``. Where a whole
+move is too rich to number, a move takes a few actions by the same player (King's Court:
+each jump of a chain; Ice Cube Checkers: the slot, then each piece dropped): the states in
+between have the same player to move, their own masks and observations, and reward 0.
 """
 
 from __future__ import annotations
@@ -68,11 +67,15 @@ class StepResult(NamedTuple):
     """What :meth:`VectorEnv.step` reports, one row per environment."""
 
     rewards: npt.NDArray[np.float64]
-    """The return of the player who made this step's move, when the move ended its game; else 0."""
+    """The return of the player who took this step's action (or of the agent, against the
+    built-in opponent), when the episode ended on this step; else 0."""
     returns: npt.NDArray[np.float64]
     """Every player's return for episodes that ended on this step (envs x players); else zeros."""
     terminated: npt.NDArray[np.bool_]
-    """Whether the episode ended on this step (with ``auto_reset`` the env has already restarted)."""
+    """Whether the episode reached an end of the game on this step (other than the ply limit);
+    with ``auto_reset`` the env has already restarted."""
+    truncated: npt.NDArray[np.bool_]
+    """Whether the episode ended on this step only because it reached the ply limit."""
     episode_lengths: npt.NDArray[np.uint32]
     """Plies of the episodes that ended on this step; 0 elsewhere."""
 
@@ -80,13 +83,19 @@ class StepResult(NamedTuple):
 class VectorEnv:
     """``num_envs`` games of ``game`` stepped together, with numpy arrays in and out.
 
-    ``seed`` seeds :meth:`sample_actions` (environment ``i`` draws from its own stream);
-    ``threads`` > 1 (0 = every core) splits large batches over threads, with results that
-    do not depend on the thread count; ``position`` starts every game from a position text.
+    ``seed`` seeds :meth:`sample_actions` and the built-in opponent (environment ``i`` draws
+    from its own stream); ``threads`` > 1 (0 = every core) splits large batches over
+    threads, with results that do not depend on the thread count; ``position`` starts every
+    game from a position text. Without ``auto_reset`` a finished environment waits, taking
+    the action -1, until :meth:`reset` puts it (or all) back at the start.
 
-    >>> env = VectorEnv("kuba", num_envs=4, seed=0)
+    ``agent`` makes every other seat a built-in opponent that plays uniformly random moves
+    in Rust, within :meth:`step` and :meth:`reset`: the agent then only ever sees its own
+    turns. By default (``None``) every seat is the agent's (self-play).
+
+    >>> env = VectorEnv("kings_court", num_envs=4, seed=0)
     >>> env.num_actions, env.legal_mask().shape, env.observations().shape
-    (197, (4, 197), (4, 7, 7, 7))
+    (513, (4, 513), (4, 9, 8, 8))
     >>> result = env.step(env.sample_actions())
     >>> result.terminated.tolist()
     [False, False, False, False]
@@ -101,72 +110,144 @@ class VectorEnv:
         position: Optional[str] = None,
         seed: Optional[int] = None,
         threads: int = 1,
+        agent: Optional[int] = None,
         **params: Any,
     ) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, **params)
+        self._agent = agent
+        self._fresh_masks = True
+        self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, agent=agent, **params)
 
     @property
     def game(self) -> str:
-        return self._env.game  # type: ignore[no-any-return]
+        return self._env.game
 
     @property
     def num_envs(self) -> int:
-        return self._env.num_envs  # type: ignore[no-any-return]
+        return self._env.num_envs
 
     @property
     def num_players(self) -> int:
-        return self._env.num_players  # type: ignore[no-any-return]
+        return self._env.num_players
 
     @property
-    def num_actions(self) -> Optional[int]:
-        """The size of the fixed action space, or None when actions index the legal moves."""
-        return self._env.num_actions  # type: ignore[no-any-return]
+    def num_actions(self) -> int:
+        """The number of action numbers (every game has a fixed action space)."""
+        return self._env.num_actions
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
         return tuple(self._env.observation_shape)
 
-    def reset(self) -> None:
-        """Puts every environment back at the start."""
-        self._env.reset()
+    @property
+    def agent(self) -> Optional[int]:
+        """The agent's seat against the built-in opponent, or None for self-play."""
+        return self._agent
 
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        """Plays one action per environment. An illegal action raises ``IllegalMoveError``
-        naming the environment, and then nothing is played."""
-        movers = self._env.current_players()
+    def reset(self, mask: Optional[npt.ArrayLike] = None) -> None:
+        """Puts every environment back at the start, or only those where ``mask`` (one bool
+        per environment) is True."""
+        if mask is None:
+            self._env.reset()
+            return
+        which = np.ascontiguousarray(mask, dtype=np.bool_)
+        if which.shape != (self.num_envs,):
+            raise InvalidParameterError(f"expected a mask of {self.num_envs} environments, got shape {which.shape}")
+        self._env.reset_some(which)
+
+    def step(
+        self,
+        actions: npt.ArrayLike,
+        *,
+        observations_out: Optional[npt.NDArray[np.float32]] = None,
+        masks_out: Optional[npt.NDArray[np.bool_]] = None,
+        player: Optional[int] = None,
+    ) -> StepResult:
+        """Takes one action per environment; an environment given -1 takes none this step
+        (one whose game is over must be given -1). An illegal action raises
+        ``IllegalMoveError`` naming the environment, and then nothing is played.
+
+        ``observations_out`` and ``masks_out`` have the step write the new observations
+        (as ``observations(player, out=...)``) and masks (as ``legal_mask(out=...,
+        changes_only=True)``) in the same call into Rust."""
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         if actions.shape != (self.num_envs,):
             raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {actions.shape}")
-        returns, terminated, lengths = self._env.step(actions)
-        rewards = returns[np.arange(self.num_envs), movers]
-        return StepResult(rewards, returns, terminated, lengths)
+        fresh = self._fresh_masks and masks_out is not None
+        rewards, returns, terminated, truncated, lengths = self._env.step(
+            actions, observations_out, masks_out, player, fresh
+        )
+        if masks_out is not None:
+            self._fresh_masks = False
+        return StepResult(rewards, returns, terminated, truncated, lengths)
 
-    def legal_counts(self) -> npt.NDArray[np.uint32]:
-        """The number of legal moves in each environment."""
-        return self._env.legal_counts()  # type: ignore[no-any-return]
+    def legal_mask(
+        self,
+        env: Optional[int] = None,
+        *,
+        out: Optional[npt.NDArray[np.bool_]] = None,
+        changes_only: bool = False,
+    ) -> npt.NDArray[np.bool_]:
+        """Legal actions, envs x num_actions (or one environment's row). With ``out`` (a
+        C-contiguous bool array of that shape), the masks are written into it and it is
+        returned: no new array per step. With ``changes_only`` as well, only the entries
+        that changed since the last such call are written: ``out`` must be the same buffer,
+        left as that call left it (the first time, and after :meth:`reset_masks`, all false).
+        Masks are nearly all zeros, so this writes a few bytes per environment."""
+        if out is None:
+            return self._env.legal_mask(env)
+        if env is not None:
+            raise InvalidParameterError("out= takes the masks of every environment, not of one")
+        if changes_only:
+            self._env.update_legal_mask(out, self._fresh_masks)
+            self._fresh_masks = False
+        else:
+            self._env.write_legal_mask(out)
+        return out
 
-    def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """Legal actions, envs x num_actions (games with a fixed action space only)."""
-        return self._env.legal_mask()  # type: ignore[no-any-return]
+    def reset_masks(self) -> None:
+        """Starts :meth:`legal_mask`'s ``changes_only`` writes afresh, on an all-false buffer."""
+        self._fresh_masks = True
 
-    def observations(self) -> npt.NDArray[np.float32]:
-        """Each environment's state from the point of view of its player to move."""
-        return self._env.observations()  # type: ignore[no-any-return]
+    def observations(
+        self,
+        player: Optional[int] = None,
+        env: Optional[int] = None,
+        *,
+        out: Optional[npt.NDArray[np.float32]] = None,
+    ) -> npt.NDArray[np.float32]:
+        """Each environment's state, from the point of view of ``player`` (by default each
+        environment's player to move); one environment's alone when ``env`` is given. With
+        ``out`` (a C-contiguous float32 array of envs x shape) they are written into it."""
+        if out is None:
+            return self._env.observations(player, env)
+        if env is not None:
+            raise InvalidParameterError("out= takes the observations of every environment, not of one")
+        self._env.write_observations(out, player)
+        return out
 
     def current_players(self) -> npt.NDArray[np.int32]:
-        return self._env.current_players()  # type: ignore[no-any-return]
+        return self._env.current_players()
 
     def texts(self) -> list[str]:
-        """Each environment's position text."""
-        return self._env.texts()  # type: ignore[no-any-return]
+        """Each environment's position text (in the middle of a move, the position before it)."""
+        return self._env.texts()
+
+    def pending_actions(self, env: int) -> list[int]:
+        """The actions chosen so far in environment ``env``'s move being made."""
+        return self._env.pending_actions(env)
 
     def legal_actions(self, env: int) -> list[tuple[int, str]]:
-        """``(action, move text)`` for every legal move of environment ``env``."""
-        return self._env.legal_actions(env)  # type: ignore[no-any-return]
+        """``(action, name)`` for every legal action of environment ``env``, ascending."""
+        return self._env.legal_actions(env)
+
+    def play_move(self, env: int, move: str) -> tuple[npt.NDArray[np.float64], bool, bool, int]:
+        """Plays the whole move ``move`` (in the game's notation) in environment ``env``,
+        between moves; returns ``(returns, terminated, truncated, episode_length)``."""
+        return self._env.play_move(env, move)
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every environment (-1 where an episode has
         ended), drawn in Rust from the environment's seeded generator."""
-        return self._env.random_actions()  # type: ignore[no-any-return]
+        return self._env.random_actions()

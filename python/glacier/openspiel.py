@@ -1,9 +1,11 @@
-"""glacier games as OpenSpiel games, so OpenSpiel's algorithms (MCTS, alpha-beta, CFR-free
-search, evaluation tools) run on them.
+"""glacier games as OpenSpiel games, so OpenSpiel's algorithms (MCTS, AlphaZero, evaluation
+tools) run on them.
 
 >>> import pyspiel
 >>> import glacier.openspiel  # registers glacier_<name> for every built game
 >>> game = pyspiel.load_game("glacier_kuba(max_plies=200)")
+>>> game.num_distinct_actions(), game.max_game_length()
+(197, 200)
 >>> state = game.new_initial_state()
 >>> [state.action_to_string(a) for a in state.legal_actions()][:3]
 ['f1f2', 'g1g2', 'g1f1']
@@ -11,11 +13,20 @@ search, evaluation tools) run on them.
 Each game is registered as ``glacier_<name>`` with the glacier parameters as OpenSpiel
 parameters (a parameter whose glacier value may be ``None``, such as E's ``stack_limit``,
 takes 0 for ``None``); the games, their titles and parameters come from
-``glacier.game_spec``. Actions are the state's ``legal_actions()`` numbers: fixed move
-numbers where the game has a fixed action space, else indices of the legal moves in the
-engine's generation order (``num_distinct_actions`` is then a proven bound on the number
-of legal moves). Observations are the engine's observation tensor, drawn from the point
-of view of the player to move; ``str(state)`` is the position text.
+``glacier.game_spec``. Actions are glacier's fixed action numbers
+(``num_distinct_actions``), the same in every position; where a move takes several actions
+(a King's Court jump chain, an Ice Cube Checkers drop order, an E move with an exchange), the
+same player stays to move between them, as in OpenSpiel's own checkers.
+``max_game_length`` counts actions. ``observation_tensor(player)`` is glacier's observation
+from that player's point of view; ``str(state)`` is the position text (with the actions taken
+in a move being made, if any).
+
+``state.serialize()`` is the action history, one action per line, as OpenSpiel's own games
+write it, and ``game.deserialize_state(text)`` replays it; ``state.undo_action(player,
+action)`` takes the last action back, and ``history()``, ``history_str()`` and
+``move_number()`` follow it. (OpenSpiel's C++ side keeps a history of its own for games
+written in Python, which an undo cannot shorten: after an undo, ``full_history()`` and C++
+code such as ``pyspiel.serialize_game_and_state`` still list the undone action.)
 
 Requires the optional extra ``openspiel`` (``pip install glacier-games[openspiel]``).
 """
@@ -53,7 +64,6 @@ def _player_range(name: str) -> tuple[int, int]:
 def game_type(name: str) -> pyspiel.GameType:
     """The OpenSpiel game type of the glacier game ``name``."""
     low, high = _player_range(name)
-    probe = glacier.new_game(name)
     return pyspiel.GameType(
         short_name=f"glacier_{name}",
         long_name=f"glacier {glacier.game_spec(name).title}",
@@ -67,24 +77,30 @@ def game_type(name: str) -> pyspiel.GameType:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=bool(probe.observation_shape),
+        provides_observation_tensor=True,
         parameter_specification=_defaults(name),
     )
 
 
+def _describe(native: Any) -> str:
+    """The position text, with the actions taken in the move being made."""
+    pending = native.pending_actions
+    text = str(native.text())
+    return f"{text} [{' '.join(map(str, pending))}]" if pending else text
+
+
 class _Observer:
-    """The PyObserver interface over the engine's observation tensor."""
+    """The PyObserver interface over glacier's observation tensor."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        self.tensor = np.zeros(int(np.prod(shape)) if shape else 0, np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)} if shape else {}
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: Any, player: int) -> None:
-        if self.tensor.size:
-            self.tensor[:] = state.native.observation().reshape(-1)
+        self.tensor[:] = state.native.observation(player).reshape(-1)
 
     def string_from(self, state: Any, player: int) -> str:
-        return str(state.native.text())
+        return _describe(state.native)
 
 
 class GlacierState(pyspiel.State):  # type: ignore[misc]
@@ -106,7 +122,7 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
         self.native.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self.native.action_to_move(action))
+        return str(self.native.action_to_string(action))
 
     def is_terminal(self) -> bool:
         return bool(self.native.is_terminal())
@@ -114,14 +130,37 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         return list(self.native.returns())
 
+    def undo_action(self, player: int, action: int) -> None:
+        """Takes back ``action``, the last action taken (by ``player``)."""
+        history = self.native.action_history()
+        if not history or history[-1] != action:
+            raise pyspiel.SpielError(f"undo_action: the last action is not {action}")
+        self.native.undo_action()
+        if int(self.native.current_player) != player:
+            self.native.apply_action(action)
+            raise pyspiel.SpielError(f"undo_action: action {action} was not player {player}'s")
+
+    def history(self) -> list[int]:
+        return list(self.native.action_history())
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self.history()))
+
+    def move_number(self) -> int:
+        return len(self.native.action_history())
+
+    def serialize(self) -> str:
+        """The action history, one action per line (as OpenSpiel's own games write it)."""
+        return "\n".join(map(str, self.native.action_history())) + "\n"
+
     def information_state_string(self, player: Optional[int] = None) -> str:
-        return " ".join(self.native.moves) + " | " + str(self.native.text())
+        return " ".join(map(str, self.native.action_history())) + " | " + _describe(self.native)
 
     def observation_string(self, player: Optional[int] = None) -> str:
-        return str(self.native.text())
+        return _describe(self.native)
 
     def __str__(self) -> str:
-        return str(self.native.text())
+        return _describe(self.native)
 
 
 def _game_class(name: str) -> type:
@@ -142,12 +181,20 @@ def _game_class(name: str) -> type:
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=max(1, int(merged["max_plies"])),
+                max_game_length=max(1, probe.max_game_length),
             )
             super().__init__(gtype, info, merged)
 
         def new_initial_state(self) -> GlacierState:
             return GlacierState(self, glacier.new_game(name, **self.glacier_params))
+
+        def deserialize_state(self, text: str) -> GlacierState:
+            """The state after the actions of ``text``, one per line (``state.serialize()``)."""
+            state = self.new_initial_state()
+            for line in text.splitlines():
+                if line.strip():
+                    state.apply_action(int(line))
+            return state
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
             return _Observer(self.observation_shape)

@@ -1,8 +1,17 @@
-"""PettingZoo AEC environments over glacier's batched API (optional extra ``gym``: ``pip install glacier-games[gym]``).
+"""PettingZoo AEC environments for every glacier game (optional extra ``gym``: ``pip install glacier-games[gym]``).
 
-Agents are ``player_0`` .. ``player_{n-1}``; each observes a dictionary with the engine's
-``observation`` tensor (from the point of view of the player to move) and its
-``action_mask``; rewards are the final returns, given when the game ends.
+Agents are ``player_0`` .. ``player_{n-1}`` (E: 2 to 6 of them, by its ``players``
+parameter). ``observe(agent)`` is a dictionary with the game's ``observation`` tensor from
+that agent's point of view and its ``action_mask`` (all zeros when it is not that agent's
+turn), over the game's fixed action numbers. Where a move takes several actions (a jump
+chain, a drop order), the same agent acts again until the move is made. Rewards are the
+final returns, given when the game ends; the ply limit ends a game as a truncation, every
+other end as a termination.
+
+An action outside the mask is handled as in PettingZoo's classic games (``env(...)`` wraps
+the environment in ``TerminateIllegalWrapper``): the offender gets -1, the others 0, and the
+game ends. ``env(game, illegal_action="raise")`` raises ``IllegalMoveError`` instead.
+``render_mode`` is ``"ansi"`` (the board as text) or ``"rgb_array"`` (its picture).
 
 >>> from glacier.pettingzoo_env import env
 >>> game = env("kuba")
@@ -22,8 +31,7 @@ from pettingzoo.utils import wrappers
 
 import glacier
 
-from .batch import VectorEnv
-from .gymnasium_env import _masks, observation_space
+from .gymnasium_env import RENDER_FPS, observation_space, rgb_array
 
 __all__ = ["GlacierAECEnv", "env", "raw_env"]
 
@@ -31,19 +39,29 @@ __all__ = ["GlacierAECEnv", "env", "raw_env"]
 class GlacierAECEnv(AECEnv):  # type: ignore[misc]
     """A glacier game as a turn-based multi-agent environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "glacier", "is_parallelizable": False}  # noqa: RUF012  (the frameworks declare it this way)
+    metadata = {  # noqa: RUF012  (the frameworks declare it this way)
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "glacier",
+        "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(self, game: str, render_mode: Optional[str] = None, **params: Any) -> None:
         super().__init__()
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise glacier.InvalidParameterError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         self.game, self.params, self.render_mode = game, params, render_mode
         self.metadata = {**self.metadata, "name": f"glacier_{game}"}
-        self._size = glacier.new_game(game).num_distinct_actions
-        self._env = VectorEnv(game, 1, auto_reset=False, seed=0, **params)
-        players = self._env.num_players
-        self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._space = observation_space(game)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, self._space)
-        self.action_spaces = {a: spaces.Discrete(self._size) for a in self.possible_agents}
+        self._state = glacier.new_game(game, **params)
+        self.possible_agents = [f"player_{i}" for i in range(self._state.num_players)]
+        space = observation_space(game, **params)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: spaces.Discrete(self._state.num_distinct_actions) for a in self.possible_agents}
+
+    @property
+    def state(self) -> Any:
+        """The glacier state of the game."""
+        return self._state
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -52,20 +70,22 @@ class GlacierAECEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        mask = _masks(self._env, self._size)[0]
-        if agent != self.agent_selection:
-            mask = np.zeros_like(mask)
-        return {"observation": self._env.observations()[0], "action_mask": mask}
+        player = self.possible_agents.index(agent)
+        if agent == self.agent_selection:
+            mask = self._state.legal_action_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self._state.num_distinct_actions, dtype=np.int8)
+        return {"observation": self._state.observation(player), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
-        self._env.reset()
+        self._state = glacier.new_game(self.game, **self.params)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[int(self._env.current_players()[0])]
+        self.agent_selection = self.agents[self._state.current_player]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -73,19 +93,23 @@ class GlacierAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        result = self._env.step(np.array([action], dtype=np.int64))
+        self._state.apply_action(int(action))
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if result.terminated[0]:
-            for i, a in enumerate(self.agents):
-                self.rewards[a] = float(result.returns[0][i])
-                self.terminations[a] = True
+        state = self._state
+        if state.is_terminal():
+            cut = bool(state.ended_by_ply_limit())
+            for a, value in zip(self.agents, state.returns()):
+                self.rewards[a] = float(value)
+                self.terminations[a], self.truncations[a] = not cut, cut
         else:
-            self.agent_selection = self.agents[int(self._env.current_players()[0])]
+            self.agent_selection = self.agents[state.current_player]
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
         if self.render_mode == "ansi":
-            return self._env.texts()[0]
+            return str(self._state) + "\n"
+        if self.render_mode == "rgb_array":
+            return rgb_array(self._state)
         return None
 
     def close(self) -> None:
@@ -96,7 +120,13 @@ def raw_env(game: str, render_mode: Optional[str] = None, **params: Any) -> Glac
     return GlacierAECEnv(game, render_mode=render_mode, **params)
 
 
-def env(game: str, render_mode: Optional[str] = None, **params: Any) -> Any:
-    """The environment with PettingZoo's standard safety wrappers."""
-    wrapped = wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **params))
-    return wrapped
+def env(game: str, render_mode: Optional[str] = None, illegal_action: str = "lose", **params: Any) -> Any:
+    """The environment with PettingZoo's standard wrappers: by default an illegal action
+    ends the game with -1 for its player (``illegal_action="raise"`` raises instead)."""
+    if illegal_action not in ("lose", "raise"):
+        raise glacier.InvalidParameterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+    wrapped: Any = raw_env(game, render_mode=render_mode, **params)
+    if illegal_action == "lose":
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

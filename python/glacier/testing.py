@@ -1,7 +1,8 @@
 """Differential and contract testing, for glacier's own suite and for its users.
 
 :func:`differential` plays seeded random games with the native engine and the pure-Python
-reference side by side and compares them at every ply; :func:`check_contract` checks the
+reference side by side and compares them at every ply and at every action (legal actions,
+their names, the move each completes, every player's observation to the last float); :func:`check_contract` checks the
 API promises (undo, copy, pickling, equality, errors that leave the state unchanged) on
 any implementation. Both raise :class:`DifferentialMismatch` / ``AssertionError`` with
 everything needed to reproduce a failure.
@@ -15,6 +16,8 @@ import pickle
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
 
 import glacier
 
@@ -47,6 +50,8 @@ class DiffReport:
     games: int = 0
     plies: int = 0
     perft_checks: int = 0
+    actions: int = 0
+    """Actions taken (moves played action by action, each of their actions counted)."""
     terminal_games: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -70,13 +75,15 @@ def _param_sets(params: ParamSets) -> list[dict[str, Any]]:
 
 
 def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str]) -> list[str]:
-    """Compares everything observable at one ply; returns the legal moves."""
+    """Compares everything observable at one ply; returns the legal moves. Observations are
+    compared for the player to move and, in turn, one other player per ply."""
     checks: list[tuple[str, Callable[[Any], Any]]] = [
         ("text", lambda s: s.text()),
         ("legal moves", lambda s: s.legal_moves()),
         ("hash", lambda s: s.hash()),
         ("current player", lambda s: s.current_player),
         ("terminal", lambda s: s.is_terminal()),
+        ("ended by the ply limit", lambda s: s.ended_by_ply_limit()),
         ("returns", lambda s: s.returns()),
     ]
     values: dict[str, Any] = {}
@@ -92,7 +99,68 @@ def _compare(native: Any, ref: Any, game: str, params: dict[str, Any], moves: li
         raise DifferentialMismatch(
             game, params, moves, "terminal iff no legal moves", values["terminal"], values["legal moves"]
         )
+    viewers = {native.current_player, len(moves) % native.num_players}
+    _compare_actions(native, ref, game, params, moves, sorted(viewers))
     return values["legal moves"]  # type: ignore[no-any-return]
+
+
+def _compare_actions(
+    native: Any, ref: Any, game: str, params: dict[str, Any], moves: list[str], viewers: Sequence[int]
+) -> None:
+    """Compares the action-level view of one state: the actions taken in the move being
+    made, the legal actions, each one's name and the move it completes, and the
+    observations of the players ``viewers``, float for float."""
+    where = f" (actions {native.pending_actions} taken)" if native.pending_actions else ""
+    checks: list[tuple[str, Callable[[Any], Any]]] = [
+        ("pending actions", lambda s: s.pending_actions),
+        ("legal actions", lambda s: s.legal_actions()),
+    ]
+    for what, get in checks:
+        a, b = get(native), get(ref)
+        if a != b:
+            raise DifferentialMismatch(game, params, moves, what + where, a, b)
+    legal = native.legal_actions()
+    if native.is_terminal() != (not legal):
+        raise DifferentialMismatch(game, params, moves, "terminal iff no legal actions" + where, legal, [])
+    for action in legal:
+        for what in ("action_to_string", "action_to_move"):
+            a, b = getattr(native, what)(action), getattr(ref, what)(action)
+            if a != b:
+                raise DifferentialMismatch(game, params, moves, f"{what}({action}){where}", a, b)
+    for player in viewers:
+        a, b = native.observation(player), ref.observation(player)
+        if a.shape != b.shape or a.dtype != b.dtype or not np.array_equal(a, b):
+            diff = np.argwhere(a != b)[:5].tolist() if a.shape == b.shape else "shapes differ"
+            raise DifferentialMismatch(
+                game, params, moves, f"the observation of player {player}{where} at {diff}", a.shape, b.shape
+            )
+
+
+def _play_by_actions(
+    native: Any, ref: Any, move: str, game: str, params: dict[str, Any], moves: list[str], report: DiffReport
+) -> None:
+    """Plays ``move`` on both twins action by action, comparing every state in between, and
+    checks that the actions reach the state the whole move reaches."""
+    whole = native.copy()
+    whole.play(move)
+    mover = native.current_player
+    actions = native.move_to_actions(move)
+    if actions != ref.move_to_actions(move):
+        raise DifferentialMismatch(game, params, moves, f"the actions of {move!r}", actions, ref.move_to_actions(move))
+    for i, action in enumerate(actions):
+        if i:
+            _compare_actions(native, ref, game, params, moves, range(native.num_players))
+            if native.current_player != mover or native.is_terminal():
+                raise DifferentialMismatch(
+                    game, params, moves, f"the state after {actions[:i]} of {move!r}", "the same player to move", mover
+                )
+        native.apply_action(action)
+        ref.apply_action(action)
+        report.actions += 1
+    if (native.text(), native.hash()) != (whole.text(), whole.hash()) or native.moves[-1:] != [move]:
+        raise DifferentialMismatch(
+            game, params, moves, f"actions {actions} against the whole move {move!r}", native.text(), whole.text()
+        )
 
 
 def differential(
@@ -113,9 +181,14 @@ def differential(
     (``params`` may be one dict or a list of dicts), so any failing game can be rerun
     alone. A game stops when it ends or after ``max_plies`` plies. At every ply the text,
     sorted legal moves, hash (and the engine's hash recomputed from scratch), player to
-    move, terminal flag and returns must be equal; every ``perft_every`` plies the
-    ``perft_depth`` perft counts too; every ``text_every`` plies both implementations
-    re-read the position text and must reproduce it. ``progress`` is called once per game.
+    move, terminal flag and returns must be equal, and so must the action-level view: the
+    legal actions, each one's name and the move it completes, and the observations, to the
+    last float, of the player to move and of one other player in turn (player ``ply mod
+    n``). Every other move (odd plies) is played action by action, with the same
+    comparisons (every player's observation) at each state in between, and must reach the
+    state the whole move reaches. Every ``perft_every`` plies the ``perft_depth`` perft counts
+    must agree too; every ``text_every`` plies both implementations re-read the position
+    text and must reproduce it. ``progress`` is called once per game.
     """
 
     report = DiffReport(game)
@@ -143,8 +216,11 @@ def differential(
             if not legal or ply == max_plies:
                 break
             move = rng.choice(legal)
-            native.play(move)
-            ref.play(move)
+            if ply % 2:
+                _play_by_actions(native, ref, move, game, game_params, moves, report)
+            else:
+                native.play(move)
+                ref.play(move)
             moves.append(move)
         report.games += 1
         report.plies += len(moves)
@@ -165,6 +241,28 @@ def _expect_error(kind: type[Exception], action: Callable[..., Any], what: str, 
     raise AssertionError(f"{what}: expected {kind.__name__}")
 
 
+def _check_actions(state: Any) -> None:
+    """The action-level promises of one state (see :func:`check_contract`)."""
+    actions = state.legal_actions()
+    assert actions == sorted(set(actions)) and all(0 <= a < state.num_distinct_actions for a in actions)
+    assert np.flatnonzero(state.legal_action_mask()).tolist() == actions
+    assert state.is_terminal() == (not actions)
+    shape = tuple(state.observation_shape)
+    for player in range(state.num_players):
+        view = state.observation(player)
+        assert view.shape == shape and view.dtype == np.float32
+        assert view.min() >= 0.0 and view.max() <= 1.0
+    before, history = state.text(), state.action_history()
+    _expect_error(IllegalMoveError, state.apply_action, "apply_action(-1)", -1)
+    _expect_error(IllegalMoveError, state.apply_action, "apply_action(too large)", state.num_distinct_actions)
+    assert state.text() == before and state.action_history() == history, "a rejected action changed the state"
+    if actions:
+        twin = state.copy()
+        twin.apply_action(actions[-1])
+        assert twin.undo_action() == actions[-1]
+        assert twin == state and twin.action_history() == history
+
+
 def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -> None:
     """Checks the promises every state makes, on a game played from ``make()``.
 
@@ -179,7 +277,10 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
     unique; ``copy()``, ``pickle`` and ``from_text(text())`` give equal, independent
     states with the same hash; bad moves and bad texts raise the documented errors and
     leave the state unchanged; ``undo()`` restores every earlier state and returns the
-    move; ``moves`` lists the moves played.
+    move; ``moves`` lists the moves played. On the action level: the legal actions are
+    sorted, in range and match the mask; a bad action raises and changes nothing; taking
+    an action and ``undo_action()`` give back the state; the observation has its shape for
+    every player, with every value in [0, 1].
     """
 
     state = make()
@@ -202,6 +303,7 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
         assert reread == state and reread.hash() == state.hash()
         assert str(state) and repr(state)
 
+        _check_actions(state)
         before = state.text()
         for bad in ("", "no such move", "\x00", legal[0] + "x" if legal else "pass?"):
             _expect_error(IllegalMoveError, state.play, f"play({bad!r})", bad)

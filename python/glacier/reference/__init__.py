@@ -1,8 +1,9 @@
 """The pure-Python reference implementation of every glacier game.
 
 It exists for differential testing: written for clarity, it must agree exactly with the
-native engine on legal moves, notation, hashes, outcomes and perft counts. The states it
-returns have the same methods as the native ones. It imports nothing of the engine.
+native engine on legal moves, notation, hashes, outcomes, perft counts, action numbers and
+observations. The states it returns have the same methods as the native ones. It imports
+nothing of the engine.
 
 >>> from glacier import reference
 >>> reference.new_game("kuba").perft(2)
@@ -12,10 +13,15 @@ returns have the same methods as the native ones. It imports nothing of the engi
 from __future__ import annotations
 
 import importlib
+from math import prod
 from types import ModuleType
 from typing import Any, Optional
 
+import numpy as np
+import numpy.typing as npt
+
 from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, UnknownGameError
+from ._actions import Partial, chosen_actions, move_lists
 from ._base import Position, perft, take_text_params
 
 __all__ = ["GAMES", "State", "from_text", "game_module", "new_game"]
@@ -71,11 +77,14 @@ def from_text(name: str, text: str, **params: Any) -> State:
     return State(module, module.parse(text, take_text_params(module.resolve(params), params, stated)))
 
 
-def _restore(name: str, params: dict[str, Any], text: str, moves: list[str]) -> State:
-    """Rebuilds a pickled state: its start text, parameters and the moves played since."""
+def _restore(name: str, params: dict[str, Any], text: str, moves: list[str], pending: tuple[int, ...] = ()) -> State:
+    """Rebuilds a pickled state: its start text, parameters, the moves played since and the
+    actions taken in the move being made."""
     state = from_text(name, text, **params)
     for move in moves:
         state.play(move)
+    for action in pending:
+        state.apply_action(action)
     return state
 
 
@@ -87,6 +96,7 @@ class State:
         self._position = position
         self._history: list[tuple[Position, str]] = []
         self._initial_text = position.text() if initial_text is None else initial_text
+        self._partial = Partial()
 
     @property
     def game(self) -> str:
@@ -101,7 +111,11 @@ class State:
         return self._position
 
     def legal_moves(self) -> list[str]:
-        return sorted(self._position.successors())
+        """The legal moves; in the middle of a move, those that begin with the actions taken."""
+        moves = self._position.successors()
+        if self._partial.path:
+            return sorted(m for m in moves if self._partial.allows(self._module, self._position, m))
+        return sorted(moves)
 
     def play(self, move: str) -> None:
         if not isinstance(move, str):
@@ -111,14 +125,136 @@ class State:
         child = self._position.successors().get(move)
         if child is None:
             raise IllegalMoveError(self._position.explain_illegal(move))
+        if not self._partial.allows(self._module, self._position, move):
+            taken = ", ".join(map(str, self.pending_actions))
+            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+        self._play(move, child)
+
+    def _play(self, move: str, child: Position) -> None:
         self._history.append((self._position, move))
         self._position = child
+        self._partial = Partial()
 
     def undo(self) -> str:
+        if self._partial.path:
+            taken = ", ".join(map(str, self.pending_actions))
+            raise IllegalMoveError(f"a move is being made (actions {taken} taken): undo_action() takes them back")
         if not self._history:
             raise GlacierError("no move to undo")
         self._position, move = self._history.pop()
         return move
+
+    # --- actions (a move is one action or a short sequence of them) ----------------------
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self._module.NUM_DISTINCT_ACTIONS  # type: ignore[no-any-return]
+
+    @property
+    def fixed_action_space(self) -> bool:
+        """Always True: every game numbers its actions the same way in every position."""
+        return True
+
+    @property
+    def max_game_length(self) -> int:
+        return int(self.params.get("max_plies") or 0) * int(self._module.MAX_CHOSEN_ACTIONS)
+
+    @property
+    def observation_shape(self) -> list[int]:
+        return list(self._module.OBSERVATION_SHAPE)
+
+    def legal_actions(self) -> list[int]:
+        return self._partial.legal_actions(self._module, self._position)
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        mask = np.zeros(self.num_distinct_actions, dtype=np.bool_)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def _take(self, action: int) -> Any:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action must be an int, got {type(action).__name__}")
+        after = self._partial.take(self._module, self._position, int(action))
+        if after is None:
+            if self._position.outcome is not None:
+                raise IllegalMoveError(f"cannot take action {action}: the game is over")
+            legal = self.legal_actions()
+            listed = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
+            raise IllegalMoveError(f"action {action} is not legal here (legal: {listed})")
+        return after
+
+    def apply_action(self, action: int) -> None:
+        after = self._take(action)
+        if isinstance(after, Partial):
+            self._partial = after
+        else:
+            self._play(after, self._position.successors()[after])
+
+    def action_to_move(self, action: int) -> Optional[str]:
+        after = self._take(action)
+        return None if isinstance(after, Partial) else after  # type: ignore[no-any-return]
+
+    def action_to_string(self, action: int) -> str:
+        text = None
+        if not isinstance(action, bool) and isinstance(action, (int, np.integer)) and action >= 0:
+            text = self._module.action_text(int(action))
+        if text is None:
+            raise InvalidParameterError(
+                f"{action} is not an action of {self.game} (its actions are numbered "
+                f"0..{self.num_distinct_actions}, and some numbers are never legal)"
+            )
+        return text  # type: ignore[no-any-return]
+
+    def observation(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
+        if player is None:
+            player = self.current_player
+        elif isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise InvalidParameterError(f"player must be between 0 and {self.num_players - 1}, got {player}")
+        shape = tuple(self._module.OBSERVATION_SHAPE)
+        values = self._module.observation(self._position, self._partial.path, player)
+        assert len(values) == prod(shape)
+        return np.array(values, dtype=np.float32).reshape(shape)
+
+    def move_to_actions(self, move: str) -> list[int]:
+        """The actions to take to play the legal move ``move`` from here (in the middle of a
+        move, the rest of them; forced actions, which come by themselves, left out)."""
+        if self._position.outcome is not None:
+            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
+        if move not in self._position.successors():
+            raise IllegalMoveError(self._position.explain_illegal(move))
+        if not self._partial.allows(self._module, self._position, move):
+            taken = ", ".join(map(str, self.pending_actions))
+            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+        actions = move_lists(self._module, self._position)[move]
+        partial, out = self._partial, []
+        while True:
+            action = actions[len(partial.path)]
+            out.append(action)
+            after = partial.take(self._module, self._position, action)
+            if not isinstance(after, Partial):
+                return out
+            partial = after
+
+    def undo_action(self) -> int:
+        chosen = self._partial.chosen_actions()
+        if not chosen:
+            if not self._history:
+                raise GlacierError("no move to undo")
+            self._position, move = self._history.pop()
+            chosen = chosen_actions(self._module, self._position, move)
+        last = chosen.pop()
+        self._partial = Partial()
+        for action in chosen:
+            self._partial = self._take(action)
+        return last
+
+    @property
+    def pending_actions(self) -> list[int]:
+        return self._partial.chosen_actions()
+
+    def action_history(self) -> list[int]:
+        out = [a for position, move in self._history for a in chosen_actions(self._module, position, move)]
+        return out + self.pending_actions
 
     @property
     def moves(self) -> list[str]:
@@ -127,6 +263,7 @@ class State:
     def copy(self) -> State:
         twin = State(self._module, self._position, self._initial_text)
         twin._history = list(self._history)
+        twin._partial = self._partial
         return twin
 
     __copy__ = copy
@@ -150,6 +287,10 @@ class State:
 
     def is_terminal(self) -> bool:
         return self._position.outcome is not None
+
+    def ended_by_ply_limit(self) -> bool:
+        """Whether the game is over only because it reached its ply limit."""
+        return self._position.outcome is not None and bool(self._module.ended_by_ply_limit(self._position))
 
     def returns(self) -> list[float]:
         return self._position.returns()
@@ -178,9 +319,14 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return self.game == other.game and self.params == other.params and self.text() == other.text()
+        return (
+            self.game == other.game
+            and self.params == other.params
+            and self.text() == other.text()
+            and self.pending_actions == other.pending_actions
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable; use .hash() for the Zobrist hash
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self.game, self.params, self._initial_text, self.moves))
+        return (_restore, (self.game, self.params, self._initial_text, self.moves, tuple(self.pending_actions)))

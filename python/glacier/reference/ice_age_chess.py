@@ -16,6 +16,7 @@ from typing import Any, Iterator, Optional
 
 from ..errors import IllegalMoveError
 from . import _zobrist
+from ._actions import fraction
 from ._base import (
     U32_MAX,
     InvalidPositionError,
@@ -633,3 +634,87 @@ def _read_san(body: str) -> Optional[tuple[str, Optional[str], Optional[str], st
     if len(head) == 2 and head[0] in files and head[1] in ranks:
         return role, head[0], head[1], to, promotion
     return None
+
+
+# --- actions and observation (docs/rules/ice_age_chess.md) -----------------------------------
+
+#: ``from * 64 + to`` for every move that does not promote; then the promotions.
+PROMOTION_ACTIONS = 64 * 64
+NUM_DISTINCT_ACTIONS = PROMOTION_ACTIONS + 2 * 8 * 3 * 4
+MAX_CHOSEN_ACTIONS = 1
+OBSERVATION_SHAPE = (22, 8, 8)
+PROMOTION_PIECES = "nbrq"
+
+
+def move_actions(position: IceAgeChessPosition, move: str) -> list[int]:
+    """One action per move: ``from * 64 + to``, or for a promotion ``4096 + ((colour * 8 +
+    from_file) * 3 + file_step) * 4 + piece`` (colour 1 for Black's, ``file_step`` 0, 1, 2 for
+    a capture towards file a, a push, a capture towards file h; ``piece`` n, b, r, q)."""
+    frm, to = parse_square(move[:2]), parse_square(move[2:4])
+    assert frm is not None and to is not None
+    if len(move) == 4:
+        return [frm * 64 + to]
+    colour = 1 if frm // 8 == 1 else 0
+    file_step = to % 8 + 1 - frm % 8
+    return [PROMOTION_ACTIONS + ((colour * 8 + frm % 8) * 3 + file_step) * 4 + PROMOTION_PIECES.index(move[4])]
+
+
+def action_text(action: int) -> Optional[str]:
+    if 0 <= action < PROMOTION_ACTIONS:
+        frm, to = divmod(action, 64)
+        return None if frm == to else square_name(frm) + square_name(to)
+    if not PROMOTION_ACTIONS <= action < NUM_DISTINCT_ACTIONS:
+        return None
+    rest, piece = divmod(action - PROMOTION_ACTIONS, 4)
+    rest, file_step = divmod(rest, 3)
+    colour, file = divmod(rest, 8)
+    to_file = file + file_step - 1
+    if not 0 <= to_file < 8:
+        return None
+    from_rank, to_rank = (6, 7) if colour == 0 else (1, 0)
+    return square_name(from_rank * 8 + file) + square_name(to_rank * 8 + to_file) + PROMOTION_PIECES[piece]
+
+
+def ended_by_ply_limit(position: IceAgeChessPosition) -> bool:
+    """A draw by the ply limit alone: both kings there, a legal move left, the halfmove
+    clock below 100 (all of which take precedence)."""
+    return (
+        position.outcome == "draw"
+        and not any(position.kings_missing())
+        and position.halfmove < HALFMOVE_LIMIT
+        and next(position._legal(), None) is not None
+        and position.plies() >= position.params["max_plies"]  # type: ignore[operator]
+    )
+
+
+def observation(position: IceAgeChessPosition, pending: tuple[int, ...], player: int) -> list[float]:
+    """22 planes of 8x8 from ``player``'s side (ranks flipped for Black): the player's six
+    kinds of piece, the opponent's, ice, four castling rights, the en-passant square, the
+    halfmove clock, the Ice Age period gone, the ply limit used, whether ``player`` moves."""
+    out = [0.0] * (22 * 64)
+    flip = 0 if player == WHITE else 56
+    mine, theirs = PIECES[player], PIECES[1 - player]
+    for sq, code in enumerate(position.board):
+        if code in mine:
+            plane = mine.index(code)
+        elif code in theirs:
+            plane = 6 + theirs.index(code)
+        elif code == ICE:
+            plane = 12
+        else:
+            continue
+        out[plane * 64 + (sq ^ flip)] = 1.0
+    if position.ep is not None:
+        out[17 * 64 + (position.ep ^ flip)] = 1.0
+    rights = "KQkq" if player == WHITE else "kqKQ"
+    period = position.params["ice_age_period"]
+    constants = {
+        **{13 + i: 1.0 if right in position.castling else 0.0 for i, right in enumerate(rights)},
+        18: fraction(position.halfmove, HALFMOVE_LIMIT),
+        19: fraction((position.fullmove - 1) % period, period) if period else 0.0,
+        20: fraction(position.plies(), position.params["max_plies"]),  # type: ignore[arg-type]
+        21: 1.0 if position.current_player == player else 0.0,
+    }
+    for plane, value in constants.items():
+        out[plane * 64 : (plane + 1) * 64] = [value] * 64
+    return out

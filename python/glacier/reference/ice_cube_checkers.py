@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any, Optional
 
 from . import _zobrist
+from ._actions import fraction
 from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
 
 NAME = "ice_cube_checkers"
@@ -270,3 +271,74 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceCubeCheckersPositio
         raise InvalidPositionError(f"ply count must be a number (no sign or leading zeros), got '{ply_text}'")
     # Judged as after a move: the player not to move (who made the last move) first.
     return IceCubeCheckersPosition(params, slots, side, ply, judge(slots, 1 - side, ply, params))
+
+
+# --- actions and observation (docs/rules/ice_cube_checkers.md) -------------------------------
+
+#: Actions 0-11 pick a slot, 12-14 drop a White cube, a Black cube, a King.
+DROP = SLOTS
+NUM_DISTINCT_ACTIONS = SLOTS + 3
+#: The slot and at most 10 drops (the last two of a slot's drops are always forced).
+MAX_CHOSEN_ACTIONS = 11
+OBSERVATION_SHAPE = (10, SLOTS)
+
+
+def move_actions(position: IceCubeCheckersPosition, move: str) -> list[int]:
+    """The slot, then every piece dropped, in order."""
+    return [LETTERS.index(move[0])] + [DROP + KINDS.index(piece) for piece in move[2:]]
+
+
+def action_text(action: int) -> Optional[str]:
+    if 0 <= action < SLOTS:
+        return f"slot {LETTERS[action]}"
+    if DROP <= action < DROP + 3:
+        return f"drop {KINDS[action - DROP]}"
+    return None
+
+
+def ended_by_ply_limit(position: IceCubeCheckersPosition) -> bool:
+    """The ply limit's tie-break decided the game: nobody holds the Kings."""
+    return position.outcome is not None and not any(holds_the_kings(position.slots, p) for p in (0, 1))
+
+
+def observation(position: IceCubeCheckersPosition, pending: tuple[int, ...], player: int) -> list[float]:
+    """Ten rows over the slots, counted from ``player``'s first slot: the board as it stands
+    (player's cubes / 5, opponent's / 5, Kings / 2), the slot sown from, the next slot to
+    drop into, the pieces in hand (constant rows), the ply fraction, and whether ``player``
+    is to move."""
+    slots = [list(c) for c in position.slots]
+    hand = [0, 0, 0]
+    sowing: Optional[tuple[int, int]] = None
+    if pending:
+        frm = pending[0]
+        hand = slots[frm]
+        slots[frm] = [0, 0, 0]
+        to = frm
+        for drop in pending[1:]:
+            to = (to + 1) % SLOTS
+            hand[drop - DROP] -= 1
+            slots[to][drop - DROP] += 1
+        sowing = (frm, (to + 1) % SLOTS)
+    me, them = player, 1 - player
+    out = [0.0] * (10 * SLOTS)
+
+    def put(row: int, slot: int, value: float) -> None:
+        out[row * SLOTS + (slot - 6 * me) % SLOTS] = value
+
+    for slot, counts in enumerate(slots):
+        put(0, slot, counts[me] / TOTALS[me])
+        put(1, slot, counts[them] / TOTALS[them])
+        put(2, slot, counts[KING] / TOTALS[KING])
+    if sowing is not None:
+        put(3, sowing[0], 1.0)
+        put(4, sowing[1], 1.0)
+    constants = [
+        hand[me] / TOTALS[me],
+        hand[them] / TOTALS[them],
+        hand[KING] / TOTALS[KING],
+        fraction(position.ply, position.params["max_plies"]),  # type: ignore[arg-type]
+        1.0 if position.current_player == me else 0.0,
+    ]
+    for row, value in enumerate(constants, start=5):
+        out[row * SLOTS : (row + 1) * SLOTS] = [value] * SLOTS
+    return out

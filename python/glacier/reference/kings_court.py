@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from . import _zobrist
+from ._actions import fraction
 from ._base import (
     InvalidPositionError,
     Outcome,
@@ -399,3 +400,88 @@ def check_opening(board: list[str], side: int, ply: int) -> None:
             "at ply count 2 Green's opening step must come from the side opposite Red's: Red entered "
             f"from {RING_NAMES[red]}, so Green enters from {RING_NAMES[red ^ 2]}, not {RING_NAMES[green]}"
         )
+
+
+# --- actions and observation (docs/rules/kings_court.md) -------------------------------------
+
+#: Action ``STEP + from * 4 + d`` steps, ``JUMP + from * 4 + d`` jumps, ``STOP`` ends a chain.
+STEP, JUMP, STOP = 0, 64 * 4, 2 * 64 * 4
+NUM_DISTINCT_ACTIONS = STOP + 1
+#: At most 15 jumps; ``stop`` only after at most 14 (when another jump is possible).
+MAX_CHOSEN_ACTIONS = 15
+OBSERVATION_SHAPE = (9, SIZE, SIZE)
+
+
+def _direction(a: int, b: int, distance: int) -> int:
+    return next(d for d in range(4) if neighbour(a, d, distance) == b)
+
+
+def move_actions(position: KingsCourtPosition, move: str) -> list[int]:
+    """A step is one action; a chain is one action per jump, then ``stop``."""
+    is_jump = move[2:3] == "x"
+    squares = [parse_square(part) for part in move.split("x" if is_jump else "-")]
+    if not is_jump:
+        a, b = squares
+        return [STEP + a * 4 + _direction(a, b, 1)]  # type: ignore[operator, arg-type]
+    jumps = [JUMP + a * 4 + _direction(a, b, 2) for a, b in zip(squares, squares[1:])]  # type: ignore[arg-type, operator]
+    return [*jumps, STOP]
+
+
+def action_text(action: int) -> Optional[str]:
+    if action == STOP:
+        return "stop"
+    if not 0 <= action < STOP:
+        return None
+    frm, d = (action % JUMP) // 4, action % 4
+    is_jump = action >= JUMP
+    to = neighbour(frm, d, 2 if is_jump else 1)
+    return None if to is None else move_text((frm, to), is_jump)
+
+
+def ended_by_ply_limit(position: KingsCourtPosition) -> bool:
+    """A draw at the ply limit that the Court rule (checked first) did not decide."""
+    court = position.ply >= 3 and not (position.court_pieces(0) and position.court_pieces(1))
+    return position.outcome == "draw" and not court and position.ply >= position.params["max_plies"]  # type: ignore[operator]
+
+
+def observation(position: KingsCourtPosition, pending: tuple[int, ...], player: int) -> list[float]:
+    """Nine planes of 8x8 from ``player``'s side (ranks flipped for Green): the player's and
+    the opponent's pieces as they stand, the Court, the opening, the ply fraction, whether
+    ``player`` is to move, and in a jump chain its current square, the squares it visited
+    and the opponent pieces it jumped."""
+    board = list(position.board)
+    mover = COLOURS[position.current_player]
+    at, visited, jumped = set(), set(), set()
+    if pending:
+        sq = (pending[0] - JUMP) // 4
+        board[sq] = "."
+        visited.add(sq)
+        for action in pending:
+            d = action % 4
+            jumped.add(neighbour(sq, d))
+            sq = neighbour(sq, d, 2)  # type: ignore[assignment]
+            visited.add(sq)
+        board[sq] = mover
+        at.add(sq)
+        jumped = {j for j in jumped if board[j] not in (".", mover)}  # type: ignore[index]
+    me = COLOURS[player]
+    out = [0.0] * (9 * 64)
+
+    def mark(plane: int, squares: Any) -> None:
+        for sq in squares:
+            out[plane * 64 + (sq if player == 0 else sq ^ 56)] = 1.0
+
+    mark(0, [sq for sq in range(64) if board[sq] == me])
+    mark(1, [sq for sq in range(64) if board[sq] not in (".", me)])
+    mark(2, COURT)
+    mark(6, at)
+    mark(7, visited)
+    mark(8, jumped)
+    constants = {
+        3: 1.0 if position.ply < 2 else 0.0,
+        4: fraction(position.ply, position.params["max_plies"]),  # type: ignore[arg-type]
+        5: 1.0 if position.current_player == player else 0.0,
+    }
+    for plane, value in constants.items():
+        out[plane * 64 : (plane + 1) * 64] = [value] * 64
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _zobrist
+from ._actions import fraction
 from ._base import (
     InvalidPositionError,
     Outcome,
@@ -357,3 +358,64 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
     elif not bonus and not position.pushes():
         position.outcome = 1 - side
     return position
+
+
+# --- actions and observation (docs/rules/kuba.md) --------------------------------------------
+
+#: ``from * 4 + dir`` for a push, 196 for ``pass``.
+PASS = 49 * 4
+NUM_DISTINCT_ACTIONS = PASS + 1
+MAX_CHOSEN_ACTIONS = 1
+OBSERVATION_SHAPE = (10, SIZE, SIZE)
+
+
+def move_actions(position: KubaPosition, move: str) -> list[int]:
+    if move == "pass":
+        return [PASS]
+    frm, to = parse_square(move[:2]), parse_square(move[2:])
+    assert frm is not None
+    return [frm * 4 + next(d for d in range(4) if neighbour(frm, d) == to)]
+
+
+def action_text(action: int) -> Optional[str]:
+    if action == PASS:
+        return "pass"
+    if 0 <= action < PASS and neighbour(action // 4, action % 4) is not None:
+        return push_name(action // 4, action % 4)
+    return None
+
+
+def ended_by_ply_limit(position: KubaPosition) -> bool:
+    """Kuba's only draw is the ply limit's."""
+    return position.outcome == "draw"
+
+
+def observation(position: KubaPosition, pending: tuple[int, ...], player: int) -> list[float]:
+    """Ten planes of 7x7 from ``player``'s side (files mirrored for Black, which puts its
+    marbles where White's stand): the player's marbles, the opponent's, Reds, a bonus turn,
+    the ko push's from-square and the square it would push to, the Reds each side captured
+    / 7, the ply fraction, whether ``player`` is to move."""
+    out = [0.0] * (10 * 49)
+
+    def at(plane: int, sq: int) -> int:
+        file = sq % SIZE if player == 0 else SIZE - 1 - sq % SIZE
+        return plane * 49 + sq // SIZE * SIZE + file
+
+    mine, theirs = COLOURS[player], COLOURS[1 - player]
+    for sq, marble in enumerate(position.board):
+        if marble != ".":
+            out[at({mine: 0, theirs: 1, "R": 2}[marble], sq)] = 1.0
+    if position.ko is not None:
+        frm, d = position.ko
+        out[at(4, frm)] = 1.0
+        out[at(5, neighbour(frm, d))] = 1.0  # type: ignore[arg-type]
+    constants = {
+        3: 1.0 if position.bonus else 0.0,
+        6: position.reds[player] / REDS_TO_WIN,
+        7: position.reds[1 - player] / REDS_TO_WIN,
+        8: fraction(position.ply, position.params["max_plies"]),  # type: ignore[arg-type]
+        9: 1.0 if position.current_player == player else 0.0,
+    }
+    for plane, value in constants.items():
+        out[plane * 49 : (plane + 1) * 49] = [value] * 49
+    return out

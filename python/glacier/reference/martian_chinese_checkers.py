@@ -18,6 +18,7 @@ from functools import cache, partial
 from typing import Any, Callable, Iterator, Optional
 
 from . import _zobrist
+from ._actions import fraction
 from ._base import (
     U32_MAX,
     InvalidPositionError,
@@ -473,7 +474,8 @@ def explain_illegal(position: MartianPosition, move: str) -> str:
 
 
 def board_string(position: MartianPosition) -> str:
-    """The board as rows of constant r (number 1 at the top), each hex showing its top piece."""
+    """The board as rows of constant r (number 1 at the top), each hex showing its top piece,
+    with the number and the first and last letter of every row on the rim."""
     board = position.board
     lines = []
     for r in range(-6, 7):
@@ -488,7 +490,10 @@ def board_string(position: MartianPosition) -> str:
             else:
                 c, s = stack[-1]
                 cells.append(f"{c}{SIZE_LETTERS[s - 1]}{'+' if len(stack) > 1 else ' '}")
-        lines.append(f"{r + 7:>2} " + " " * (2 * abs(r)) + " ".join(cells))
+        # Each row starts with its number and the letter of its first hex and ends with the
+        # letter of its last one: letters grow by one per hex along a row.
+        first, last = "abcdefghijklm"[max(-6, -6 - r) + 6], "abcdefghijklm"[min(6, 6 - r) + 6]
+        lines.append(f"{r + 7:>2} {first} " + " " * (2 * abs(r)) + " ".join(cells) + f" {last}")
     tall = [
         f"{HEX_NAMES[h]}={''.join(f'{c}{SIZE_LETTERS[s - 1]}' for c, s in st)}"
         for h, st in enumerate(board)
@@ -595,3 +600,170 @@ def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
                 )
     # Judged as read: the goal check from the player before the one to move, then the ply limit.
     return MartianPosition(params, player, ply, tuple(stacks), judge_from=(player - 1) % n)
+
+
+# --- actions and observation (docs/rules/martian_chinese_checkers.md) ------------------------
+
+#: A movement is ``MOVE + hex * 18 + (size - 1) * 6 + dir``: the mover's untrapped piece of
+#: that size on that hex (there is at most one) moves ``size`` hexes in direction ``dir``.
+MOVE = 0
+#: ``XAT + hex``: a whole-turn exchange with the mover's piece on that hex; ``WITH + hex``: the
+#: exchange partner on that hex; ``LEVEL + level``: the level of the piece just named.
+XAT = MOVE + len(HEXES) * 18
+WITH = XAT + len(HEXES)
+LEVEL = WITH + len(HEXES)
+#: Ends a movement that could end in an exchange, without one.
+NO_EXCHANGE = LEVEL + MAX_LEVELS
+PASS = NO_EXCHANGE + 1
+NUM_DISTINCT_ACTIONS = PASS + 1
+#: A whole-turn exchange: X's hex and level, G's hex and level.
+MAX_CHOSEN_ACTIONS = 4
+GRID = 13
+PLANES = 68
+OBSERVATION_SHAPE = (PLANES, GRID, GRID)
+
+
+def move_actions(position: MartianPosition, move: str) -> list[int]:
+    """A movement, then ``no exchange`` or the partner's hex and level; a whole-turn exchange
+    as X's hex and level, then G's; ``pass``."""
+    if move == "pass":
+        return [PASS]
+    parsed = parse_move_text(move)
+    assert parsed is not None
+    movement, exchange = parsed
+    if movement is None:
+        assert exchange is not None
+        (hx, lx), (hg, lg) = exchange
+        return [XAT + hx, LEVEL + lx, WITH + hg, LEVEL + lg]
+    (frm, level), to = movement
+    size = position.board[frm][level][1]
+    d = next(d for d in range(6) if len(RAYS[frm][d]) >= size and RAYS[frm][d][size - 1] == to)
+    first = MOVE + frm * 18 + (size - 1) * 6 + d
+    if exchange is None:
+        return [first, NO_EXCHANGE]
+    (hg, lg) = exchange[1]
+    return [first, WITH + hg, LEVEL + lg]
+
+
+def action_text(action: int) -> Optional[str]:
+    if MOVE <= action < XAT:
+        frm, rest = divmod(action - MOVE, 18)
+        size, d = rest // 6 + 1, rest % 6
+        ray = RAYS[frm][d]
+        return f"{HEX_NAMES[frm]}-{HEX_NAMES[ray[size - 1]]}" if len(ray) >= size else None
+    if XAT <= action < WITH:
+        return f"x{HEX_NAMES[action - XAT]}"
+    if WITH <= action < LEVEL:
+        return f"={HEX_NAMES[action - WITH]}"
+    if LEVEL <= action < NO_EXCHANGE:
+        return f"/{action - LEVEL}"
+    return {NO_EXCHANGE: "no exchange", PASS: "pass"}.get(action)
+
+
+def ended_by_ply_limit(position: MartianPosition) -> bool:
+    """E's only draw is the ply limit's."""
+    return position.outcome == "draw"
+
+
+@cache
+def _turned(colour: int) -> tuple[int, ...]:
+    """The cell of every hex on the observer's 13x13 grid: the board turned by multiples of
+    60 degrees, ``(q, r) -> (-r, q + r)`` once per territory, until the observer's colour
+    sits on territory 0."""
+    cells = []
+    for q, r in HEXES:
+        for _ in range(colour):
+            q, r = -r, q + r
+        cells.append((q + 6) * GRID + r + 6)
+    return tuple(cells)
+
+
+CELLS = GRID * GRID
+
+
+@cache
+def _fixed_planes(seats: tuple[int, ...], player: int) -> tuple[float, ...]:
+    """The planes that only depend on the seats and the observer: the board (43), every
+    player's goal (44 + j) and home (50 + j)."""
+    n = len(seats)
+    cells = _turned(seats[player])
+    out = [0.0] * (PLANES * CELLS)
+    for hex_ in range(len(HEXES)):
+        out[43 * CELLS + cells[hex_]] = 1.0
+        for j in range(n):
+            colour = seats[(player + j) % n]
+            if TERRITORY[hex_] == goal_of(colour):
+                out[(44 + j) * CELLS + cells[hex_]] = 1.0
+            if colour in HOME[hex_]:
+                out[(50 + j) * CELLS + cells[hex_]] = 1.0
+    return tuple(out)
+
+
+def observation(position: MartianPosition, pending: tuple[int, ...], player: int) -> list[float]:
+    """68 planes over a 13x13 grid turned so that ``player``'s territory is territory 0 (see
+    the rules page for every plane)."""
+    n = position.num_players
+    seats = position.seats
+    board = position.board
+    moved_from = x_hex = x_level = g_hex = None
+    rest_actions: tuple[int, ...] = ()
+    if pending and pending[0] < XAT:
+        # After a movement the board is shown with it made: X is the moved piece.
+        frm, rest = divmod(pending[0] - MOVE, 18)
+        size, d = rest // 6 + 1, rest % 6
+        mine = seats[position.current_player]
+        level = next(
+            lv for lv, (c, s) in enumerate(board[frm]) if c == mine and s == size and not is_trapped(board[frm], lv)
+        )
+        to = RAYS[frm][d][size - 1]
+        moved_from, x_hex, x_level = frm, to, len(board[to])
+        board = lift_and_drop(board, frm, level, to)
+        rest_actions = pending[1:]
+    elif pending:
+        x_hex = pending[0] - XAT
+        rest_actions = pending[1:]
+        if rest_actions and rest_actions[0] >= LEVEL:
+            x_level = rest_actions[0] - LEVEL
+            rest_actions = rest_actions[1:]
+    if rest_actions:
+        g_hex = rest_actions[0] - WITH
+    cells = _turned(seats[player])
+    relative = {seats[(player + j) % n]: j for j in range(n)}
+    out = list(_fixed_planes(seats, player))
+
+    def put(plane: int, hex_: int, value: float) -> None:
+        out[plane * CELLS + cells[hex_]] = value
+
+    for hex_, stack in enumerate(board):
+        if not stack:
+            continue
+        counts: dict[tuple[int, int], list[int]] = {}
+        for level, (colour, size) in enumerate(stack):
+            count = counts.setdefault((relative[colour], size), [0, 0])
+            count[0] += 1
+            count[1] += not is_trapped(stack, level)
+        for (j, size), (total, free) in counts.items():
+            plane = (j * 3 + size - 1) * 2
+            put(plane, hex_, total / PIECES_PER_SIZE)
+            put(plane + 1, hex_, free / PIECES_PER_SIZE)
+        put(36 + relative[stack[-1][0]], hex_, 1.0)
+        put(42, hex_, fraction(len(stack), PIECES * n))
+    if moved_from is not None:
+        put(64, moved_from, 1.0)
+    if x_hex is not None:
+        put(65, x_hex, 1.0)
+        if x_level is not None:
+            put(66, x_hex, fraction(x_level + 1, len(board[x_hex])))
+    if g_hex is not None:
+        put(67, g_hex, 1.0)
+    limit = position.params["stack_limit"]
+    constants = {
+        56 + (position.current_player - player) % n: 1.0,
+        62: fraction(position.ply, position.params["max_plies"]),  # type: ignore[arg-type]
+        63: 1.0 if limit is None else fraction(limit, MAX_LEVELS),
+    }
+    for plane, value in constants.items():
+        start = plane * CELLS
+        for cell in cells:
+            out[start + cell] = value
+    return out

@@ -1,27 +1,62 @@
 //! Many games stepped at once, for learning programs: the core of the batched environment.
 //!
-//! Actions are integers, numbered by the game's [`ActionEncoding`]. A game with a fixed
-//! action space (`ActionEncoding::FIXED`) numbers its moves independently of the position
-//! and the environment offers legal-move masks; any other game numbers the legal moves
-//! `0..count` in generation order and the environment offers counts (and the move texts in
-//! action order, for people).
+//! Actions are the game's fixed action numbers ([`ActionEncoding`]); a move may take several
+//! (see [`crate::actions`]), and the states between them are states like any other: the
+//! same player to move, a legal-action mask, an observation. Every environment can be reset
+//! on its own. An environment may also play against a built-in opponent: the agent holds one
+//! seat and every other seat plays uniformly random moves, in Rust, as part of the step.
 //!
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
 
+use crate::actions::{PartialMove, Taken};
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
-use crate::{ActionEncoding, Error, FullGame};
+use crate::{Error, FullGame};
 
 /// Below this many environments per thread, threads cost more than they save.
 const MIN_ENVS_PER_THREAD: usize = 256;
 
-/// One environment: its game, the plies of its current episode and its random stream.
+/// One environment: its game, the move being made, the plies of its current episode and
+/// its random stream; and, during a step, its action and what the action does.
 #[derive(Debug, Clone)]
 struct Slot<G: FullGame> {
     state: G,
+    partial: PartialMove,
     length: u32,
     rng: SplitMix64,
+    action: i64,
+    resolved: Resolved<G::Move>,
+    result: StepResult,
+    /// The actions marked in this environment's row by the last [`VecEnv::update_mask`].
+    marked: Vec<u16>,
+}
+
+impl<G: FullGame> Slot<G> {
+    fn restart(&mut self, start: &G) {
+        self.state = start.clone();
+        self.partial.clear();
+        self.length = 0;
+    }
+
+    /// Plays uniformly random whole moves for every seat but `agent` until the agent is to
+    /// move or the game is over.
+    fn play_opponents(&mut self, agent: usize) {
+        while !self.state.is_terminal() && self.state.current_player() != agent {
+            let mut seen = 0u64;
+            let mut chosen = None;
+            let rng = &mut self.rng;
+            self.state.generate_moves(&mut |mv| {
+                seen += 1;
+                if rng.below(seen) == 0 {
+                    chosen = Some(mv);
+                }
+            });
+            let Some(mv) = chosen else { break };
+            self.state.play_unchecked(mv);
+            self.length += 1;
+        }
+    }
 }
 
 /// `num_envs` copies of a game, each reset to `start` when it ends (with `auto_reset`).
@@ -30,15 +65,36 @@ pub struct VecEnv<G: FullGame> {
     start: G,
     slots: Vec<Slot<G>>,
     auto_reset: bool,
+    /// The agent's seat when the other seats are played by the built-in random opponent.
+    agent: Option<usize>,
     threads: usize,
+}
+
+/// What one environment's action does in a step, worked out before anything is played.
+#[derive(Debug, Clone, Copy)]
+enum Resolved<M> {
+    /// The environment's game is over and it was given no action.
+    Idle,
+    /// The action leaves the move half made.
+    Continues(PartialMove),
+    /// The action completes this move.
+    Move(M),
+    /// The action is not legal.
+    Illegal,
 }
 
 /// What one step reports for one environment.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct StepResult {
+    /// The episode reached an end of the game other than its ply limit.
     pub terminated: bool,
+    /// The episode ended only because it reached its ply limit.
+    pub truncated: bool,
     /// Plies in the episode that just ended (0 when it goes on).
     pub episode_length: u32,
+    /// The return, in an episode that ended on this step, of the player who took the action
+    /// (of the agent, against the built-in opponent); else 0.
+    pub reward: f64,
 }
 
 /// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads.
@@ -50,7 +106,7 @@ fn chunked<T: Send, U: Send>(
     work: impl Fn(&mut [T], &mut [U]) + Sync,
 ) {
     let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
-    if threads == 1 {
+    if threads == 1 || per_item == 0 {
         work(items, out);
         return;
     }
@@ -66,28 +122,27 @@ fn chunked<T: Send, U: Send>(
     });
 }
 
-/// The move an action number stands for in `state`, if it is legal there.
-fn action_move<G: ActionEncoding>(state: &G, action: i64) -> Option<G::Move> {
-    state.move_of_action(usize::try_from(action).ok()?)
-}
-
-/// A uniformly random legal action of `state`. Index actions need only the move count
-/// (which games count fast); numbered actions take one pass over the moves (reservoir
-/// sampling: the k-th move replaces the choice with probability 1/k).
-fn random_action<G: ActionEncoding>(state: &G, rng: &mut SplitMix64) -> Option<i64> {
-    if !G::FIXED {
-        let count = state.count_moves();
-        return (count > 0).then(|| rng.below(count) as i64);
+/// Runs `work` over chunks of `out` (`per_item` values per environment) with the matching
+/// environments, read-only, on up to `threads` threads.
+fn chunked_read<T: Sync, U: Send>(
+    items: &[T],
+    out: &mut [U],
+    per_item: usize,
+    threads: usize,
+    work: impl Fn(&[T], &mut [U]) + Sync,
+) {
+    let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
+    if threads == 1 || per_item == 0 {
+        work(items, out);
+        return;
     }
-    let mut seen = 0u64;
-    let mut chosen = None;
-    state.generate_moves(&mut |mv| {
-        seen += 1;
-        if rng.below(seen) == 0 {
-            chosen = Some(mv);
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (items, out) in items.chunks(chunk).zip(out.chunks_mut(chunk * per_item)) {
+            let work = &work;
+            scope.spawn(move || work(items, out));
         }
     });
-    chosen.map(|mv| state.action_of(mv, 0) as i64)
 }
 
 impl<G: FullGame> VecEnv<G> {
@@ -97,16 +152,39 @@ impl<G: FullGame> VecEnv<G> {
         let slots = (0..num_envs)
             .map(|i| Slot {
                 state: start.clone(),
+                partial: PartialMove::new(),
                 length: 0,
                 rng: SplitMix64::stream(seed, i as u64),
+                action: -1,
+                resolved: Resolved::Idle,
+                result: StepResult::default(),
+                marked: Vec::new(),
             })
             .collect();
         VecEnv {
             start,
             slots,
             auto_reset,
+            agent: None,
             threads: thread_count(threads),
         }
+    }
+
+    /// Lets the agent play seat `agent` only: every other seat plays uniformly random
+    /// moves (drawn from the environment's stream) as part of `reset` and `step`. `None`:
+    /// self-play, every seat is the agent's.
+    pub fn set_opponent(&mut self, agent: Option<usize>) -> Result<(), Error> {
+        if let Some(seat) = agent {
+            if seat >= self.num_players() {
+                return Err(Error::InvalidParameter(format!(
+                    "the agent's seat must be below {} (the number of players), got {seat}",
+                    self.num_players()
+                )));
+            }
+        }
+        self.agent = agent;
+        self.reset();
+        Ok(())
     }
 
     pub fn num_envs(&self) -> usize {
@@ -121,20 +199,50 @@ impl<G: FullGame> VecEnv<G> {
         &self.slots[env].state
     }
 
+    /// The actions taken so far in environment `env`'s move being made.
+    pub fn partial(&self, env: usize) -> &PartialMove {
+        &self.slots[env].partial
+    }
+
     pub fn states(&self) -> impl Iterator<Item = &G> {
         self.slots.iter().map(|s| &s.state)
     }
 
+    /// Puts every environment back at the start (where the opponent moves first, its moves
+    /// are played).
     pub fn reset(&mut self) {
+        let (start, agent) = (&self.start, self.agent);
         for slot in &mut self.slots {
-            slot.state = self.start.clone();
-            slot.length = 0;
+            slot.restart(start);
+            if let Some(agent) = agent {
+                slot.play_opponents(agent);
+            }
         }
     }
 
-    /// Plays one action in every environment. `returns` (num_envs x num_players) receives the
-    /// returns of every episode that ends on this step, zeros elsewhere. If any action is
-    /// illegal nothing is played and the error names the first such environment.
+    /// Puts the environments whose entry of `which` is `true` back at the start.
+    pub fn reset_some(&mut self, which: &[bool]) -> Result<(), Error> {
+        if which.len() != self.slots.len() {
+            return Err(Error::InvalidParameter(format!(
+                "expected a mask of {} environments, got {}",
+                self.slots.len(),
+                which.len()
+            )));
+        }
+        let (start, agent) = (&self.start, self.agent);
+        for (slot, _) in self.slots.iter_mut().zip(which).filter(|(_, &w)| w) {
+            slot.restart(start);
+            if let Some(agent) = agent {
+                slot.play_opponents(agent);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes one action in every environment; an environment given -1 takes none this step
+    /// (one whose game is over, possible without `auto_reset`, must be given -1). `returns` (num_envs x num_players)
+    /// receives the returns of every episode that ends on this step, zeros elsewhere. If any
+    /// action is illegal nothing is played and the error names the first such environment.
     pub fn step(
         &mut self,
         actions: &[i64],
@@ -149,100 +257,155 @@ impl<G: FullGame> VecEnv<G> {
                 actions.len()
             )));
         }
-        // Resolve every action first (read-only), so an illegal one changes nothing.
-        let mut moves: Vec<Option<G::Move>> = vec![None; n];
-        {
-            let slots = &self.slots;
-            let mut indexed: Vec<(usize, i64)> = actions.iter().copied().enumerate().collect();
-            chunked(&mut indexed, &mut moves, 1, self.threads, |items, out| {
-                for (&(env, action), slot) in items.iter().zip(out.iter_mut()) {
-                    let state = &slots[env].state;
-                    *slot = if state.is_terminal() {
-                        None
-                    } else {
-                        action_move(state, action)
-                    };
-                }
-            });
+        // Work out every action first (nothing played), so an illegal one changes nothing.
+        for (slot, &action) in self.slots.iter_mut().zip(actions) {
+            slot.action = action;
         }
-        if let Some(env) = moves.iter().position(Option::is_none) {
+        chunked(
+            &mut self.slots,
+            returns,
+            players,
+            self.threads,
+            |slots, _| {
+                for slot in slots {
+                    slot.resolved = resolve(slot, slot.action);
+                }
+            },
+        );
+        let illegal = self
+            .slots
+            .iter()
+            .position(|slot| matches!(slot.resolved, Resolved::Illegal));
+        if let Some(env) = illegal {
             return Err(Error::IllegalMove(if self.slots[env].state.is_terminal() {
-                format!("environment {env} has ended; call reset() (or create the environment with auto_reset)")
+                format!("environment {env} has ended: give it -1, or reset it (or create the environment with auto_reset)")
             } else {
                 format!("action {} is not legal in environment {env}", actions[env])
             }));
         }
 
-        let (start, auto_reset) = (&self.start, self.auto_reset);
-        let mut work: Vec<(&mut Slot<G>, G::Move, &mut StepResult)> = self
-            .slots
-            .iter_mut()
-            .zip(moves.into_iter().flatten())
-            .zip(results.iter_mut())
-            .map(|((slot, mv), result)| (slot, mv, result))
-            .collect();
+        let (start, auto_reset, agent) = (&self.start, self.auto_reset, self.agent);
         returns.fill(0.0);
         chunked(
-            &mut work,
+            &mut self.slots,
             returns,
             players,
             self.threads,
-            |items, returns| {
-                for ((slot, mv, result), row) in items.iter_mut().zip(returns.chunks_mut(players)) {
-                    slot.state.play_unchecked(*mv);
-                    slot.length += 1;
-                    let terminated = slot.state.is_terminal();
-                    **result = StepResult {
-                        terminated,
-                        episode_length: if terminated { slot.length } else { 0 },
-                    };
-                    if terminated {
+            |slots, returns| {
+                for (slot, row) in slots.iter_mut().zip(returns.chunks_mut(players)) {
+                    slot.result = StepResult::default();
+                    let mover = agent.unwrap_or_else(|| slot.state.current_player());
+                    match slot.resolved {
+                        Resolved::Idle | Resolved::Illegal => continue,
+                        Resolved::Continues(partial) => {
+                            slot.partial = partial;
+                            continue;
+                        }
+                        Resolved::Move(mv) => {
+                            slot.partial.clear();
+                            slot.state.play_unchecked(mv);
+                            slot.length += 1;
+                            if let Some(agent) = agent {
+                                slot.play_opponents(agent);
+                            }
+                        }
+                    }
+                    if slot.state.is_terminal() {
+                        let truncated = slot.state.ended_by_ply_limit();
                         row.copy_from_slice(&slot.state.outcome().returns(players));
+                        slot.result = StepResult {
+                            terminated: !truncated,
+                            truncated,
+                            episode_length: slot.length,
+                            reward: row[mover],
+                        };
                         if auto_reset {
-                            slot.state = start.clone();
-                            slot.length = 0;
+                            slot.restart(start);
+                            if let Some(agent) = agent {
+                                slot.play_opponents(agent);
+                            }
                         }
                     }
                 }
             },
         );
+        for (result, slot) in results.iter_mut().zip(&self.slots) {
+            *result = slot.result;
+        }
         Ok(())
     }
 
-    /// The number of legal moves in every environment.
-    pub fn legal_counts(&self, out: &mut [u32]) {
-        for (count, slot) in out.iter_mut().zip(&self.slots) {
-            *count = slot.state.count_moves() as u32;
-        }
-    }
-
-    /// Legal-action masks (num_envs x NUM_ACTIONS), for games with a fixed action space.
-    pub fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error> {
-        if !G::FIXED {
-            return Err(Error::InvalidParameter(format!(
-                "{} has no fixed action space: actions index the legal moves; use legal_counts()",
-                G::NAME
-            )));
-        }
+    /// Legal-action masks, num_envs x `NUM_DISTINCT_ACTIONS`.
+    pub fn legal_mask(&self, out: &mut [bool]) {
         out.fill(false);
-        for (slot, row) in self
-            .slots
-            .iter()
-            .zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS))
-        {
-            let state = &slot.state;
-            state.generate_moves(&mut |mv| row[state.action_of(mv, 0)] = true);
-        }
-        Ok(())
+        chunked_read(
+            &self.slots,
+            out,
+            G::NUM_DISTINCT_ACTIONS,
+            self.threads,
+            |slots, out| {
+                for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
+                    slot.partial.write_mask(&slot.state, row);
+                }
+            },
+        );
     }
 
-    /// Observations (num_envs x OBSERVATION_SHAPE).
-    pub fn observations(&self, out: &mut [f32]) {
+    /// Brings the legal-action masks in `out` (num_envs x `NUM_DISTINCT_ACTIONS`) up to
+    /// date, touching only the entries that change: `out` must be the buffer of the last
+    /// call, unchanged since (all false before the first). Masks are mostly zeros, so this
+    /// writes a few bytes per environment where [`VecEnv::legal_mask`] clears every entry.
+    pub fn update_mask(&mut self, out: &mut [bool]) {
+        let size = G::NUM_DISTINCT_ACTIONS;
+        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
+            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
+                for &a in &slot.marked {
+                    row[usize::from(a)] = false;
+                }
+                slot.marked.clear();
+                let marked = &mut slot.marked;
+                slot.partial.for_each_legal_action(&slot.state, |a| {
+                    row[a] = true;
+                    marked.push(a as u16);
+                });
+            }
+        });
+    }
+
+    /// Forgets what [`VecEnv::update_mask`] marked (for a new, all-false buffer).
+    pub fn forget_marks(&mut self) {
+        for slot in &mut self.slots {
+            slot.marked.clear();
+        }
+    }
+
+    /// The legal-action mask of environment `env` (`NUM_DISTINCT_ACTIONS` long).
+    pub fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
+        out.fill(false);
+        let slot = &self.slots[env];
+        slot.partial.write_mask(&slot.state, out);
+    }
+
+    /// Observations (num_envs x OBSERVATION_SHAPE), each from the point of view of
+    /// `player`, or of the environment's player to move when `None`.
+    pub fn observations(&self, player: Option<usize>, out: &mut [f32]) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
         out.fill(0.0);
-        for (slot, row) in self.slots.iter().zip(out.chunks_mut(size)) {
-            slot.state.observe(row);
-        }
+        chunked_read(&self.slots, out, size, self.threads, |slots, out| {
+            for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
+                let who = player.unwrap_or_else(|| slot.state.current_player());
+                slot.partial.observe(&slot.state, who, row);
+            }
+        });
+    }
+
+    /// The observation of environment `env` from `player`'s point of view (or its player
+    /// to move's).
+    pub fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]) {
+        out.fill(0.0);
+        let slot = &self.slots[env];
+        let who = player.unwrap_or_else(|| slot.state.current_player());
+        slot.partial.observe(&slot.state, who, out);
     }
 
     /// A uniformly random legal action for every environment (-1 where the episode has
@@ -250,40 +413,88 @@ impl<G: FullGame> VecEnv<G> {
     pub fn random_actions(&mut self, out: &mut [i64]) {
         chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
             for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
-                *action = random_action(&slot.state, &mut slot.rng).unwrap_or(-1);
+                let rng = &mut slot.rng;
+                *action = slot
+                    .partial
+                    .random_action(&slot.state, |n| rng.below(n))
+                    .map_or(-1, |a| a as i64);
             }
         });
     }
 
-    /// Legal move texts of environment `env` with their action numbers, in action order.
-    pub fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
-        let state = &self.slots[env].state;
-        let mut out = Vec::new();
-        let mut index = 0;
-        state.generate_moves(&mut |mv| {
-            out.push((state.action_of(mv, index) as i64, state.move_text(mv)));
-            index += 1;
-        });
-        out.sort_unstable();
-        out
+    /// The legal actions of environment `env`, ascending.
+    pub fn legal_actions(&self, env: usize) -> Vec<usize> {
+        let slot = &self.slots[env];
+        slot.partial.legal_actions(&slot.state)
+    }
+
+    /// Plays the legal move `mv` in environment `env`, between moves (for an opponent that
+    /// chooses whole moves); returns what a step would report.
+    pub fn play_move(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
+        let players = self.num_players();
+        let slot = &mut self.slots[env];
+        slot.partial.clear();
+        slot.state.play_unchecked(mv);
+        slot.length += 1;
+        returns.fill(0.0);
+        if !slot.state.is_terminal() {
+            return StepResult::default();
+        }
+        let truncated = slot.state.ended_by_ply_limit();
+        returns.copy_from_slice(&slot.state.outcome().returns(players));
+        let result = StepResult {
+            terminated: !truncated,
+            truncated,
+            episode_length: slot.length,
+            reward: self.agent.map_or(0.0, |agent| returns[agent]),
+        };
+        if self.auto_reset {
+            slot.restart(&self.start);
+        }
+        result
+    }
+}
+
+/// What `action` does in `slot`.
+fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
+    if action == -1 {
+        return Resolved::Idle;
+    }
+    let Ok(action) = usize::try_from(action) else {
+        return Resolved::Illegal;
+    };
+    if slot.state.is_terminal() {
+        return Resolved::Illegal;
+    }
+    let mut partial = slot.partial;
+    match partial.take(&slot.state, action) {
+        Some(Taken::Move(mv)) => Resolved::Move(mv),
+        Some(Taken::Continues) => Resolved::Continues(partial),
+        None => Resolved::Illegal,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::kings_court::{KingsCourt, KingsCourtParams};
     use crate::games::kuba::{Kuba, KubaParams};
     use crate::{Game, Notation};
 
-    fn run(threads: usize) -> (Vec<String>, Vec<f64>) {
-        let start = Kuba::start(&KubaParams { max_plies: 30 });
+    fn run<G: FullGame>(start: G, threads: usize) -> (Vec<String>, Vec<f64>) {
+        let players = start.num_players();
         let mut env = VecEnv::new(start, 600, true, 9, threads);
         let mut all_returns = Vec::new();
         let mut actions = vec![0; 600];
-        let mut returns = vec![0.0; 1200];
+        let mut returns = vec![0.0; 600 * players];
         let mut results = vec![StepResult::default(); 600];
+        let mut masks = vec![false; 600 * G::NUM_DISTINCT_ACTIONS];
         for _ in 0..50 {
             env.random_actions(&mut actions);
+            env.legal_mask(&mut masks);
+            for (row, &a) in masks.chunks(G::NUM_DISTINCT_ACTIONS).zip(&actions) {
+                assert!(row[a as usize], "sampled actions are legal");
+            }
             env.step(&actions, &mut returns, &mut results)
                 .expect("legal actions");
             all_returns.extend_from_slice(&returns);
@@ -293,6 +504,9 @@ mod tests {
 
     #[test]
     fn results_do_not_depend_on_threads() {
-        assert_eq!(run(1), run(3));
+        let kuba = Kuba::start(&KubaParams { max_plies: 30 });
+        assert_eq!(run(kuba.clone(), 1), run(kuba, 3));
+        let court = KingsCourt::start(&KingsCourtParams { max_plies: 30 });
+        assert_eq!(run(court.clone(), 1), run(court, 3));
     }
 }

@@ -4,13 +4,16 @@
 //!   Zobrist hash. Perft, playouts and search need nothing more.
 //! - [`Notation`]: the position text and the move text, for people and for the checked,
 //!   text-based [`crate::Session`].
-//! - [`ActionEncoding`]: move numbers for learning programs.
-//! - [`Observation`]: the state as a tensor, for learning programs.
+//! - [`ActionEncoding`]: action numbers for learning programs (a move is one action or a
+//!   short sequence of them).
+//! - [`Observation`]: the state as a tensor, from any player's point of view, for learning
+//!   programs.
 //!
 //! A consumer asks for the layers it uses (the batched environment needs an encoding and an
 //! observation), so a game without one fails to compile instead of returning zeros. None of
 //! the required methods has a default.
 
+use crate::actions::{ActionList, QuickTake};
 use crate::rng::SplitMix64;
 use crate::{Error, ParamSpec, ParamValue};
 use std::convert::Infallible;
@@ -247,32 +250,64 @@ pub trait Notation: Game {
     }
 }
 
-/// Move numbers for learning programs.
+/// Action numbers for learning programs: a fixed numbering of the choices a player makes.
+///
+/// Every action number means the same thing in every position, and names it without the
+/// position's help ([`ActionEncoding::action_text`]). A move is a short sequence of actions
+/// by the player to move ([`ActionEncoding::move_actions`]): most games need one action
+/// per move; where a whole move is too rich to number (a jump chain, a drop order), the
+/// player picks its parts one after another. [`crate::actions`] turns these sequences into
+/// the action-level state machine: the states between the actions of one move are real
+/// states (the same player to move, its legal actions, not terminal), and an action that
+/// only one way of going on follows is taken by itself.
 pub trait ActionEncoding: Game {
-    /// The number of action numbers a learning framework must allow: every action is below
-    /// it. For a game whose actions index the legal moves, a proven bound on the number of
-    /// legal moves in any position the game can read.
+    /// Every action number is below this (at most 10,000, proven on each rules page).
     const NUM_DISTINCT_ACTIONS: usize;
-    /// `true` when an action number means the same move in every position; `false` when
-    /// action `i` is the `i`-th legal move in generation order.
-    const FIXED: bool;
+    /// The most actions a player chooses in one move (the forced ones, taken by
+    /// themselves, not counted); with the ply limit it bounds the length of a game in
+    /// actions.
+    const MAX_CHOSEN_ACTIONS: usize;
+    /// Whether every move is one action whose [`ActionEncoding::action_text`] is the
+    /// move's own text (as a UCI move is), which lets the bindings intern move strings.
+    const ONE_ACTION_MOVES: bool;
 
-    /// The action number of the legal move `mv`, which is the `index`-th in generation order.
-    fn action_of(&self, mv: Self::Move, index: usize) -> usize;
-    /// The legal move whose action number is `action`, if there is one.
-    fn move_of_action(&self, action: usize) -> Option<Self::Move>;
-    /// The text of action `action` when it is the same in every position (as UCI moves are),
-    /// which lets the bindings intern move strings; `None` otherwise.
+    /// Appends the actions of `mv`, a legal move of this state, to `out` (at most
+    /// [`crate::actions::MAX_MOVE_ACTIONS`]). The action lists of the legal moves of one
+    /// state are distinct and none is the beginning of another.
+    fn move_actions(&self, mv: Self::Move, out: &mut ActionList);
+
+    /// Calls `visit` once for every legal action of this (not finished) state between moves:
+    /// the distinct first actions of its legal moves. Games may override it with a faster
+    /// way than generating every move.
+    fn for_each_first_action(&self, visit: &mut impl FnMut(usize)) {
+        crate::actions::first_actions_of_moves(self, visit);
+    }
+
+    /// What taking `action` between moves does, where the game can tell faster than by
+    /// generating every move (`QuickTake::Unknown` leaves it to the general way).
+    fn quick_take(&self, action: usize) -> QuickTake<Self::Move> {
+        crate::actions::quick_take_of_moves(self, action)
+    }
+
+    /// The name of action `action`, the same in every position (`d3`, `c3xc5`, `drop W`);
+    /// `None` for a number that no position ever allows.
     fn action_text(action: usize) -> Option<String>;
+
+    /// Whether the game is over only because it reached its ply limit (a learning
+    /// framework calls that a truncation; every other end is a termination).
+    fn ended_by_ply_limit(&self) -> bool;
 }
 
 /// The state as a tensor of floats, for learning programs.
-pub trait Observation: Game {
-    /// The shape of the tensor [`Observation::observe`] writes.
+pub trait Observation: ActionEncoding {
+    /// The shape of the tensor [`Observation::observation`] writes.
     const OBSERVATION_SHAPE: &'static [usize];
-    /// Writes the state, from the point of view of the player to move, into `out` (length =
-    /// product of `OBSERVATION_SHAPE`, zeroed by the caller).
-    fn observe(&self, out: &mut [f32]);
+
+    /// Writes the state, from the point of view of `player`, into `out` (length = product
+    /// of `OBSERVATION_SHAPE`, zeroed by the caller). `pending` holds the actions already
+    /// taken in the move being made (empty between moves), which the tensor shows too.
+    /// The board is turned so that every player sees itself in the same place.
+    fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]);
 }
 
 /// A game with every layer: what the bindings and the batched environment serve.

@@ -8,6 +8,7 @@
 //! once against the layers it needs. The rules each game follows are stated in
 //! `docs/rules/` in the repository.
 
+pub mod actions;
 pub mod env;
 pub mod error;
 pub mod game;
@@ -20,6 +21,7 @@ pub mod rng;
 pub mod session;
 pub mod zobrist;
 
+pub use actions::{ActionList, PartialMove, QuickTake, Taken};
 pub use error::Error;
 pub use game::{ActionEncoding, FullGame, Game, GameParams, Notation, Observation, Outcome};
 pub use params::{ParamSpec, ParamValue};

@@ -193,9 +193,13 @@ pub fn perft_hashed<G: Game>(state: &G, depth: u32, table: &PerftTable) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{with_game, Notation, Session};
+    use crate::{with_game, ActionEncoding, Notation, Session};
 
-    fn agree<G: Notation>(text: Option<&str>, params: &[(&str, crate::ParamValue)], depth: u32) {
+    fn agree<G: Notation + ActionEncoding>(
+        text: Option<&str>,
+        params: &[(&str, crate::ParamValue)],
+        depth: u32,
+    ) {
         let session = match text {
             Some(text) => Session::<G>::from_text(text, params),
             None => Session::<G>::new(params),

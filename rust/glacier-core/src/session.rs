@@ -1,19 +1,23 @@
-//! A game with its history: the checked, text-based API the bindings expose.
+//! A game with its history: the checked, text-based API the bindings expose, for whole
+//! moves and for actions (a move may take several, see [`crate::actions`]).
 
+use crate::actions::{chosen_actions, PartialMove, Taken};
 use crate::game::{params_for_text, params_from};
-use crate::{ActionEncoding, Error, GameParams, Notation, ParamValue};
+use crate::{ActionEncoding, ActionList, Error, GameParams, Notation, Observation, ParamValue};
 
 /// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
 #[derive(Debug, Clone)]
-pub struct Session<G: Notation> {
+pub struct Session<G: Notation + ActionEncoding> {
     state: G,
     /// Every earlier state with the move played from it, oldest first.
     history: Vec<(G, G::Move)>,
     /// The text the session started from (with `history` it rebuilds the session, e.g. when pickled).
     initial_text: String,
+    /// The actions taken so far in the move being made (empty between moves).
+    partial: PartialMove,
 }
 
-impl<G: Notation> Session<G> {
+impl<G: Notation + ActionEncoding> Session<G> {
     pub fn new(params: &[(&str, ParamValue)]) -> Result<Self, Error> {
         Ok(Self::from_state(G::start(&params_from::<G>(params)?)))
     }
@@ -30,6 +34,7 @@ impl<G: Notation> Session<G> {
             state,
             history: Vec::new(),
             initial_text,
+            partial: PartialMove::new(),
         }
     }
 
@@ -50,7 +55,8 @@ impl<G: Notation> Session<G> {
             .collect()
     }
 
-    /// Legal moves as text, in ascending code-point order.
+    /// Legal moves as text, in ascending code-point order: in the middle of a move, those
+    /// that begin with the actions taken.
     pub fn legal_moves(&self) -> Vec<String> {
         let mut texts = String::new();
         let mut spans = Vec::new();
@@ -67,10 +73,13 @@ impl<G: Notation> Session<G> {
     pub fn legal_move_texts(&self, texts: &mut String, spans: &mut Vec<(usize, usize)>) {
         texts.clear();
         spans.clear();
+        let partial = self.partial;
         self.state.generate_moves(&mut |mv| {
-            let start = texts.len();
-            self.state.write_move_text(mv, texts);
-            spans.push((start, texts.len()));
+            if partial.allows(&self.state, mv) {
+                let start = texts.len();
+                self.state.write_move_text(mv, texts);
+                spans.push((start, texts.len()));
+            }
         });
         spans.sort_unstable_by(|&(a, b), &(c, d)| texts[a..b].cmp(&texts[c..d]));
     }
@@ -83,19 +92,34 @@ impl<G: Notation> Session<G> {
             )));
         }
         let mv = self.state.parse_move(text)?;
+        if !self.partial.allows(&self.state, mv) {
+            return Err(Error::IllegalMove(format!(
+                "'{text}' does not begin with the actions already taken in this move ({})",
+                self.pending_text()
+            )));
+        }
         self.play_move(mv);
         Ok(())
     }
 
-    /// Plays a move produced by the state's own move generator.
+    /// Plays a move produced by the state's own move generator (and allowed by the actions
+    /// taken in it so far, if any).
     pub fn play_move(&mut self, mv: G::Move) {
         let before = self.state.clone();
         self.state.play_unchecked(mv);
         self.history.push((before, mv));
+        self.partial.clear();
     }
 
-    /// Takes back the last move and returns its text.
+    /// Takes back the last move and returns its text (not in the middle of a move: the
+    /// actions taken in it are taken back by [`Session::undo_action`]).
     pub fn undo(&mut self) -> Result<String, Error> {
+        if !self.partial.is_empty() {
+            return Err(Error::IllegalMove(format!(
+                "a move is being made (actions {} taken): undo_action() takes them back",
+                self.pending_text()
+            )));
+        }
         let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;
         let text = before.move_text(mv);
         self.state = before;
@@ -116,19 +140,119 @@ impl<G: Notation> Session<G> {
 }
 
 impl<G: Notation + ActionEncoding> Session<G> {
-    /// The action numbers of the legal moves, ascending (see [`ActionEncoding`]).
+    /// The legal actions, ascending (see [`ActionEncoding`]).
     pub fn legal_actions(&self) -> Vec<usize> {
-        let state = &self.state;
-        let mut out = Vec::new();
-        state.generate_moves(&mut |mv| out.push(state.action_of(mv, out.len())));
-        out.sort_unstable();
+        self.partial.legal_actions(&self.state)
+    }
+
+    /// The move being made, as far as it goes.
+    pub fn partial(&self) -> &PartialMove {
+        &self.partial
+    }
+
+    /// The actions chosen so far in the move being made.
+    pub fn pending_actions(&self) -> ActionList {
+        self.partial.chosen()
+    }
+
+    fn pending_text(&self) -> String {
+        let actions: Vec<String> = self
+            .pending_actions()
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        actions.join(", ")
+    }
+
+    fn illegal_action(&self, action: usize) -> Error {
+        if self.state.is_terminal() {
+            return Error::IllegalMove(format!("cannot take action {action}: the game is over"));
+        }
+        let legal = self.legal_actions();
+        let listed: Vec<String> = legal.iter().take(12).map(|a| a.to_string()).collect();
+        let more = if legal.len() > 12 { ", ..." } else { "" };
+        Error::IllegalMove(format!(
+            "action {action} is not legal here (legal: {}{more})",
+            listed.join(", ")
+        ))
+    }
+
+    /// Takes an action: the move it completes is played; otherwise the same player takes
+    /// another. On error the session is unchanged.
+    pub fn apply_action(&mut self, action: usize) -> Result<(), Error> {
+        match self.partial.take(&self.state, action) {
+            Some(Taken::Move(mv)) => {
+                self.play_move(mv);
+                Ok(())
+            }
+            Some(Taken::Continues) => Ok(()),
+            None => Err(self.illegal_action(action)),
+        }
+    }
+
+    /// The text of the move a legal action completes, or `None` when the move goes on after
+    /// it.
+    pub fn action_move(&self, action: usize) -> Result<Option<String>, Error> {
+        match self.partial.peek(&self.state, action) {
+            Some(Taken::Move(mv)) => Ok(Some(self.state.move_text(mv))),
+            Some(Taken::Continues) => Ok(None),
+            None => Err(self.illegal_action(action)),
+        }
+    }
+
+    /// The actions to choose, from here, to make the legal move `text` (in the middle of a
+    /// move, the rest of them).
+    pub fn move_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
+        if self.state.is_terminal() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play '{text}': the game is over"
+            )));
+        }
+        let mv = self.state.parse_move(text)?;
+        if !self.partial.allows(&self.state, mv) {
+            return Err(Error::IllegalMove(format!(
+                "'{text}' does not begin with the actions already taken in this move ({})",
+                self.pending_text()
+            )));
+        }
+        Ok(self.partial.actions_to(&self.state, mv).iter().collect())
+    }
+
+    /// Takes back the last action chosen (in the move being made, or else the last action
+    /// of the last move, which leaves that move half made) and returns it.
+    pub fn undo_action(&mut self) -> Result<usize, Error> {
+        if let Some(last) = self.partial.chosen().pop() {
+            self.partial.untake(&self.state);
+            return Ok(last);
+        }
+        let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;
+        let mut chosen = chosen_actions(&before, mv);
+        let last = chosen.pop().unwrap_or_default();
+        self.state = before;
+        self.partial.clear();
+        for action in chosen.iter() {
+            let _ = self.partial.take(&self.state, action);
+        }
+        Ok(last)
+    }
+
+    /// Every action chosen since the session started (each move's, then the move being
+    /// made's): replayed from the start, they rebuild the session.
+    pub fn action_history(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .history
+            .iter()
+            .flat_map(|(state, mv)| chosen_actions(state, *mv).iter().collect::<Vec<_>>())
+            .collect();
+        out.extend(self.partial.chosen().iter());
         out
     }
 
-    /// The legal move an action number stands for in this state.
-    pub fn action_move(&self, action: usize) -> Result<G::Move, Error> {
-        self.state.move_of_action(action).ok_or_else(|| {
-            Error::IllegalMove(format!("action {action} is not legal in this position"))
-        })
+    /// Writes the observation from `player`'s point of view.
+    pub fn observe(&self, player: usize, out: &mut [f32])
+    where
+        G: Observation,
+    {
+        self.partial.observe(&self.state, player, out);
     }
 }

@@ -2,12 +2,12 @@
 //! the incremental Zobrist hash equals the hash recomputed from scratch, the position text
 //! reads back to the same state, every generated move's text parses back to that move,
 //! `count_moves` agrees with generation, a state is terminal exactly when it has no moves,
-//! action numbers are distinct, in range and (where a game has them) name the move's text,
-//! and observations fit their shape with every value in [0, 1].
+//! every move has a list of named action numbers in range, the lists of one state are
+//! prefix-free, and a one-action move's action is named by the move's text.
 
 use glacier_core::games::GAME_NAMES;
 use glacier_core::rng::SplitMix64;
-use glacier_core::{with_game, FullGame};
+use glacier_core::{with_game, ActionList, FullGame};
 
 const GAMES: u64 = 60;
 const MAX_PLIES: u32 = 300;
@@ -36,26 +36,34 @@ fn check_game<G: FullGame>(seed: u64) -> u32 {
         );
 
         let mut generated = 0u64;
-        let mut actions = Vec::new();
+        let mut lists: Vec<ActionList> = Vec::new();
         state.generate_moves(&mut |mv| {
-            let action = state.action_of(mv, generated as usize);
             generated += 1;
-            assert!(
-                action < G::NUM_DISTINCT_ACTIONS,
-                "{}: action {action} out of range",
-                G::NAME
-            );
-            if G::FIXED {
-                if let Some(text) = G::action_text(action) {
-                    assert_eq!(
-                        text,
-                        state.move_text(mv),
-                        "{}: action {action} names another move",
-                        G::NAME
-                    );
-                }
-                actions.push(action);
+            let mut list = ActionList::new();
+            state.move_actions(mv, &mut list);
+            assert!(!list.is_empty(), "{}: a move without actions", G::NAME);
+            for action in list.iter() {
+                assert!(
+                    action < G::NUM_DISTINCT_ACTIONS,
+                    "{}: action {action} out of range",
+                    G::NAME
+                );
+                assert!(
+                    G::action_text(action).is_some(),
+                    "{}: action {action} of a legal move has no name",
+                    G::NAME
+                );
             }
+            if G::ONE_ACTION_MOVES {
+                assert_eq!(list.len(), 1, "{}: one action per move", G::NAME);
+                assert_eq!(
+                    G::action_text(list.iter().next().unwrap_or_default()),
+                    Some(state.move_text(mv)),
+                    "{}: the action names another move",
+                    G::NAME
+                );
+            }
+            lists.push(list);
             let move_text = state.move_text(mv);
             let parsed = state
                 .parse_move(&move_text)
@@ -67,6 +75,15 @@ fn check_game<G: FullGame>(seed: u64) -> u32 {
                 G::NAME
             );
         });
+        for (i, a) in lists.iter().enumerate() {
+            for b in &lists[i + 1..] {
+                assert!(
+                    !a.starts_with(b) && !b.starts_with(a),
+                    "{}: the actions {a:?} and {b:?} of two moves in '{text}' are not prefix-free",
+                    G::NAME
+                );
+            }
+        }
         assert_eq!(
             state.count_moves(),
             generated,

@@ -7,7 +7,7 @@ use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts, Playout};
 use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -103,22 +103,34 @@ trait DynEnv: Send + Sync {
     fn game(&self) -> &'static str;
     fn num_envs(&self) -> usize;
     fn num_players(&self) -> usize;
-    fn num_actions(&self) -> Option<usize>;
+    fn num_actions(&self) -> usize;
     fn observation_shape(&self) -> &'static [usize];
+    fn set_opponent(&mut self, agent: Option<usize>) -> Result<(), Error>;
     fn reset(&mut self);
+    fn reset_some(&mut self, which: &[bool]) -> Result<(), Error>;
     fn step(
         &mut self,
         actions: &[i64],
         returns: &mut [f64],
         results: &mut [StepResult],
     ) -> Result<(), Error>;
-    fn legal_counts(&self, out: &mut [u32]);
-    fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error>;
-    fn observations(&self, out: &mut [f32]);
+    fn legal_mask(&self, out: &mut [bool]);
+    fn update_mask(&mut self, out: &mut [bool]);
+    fn forget_marks(&mut self);
+    fn legal_mask_of(&self, env: usize, out: &mut [bool]);
+    fn observations(&self, player: Option<usize>, out: &mut [f32]);
+    fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]);
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
-    fn legal_actions(&self, env: usize) -> Vec<(i64, String)>;
+    fn pending_actions(&self, env: usize) -> Vec<usize>;
+    fn legal_actions(&self, env: usize) -> Vec<(usize, String)>;
     fn random_actions(&mut self, out: &mut [i64]);
+    fn play_move(
+        &mut self,
+        env: usize,
+        text: &str,
+        returns: &mut [f64],
+    ) -> Result<StepResult, Error>;
 }
 
 impl<G: FullGame> DynEnv for VecEnv<G> {
@@ -131,14 +143,20 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     fn num_players(&self) -> usize {
         VecEnv::num_players(self)
     }
-    fn num_actions(&self) -> Option<usize> {
-        G::FIXED.then_some(G::NUM_DISTINCT_ACTIONS)
+    fn num_actions(&self) -> usize {
+        G::NUM_DISTINCT_ACTIONS
     }
     fn observation_shape(&self) -> &'static [usize] {
         G::OBSERVATION_SHAPE
     }
+    fn set_opponent(&mut self, agent: Option<usize>) -> Result<(), Error> {
+        VecEnv::set_opponent(self, agent)
+    }
     fn reset(&mut self) {
         VecEnv::reset(self);
+    }
+    fn reset_some(&mut self, which: &[bool]) -> Result<(), Error> {
+        VecEnv::reset_some(self, which)
     }
     fn step(
         &mut self,
@@ -148,14 +166,23 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     ) -> Result<(), Error> {
         VecEnv::step(self, actions, returns, results)
     }
-    fn legal_counts(&self, out: &mut [u32]) {
-        VecEnv::legal_counts(self, out);
+    fn legal_mask(&self, out: &mut [bool]) {
+        VecEnv::legal_mask(self, out);
     }
-    fn legal_mask(&self, out: &mut [bool]) -> Result<(), Error> {
-        VecEnv::legal_mask(self, out)
+    fn update_mask(&mut self, out: &mut [bool]) {
+        VecEnv::update_mask(self, out);
     }
-    fn observations(&self, out: &mut [f32]) {
-        VecEnv::observations(self, out);
+    fn forget_marks(&mut self) {
+        VecEnv::forget_marks(self);
+    }
+    fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
+        VecEnv::legal_mask_of(self, env, out);
+    }
+    fn observations(&self, player: Option<usize>, out: &mut [f32]) {
+        VecEnv::observations(self, player, out);
+    }
+    fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]) {
+        VecEnv::observation_of(self, env, player, out);
     }
     fn current_players(&self) -> Vec<i32> {
         self.states().map(|s| s.current_player() as i32).collect()
@@ -163,12 +190,70 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     fn texts(&self) -> Vec<String> {
         self.states().map(Notation::text).collect()
     }
-    fn legal_actions(&self, env: usize) -> Vec<(i64, String)> {
+    fn pending_actions(&self, env: usize) -> Vec<usize> {
+        self.partial(env).chosen().iter().collect()
+    }
+    fn legal_actions(&self, env: usize) -> Vec<(usize, String)> {
         VecEnv::legal_actions(self, env)
+            .into_iter()
+            .map(|a| (a, G::action_text(a).unwrap_or_default()))
+            .collect()
     }
     fn random_actions(&mut self, out: &mut [i64]) {
         VecEnv::random_actions(self, out);
     }
+    fn play_move(
+        &mut self,
+        env: usize,
+        text: &str,
+        returns: &mut [f64],
+    ) -> Result<StepResult, Error> {
+        let state = self.state(env);
+        if state.is_terminal() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play '{text}' in environment {env}: its game is over"
+            )));
+        }
+        if !self.partial(env).is_empty() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play '{text}' in environment {env}: a move is being made there"
+            )));
+        }
+        let mv = state.parse_move(text)?;
+        Ok(VecEnv::play_move(self, env, mv, returns))
+    }
+}
+
+/// A numpy bool array as a slice, one entry per environment.
+fn env_mask<'a>(mask: &'a PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<&'a [bool]> {
+    let mask = mask
+        .as_slice()
+        .map_err(|e| InvalidParameterError::new_err(e.to_string()))?;
+    if mask.len() != n {
+        return Err(InvalidParameterError::new_err(format!(
+            "expected a mask of {n} environments, got {}",
+            mask.len()
+        )));
+    }
+    Ok(mask)
+}
+
+/// The data of a writable numpy array that must hold exactly `size` values, in order.
+fn writable<'a, T: numpy::Element>(
+    array: &'a mut PyReadwriteArrayDyn<'_, T>,
+    size: usize,
+    what: &str,
+) -> PyResult<&'a mut [T]> {
+    let data = array.as_slice_mut().map_err(|_| {
+        InvalidParameterError::new_err(format!("the {what} buffer must be a C-contiguous array"))
+    })?;
+    if data.len() != size {
+        return Err(InvalidParameterError::new_err(format!(
+            "the {what} buffer holds {} values, {size} are needed",
+            data.len()
+        )));
+    }
+    Ok(data)
 }
 
 /// Many games of one kind stepped at once (the native core of `glacier.VectorEnv`).
@@ -188,10 +273,36 @@ impl std::fmt::Debug for NativeVectorEnv {
     }
 }
 
+impl NativeVectorEnv {
+    fn check_env(&self, env: i64) -> PyResult<usize> {
+        usize::try_from(env)
+            .ok()
+            .filter(|&e| e < self.inner.num_envs())
+            .ok_or_else(|| InvalidParameterError::new_err(format!("no environment {env}")))
+    }
+
+    fn check_player(&self, player: Option<i64>) -> PyResult<Option<usize>> {
+        let players = self.inner.num_players();
+        player
+            .map(|p| {
+                usize::try_from(p)
+                    .ok()
+                    .filter(|&p| p < players)
+                    .ok_or_else(|| {
+                        InvalidParameterError::new_err(format!(
+                            "player must be between 0 and {}, got {p}",
+                            players - 1
+                        ))
+                    })
+            })
+            .transpose()
+    }
+}
+
 #[pymethods]
 impl NativeVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, threads = 1, **params))]
+    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, threads = 1, agent = None, **params))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
@@ -200,6 +311,7 @@ impl NativeVectorEnv {
         position: Option<&str>,
         seed: u64,
         threads: i64,
+        agent: Option<i64>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let threads = check_threads(threads)?;
@@ -210,10 +322,18 @@ impl NativeVectorEnv {
                 InvalidParameterError::new_err(format!("num_envs must be >= 1, got {num_envs}"))
             })?;
         let params = extract_params(params)?;
-        let inner: Box<dyn DynEnv> = with_game!(game, G => {
+        let mut inner: Box<dyn DynEnv> = with_game!(game, G => {
             let start: G = start_state(position, &params).map_err(to_py_err)?;
             Box::new(VecEnv::new(start, num_envs, auto_reset, seed, threads))
         }, _ => return Err(unknown_game(game)));
+        if let Some(agent) = agent {
+            let seat = usize::try_from(agent).map_err(|_| {
+                InvalidParameterError::new_err(format!(
+                    "the agent's seat must be >= 0, got {agent}"
+                ))
+            })?;
+            inner.set_opponent(Some(seat)).map_err(to_py_err)?;
+        }
         Ok(NativeVectorEnv { inner })
     }
 
@@ -230,7 +350,7 @@ impl NativeVectorEnv {
         self.inner.num_players()
     }
     #[getter]
-    fn num_actions(&self) -> Option<usize> {
+    fn num_actions(&self) -> usize {
         self.inner.num_actions()
     }
     #[getter]
@@ -242,65 +362,177 @@ impl NativeVectorEnv {
         self.inner.reset();
     }
 
-    /// Plays `actions` (int64, one per environment). Returns `(returns, terminated,
-    /// episode_lengths)`: returns (envs x players) of the episodes that ended on this step.
+    /// Puts back at the start the environments where `mask` (bool, one per environment) is True.
+    fn reset_some(&mut self, mask: PyReadonlyArray1<'_, bool>) -> PyResult<()> {
+        let n = self.inner.num_envs();
+        let which = env_mask(&mask, n)?.to_vec();
+        self.inner.reset_some(&which).map_err(to_py_err)
+    }
+
+    /// Takes `actions` (int64, one per environment; -1 takes no action, and an environment
+    /// whose game is over must be given -1). Returns `(rewards, returns, terminated,
+    /// truncated, episode_lengths)`: returns (envs x players) of the episodes that ended on
+    /// this step, rewards those of the players who acted (or of the agent). With
+    /// `observations` and `masks` (the buffers of `write_observations` and
+    /// `update_legal_mask`), the step also writes them, from `player`'s point of view, in
+    /// the same call; `fresh_masks` as for `update_legal_mask`.
+    #[pyo3(signature = (actions, observations = None, masks = None, player = None, fresh_masks = false))]
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
+        observations: Option<PyReadwriteArrayDyn<'py, f32>>,
+        masks: Option<PyReadwriteArrayDyn<'py, bool>>,
+        player: Option<i64>,
+        fresh_masks: bool,
     ) -> PyResult<(
+        Bound<'py, PyArray1<f64>>,
         Bound<'py, PyAny>,
+        Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<u32>>,
     )> {
         let actions = actions
             .as_slice()
-            .map_err(|e| InvalidParameterError::new_err(e.to_string()))?
-            .to_vec();
+            .map_err(|e| InvalidParameterError::new_err(e.to_string()))?;
+        let player = self.check_player(player)?;
         let (n, players) = (self.inner.num_envs(), self.inner.num_players());
+        let mut observations = observations;
+        let mut masks = masks;
+        let obs_size = n * self.inner.observation_shape().iter().product::<usize>();
+        let mask_size = n * self.inner.num_actions();
+        let obs_out = match observations.as_mut() {
+            Some(array) => Some(writable(array, obs_size, "observations")?),
+            None => None,
+        };
+        let mask_out = match masks.as_mut() {
+            Some(array) => Some(writable(array, mask_size, "legal_mask")?),
+            None => None,
+        };
         let mut returns = vec![0.0; n * players];
-        let mut results = vec![
-            StepResult {
-                terminated: false,
-                episode_length: 0
-            };
-            n
-        ];
+        let mut results = vec![StepResult::default(); n];
         let inner = &mut self.inner;
-        py.detach(|| inner.step(&actions, &mut returns, &mut results))
-            .map_err(to_py_err)?;
+        py.detach(|| -> Result<(), Error> {
+            inner.step(actions, &mut returns, &mut results)?;
+            if let Some(out) = mask_out {
+                if fresh_masks {
+                    inner.forget_marks();
+                }
+                inner.update_mask(out);
+            }
+            if let Some(out) = obs_out {
+                inner.observations(player, out);
+            }
+            Ok(())
+        })
+        .map_err(to_py_err)?;
+        let rewards: Vec<f64> = results.iter().map(|r| r.reward).collect();
         let terminated: Vec<bool> = results.iter().map(|r| r.terminated).collect();
+        let truncated: Vec<bool> = results.iter().map(|r| r.truncated).collect();
         let lengths: Vec<u32> = results.iter().map(|r| r.episode_length).collect();
         Ok((
+            rewards.into_pyarray(py),
             returns.into_pyarray(py).reshape([n, players])?.into_any(),
             terminated.into_pyarray(py),
+            truncated.into_pyarray(py),
             lengths.into_pyarray(py),
         ))
     }
 
-    fn legal_counts<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
-        let mut out = vec![0; self.inner.num_envs()];
-        self.inner.legal_counts(&mut out);
-        out.into_pyarray(py)
-    }
-
-    fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let size = self.inner.num_actions().unwrap_or(0);
+    /// Legal-action masks, envs x actions (or one environment's, when `env` is given).
+    #[pyo3(signature = (env = None))]
+    fn legal_mask<'py>(&self, py: Python<'py>, env: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        let size = self.inner.num_actions();
+        if let Some(env) = env {
+            let env = self.check_env(env)?;
+            let mut out = vec![false; size];
+            self.inner.legal_mask_of(env, &mut out);
+            return Ok(out.into_pyarray(py).into_any());
+        }
         let n = self.inner.num_envs();
         let mut out = vec![false; n * size];
-        self.inner.legal_mask(&mut out).map_err(to_py_err)?;
+        let inner = &self.inner;
+        py.detach(|| inner.legal_mask(&mut out));
         Ok(out.into_pyarray(py).reshape([n, size])?.into_any())
     }
 
-    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// Observations, envs x shape, each from `player`'s point of view (None: each
+    /// environment's player to move); or one environment's, when `env` is given.
+    #[pyo3(signature = (player = None, env = None))]
+    fn observations<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+        env: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = self.check_player(player)?;
         let shape = self.inner.observation_shape();
+        let size: usize = shape.iter().product();
+        if let Some(env) = env {
+            let env = self.check_env(env)?;
+            let mut out = vec![0.0f32; size];
+            self.inner.observation_of(env, player, &mut out);
+            return Ok(out.into_pyarray(py).reshape(shape)?.into_any());
+        }
         let n = self.inner.num_envs();
-        let mut out = vec![0.0f32; n * shape.iter().product::<usize>()];
-        self.inner.observations(&mut out);
+        let mut out = vec![0.0f32; n * size];
+        let inner = &self.inner;
+        py.detach(|| inner.observations(player, &mut out));
         let mut full = vec![n];
         full.extend_from_slice(shape);
         Ok(out.into_pyarray(py).reshape(full)?.into_any())
+    }
+
+    /// Writes the legal-action masks into `out` (bool, C-contiguous, envs x actions), with
+    /// the GIL released: no new array per step.
+    fn write_legal_mask(
+        &self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, bool>,
+    ) -> PyResult<()> {
+        let size = self.inner.num_envs() * self.inner.num_actions();
+        let out = writable(&mut out, size, "legal_mask")?;
+        let inner = &self.inner;
+        py.detach(|| inner.legal_mask(out));
+        Ok(())
+    }
+
+    /// Brings the legal-action masks in `out` up to date, touching only the entries that
+    /// change: `out` must be the buffer of the last call, unchanged since (or, with
+    /// `fresh`, an all-false buffer).
+    #[pyo3(signature = (out, fresh = false))]
+    fn update_legal_mask(
+        &mut self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, bool>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let size = self.inner.num_envs() * self.inner.num_actions();
+        let out = writable(&mut out, size, "legal_mask")?;
+        let inner = &mut self.inner;
+        if fresh {
+            inner.forget_marks();
+        }
+        py.detach(|| inner.update_mask(out));
+        Ok(())
+    }
+
+    /// Writes the observations into `out` (float32, C-contiguous, envs x shape), each from
+    /// `player`'s point of view (None: each environment's player to move).
+    #[pyo3(signature = (out, player = None))]
+    fn write_observations(
+        &self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, f32>,
+        player: Option<i64>,
+    ) -> PyResult<()> {
+        let player = self.check_player(player)?;
+        let size = self.inner.num_envs() * self.inner.observation_shape().iter().product::<usize>();
+        let out = writable(&mut out, size, "observations")?;
+        let inner = &self.inner;
+        py.detach(|| inner.observations(player, out));
+        Ok(())
     }
 
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
@@ -311,6 +543,11 @@ impl NativeVectorEnv {
         self.inner.texts()
     }
 
+    /// The actions chosen so far in environment `env`'s move being made.
+    fn pending_actions(&self, env: i64) -> PyResult<Vec<usize>> {
+        Ok(self.inner.pending_actions(self.check_env(env)?))
+    }
+
     /// A uniformly random legal action per environment (-1 where an episode has ended),
     /// from the environment's own seeded generator.
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -319,13 +556,32 @@ impl NativeVectorEnv {
         out.into_pyarray(py)
     }
 
-    fn legal_actions(&self, env: usize) -> PyResult<Vec<(i64, String)>> {
-        if env >= self.inner.num_envs() {
-            return Err(InvalidParameterError::new_err(format!(
-                "no environment {env}"
-            )));
-        }
-        Ok(self.inner.legal_actions(env))
+    /// `(action, name)` for every legal action of environment `env`, ascending.
+    fn legal_actions(&self, env: i64) -> PyResult<Vec<(usize, String)>> {
+        Ok(self.inner.legal_actions(self.check_env(env)?))
+    }
+
+    /// Plays the whole move `text` in environment `env` (between moves). Returns
+    /// `(returns, terminated, truncated, episode_length)` as a step reports them.
+    #[allow(clippy::type_complexity)]
+    fn play_move<'py>(
+        &mut self,
+        py: Python<'py>,
+        env: i64,
+        text: &str,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, bool, bool, u32)> {
+        let env = self.check_env(env)?;
+        let mut returns = vec![0.0; self.inner.num_players()];
+        let result = self
+            .inner
+            .play_move(env, text, &mut returns)
+            .map_err(to_py_err)?;
+        Ok((
+            returns.into_pyarray(py),
+            result.terminated,
+            result.truncated,
+            result.episode_length,
+        ))
     }
 }
 

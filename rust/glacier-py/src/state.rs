@@ -7,21 +7,24 @@
 use crate::convert::{
     check_depth, check_hash_mb, check_threads, extract_params, params_dict, params_ref, Params,
 };
-use crate::errors::{to_py_err, unknown_game, GlacierError, IllegalMoveError};
+use crate::errors::{
+    to_py_err, unknown_game, GlacierError, IllegalMoveError, InvalidParameterError,
+};
+use glacier_core::actions::max_game_length;
 use glacier_core::games::GAME_NAMES;
 use glacier_core::perft::PerftTable;
-use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
-use numpy::PyArrayMethods;
+use glacier_core::{with_game, Error, FullGame, ParamValue, PartialMove, Session, Taken};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::collections::HashMap;
 
-/// Interned move strings for games whose actions have position-independent texts
-/// (`ActionEncoding::action_text`): `legal_moves()` then hands out shared string objects,
-/// sorted by a precomputed rank, and `play()` finds a move by a hash lookup instead of
-/// comparing texts.
+/// Interned move strings for games whose moves are single actions named by their move text
+/// (`ActionEncoding::ONE_ACTION_MOVES`, as UCI moves are): `legal_moves()` then hands out
+/// shared string objects, sorted by a precomputed rank, and `play()` finds a move through
+/// its action number instead of comparing texts.
 pub(crate) struct ActionTable {
     strings: Vec<Option<Py<PyString>>>,
     rank: Vec<u32>,
@@ -30,7 +33,7 @@ pub(crate) struct ActionTable {
 
 impl ActionTable {
     fn build<G: FullGame>(py: Python<'_>) -> Option<ActionTable> {
-        if !G::FIXED {
+        if !G::ONE_ACTION_MOVES {
             return None;
         }
         let n = G::NUM_DISTINCT_ACTIONS;
@@ -80,8 +83,7 @@ impl ActionTable {
         state: &G,
     ) -> Option<Vec<Bound<'py, PyString>>> {
         let mut ids: Vec<(u32, usize)> = Vec::with_capacity(64);
-        state.generate_moves(&mut |mv| {
-            let a = state.action_of(mv, ids.len());
+        PartialMove::new().for_each_legal_action(state, |a| {
             ids.push((self.rank.get(a).copied().unwrap_or(u32::MAX), a));
         });
         ids.sort_unstable();
@@ -92,7 +94,10 @@ impl ActionTable {
 
     /// The legal move whose text is `text`, if the table knows the text and the move is legal.
     fn find_move<G: FullGame>(&self, state: &G, text: &str) -> Option<G::Move> {
-        state.move_of_action(*self.by_text.get(text)?)
+        match PartialMove::new().peek(state, *self.by_text.get(text)?)? {
+            Taken::Move(mv) => Some(mv),
+            Taken::Continues => None,
+        }
     }
 }
 
@@ -105,12 +110,18 @@ pub(crate) trait DynSession: Send + Sync {
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
     fn play(&mut self, py: Python<'_>, text: &str) -> PyResult<()>;
     fn num_distinct_actions(&self) -> usize;
-    fn fixed_action_space(&self) -> bool;
+    fn max_game_length(&self) -> u64;
     fn observation_shape(&self) -> &'static [usize];
     fn legal_actions(&self) -> Vec<usize>;
+    fn legal_action_mask(&self, out: &mut [bool]);
     fn apply_action(&mut self, action: usize) -> Result<(), Error>;
-    fn action_to_move(&self, action: usize) -> Result<String, Error>;
-    fn observe(&self, out: &mut [f32]);
+    fn action_to_move(&self, action: usize) -> Result<Option<String>, Error>;
+    fn action_text(&self, action: usize) -> Option<String>;
+    fn observe(&self, player: usize, out: &mut [f32]);
+    fn undo_action(&mut self) -> Result<usize, Error>;
+    fn move_to_actions(&self, text: &str) -> Result<Vec<usize>, Error>;
+    fn pending_actions(&self) -> Vec<usize>;
+    fn action_history(&self) -> Vec<usize>;
     fn undo(&mut self) -> Result<String, Error>;
     fn moves(&self) -> Vec<String>;
     fn text(&self) -> String;
@@ -120,6 +131,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn current_player(&self) -> usize;
     fn num_players(&self) -> usize;
     fn is_terminal(&self) -> bool;
+    fn ended_by_ply_limit(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
     fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
     fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64;
@@ -165,7 +177,7 @@ impl<G: FullGame> DynSession for Native<G> {
     fn play(&mut self, _py: Python<'_>, text: &str) -> PyResult<()> {
         let state = self.session.state();
         if let Some(table) = self.table {
-            if !state.is_terminal() {
+            if !state.is_terminal() && self.session.partial().is_empty() {
                 if let Some(mv) = table.find_move(state, text) {
                     self.session.play_move(mv);
                     return Ok(());
@@ -178,8 +190,14 @@ impl<G: FullGame> DynSession for Native<G> {
     fn num_distinct_actions(&self) -> usize {
         G::NUM_DISTINCT_ACTIONS
     }
-    fn fixed_action_space(&self) -> bool {
-        G::FIXED
+    fn max_game_length(&self) -> u64 {
+        let max_plies = self
+            .session
+            .param_pairs()
+            .iter()
+            .find(|(name, _)| *name == "max_plies")
+            .map_or(0, |(_, value)| value.int());
+        max_game_length::<G>(u64::try_from(max_plies).unwrap_or(0))
     }
     fn observation_shape(&self) -> &'static [usize] {
         G::OBSERVATION_SHAPE
@@ -187,17 +205,32 @@ impl<G: FullGame> DynSession for Native<G> {
     fn legal_actions(&self) -> Vec<usize> {
         self.session.legal_actions()
     }
+    fn legal_action_mask(&self, out: &mut [bool]) {
+        self.session.partial().write_mask(self.session.state(), out);
+    }
     fn apply_action(&mut self, action: usize) -> Result<(), Error> {
-        let mv = self.session.action_move(action)?;
-        self.session.play_move(mv);
-        Ok(())
+        self.session.apply_action(action)
     }
-    fn action_to_move(&self, action: usize) -> Result<String, Error> {
-        let mv = self.session.action_move(action)?;
-        Ok(self.session.state().move_text(mv))
+    fn action_to_move(&self, action: usize) -> Result<Option<String>, Error> {
+        self.session.action_move(action)
     }
-    fn observe(&self, out: &mut [f32]) {
-        self.session.state().observe(out);
+    fn action_text(&self, action: usize) -> Option<String> {
+        G::action_text(action)
+    }
+    fn observe(&self, player: usize, out: &mut [f32]) {
+        self.session.observe(player, out);
+    }
+    fn undo_action(&mut self) -> Result<usize, Error> {
+        self.session.undo_action()
+    }
+    fn move_to_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
+        self.session.move_actions(text)
+    }
+    fn pending_actions(&self) -> Vec<usize> {
+        self.session.pending_actions().iter().collect()
+    }
+    fn action_history(&self) -> Vec<usize> {
+        self.session.action_history()
     }
     fn undo(&mut self) -> Result<String, Error> {
         self.session.undo()
@@ -225,6 +258,9 @@ impl<G: FullGame> DynSession for Native<G> {
     }
     fn is_terminal(&self) -> bool {
         self.session.state().is_terminal()
+    }
+    fn ended_by_ply_limit(&self) -> bool {
+        self.session.state().ended_by_ply_limit()
     }
     fn returns(&self) -> Vec<f64> {
         let state = self.session.state();
@@ -337,20 +373,25 @@ pub(crate) fn from_text(
     })
 }
 
-/// Rebuilds a pickled state: its game, parameters, start text and the moves played since.
+/// Rebuilds a pickled state: its game, parameters, start text, the moves played since and
+/// the actions taken in the move being made.
 #[pyfunction]
-#[pyo3(signature = (name, params, text, moves))]
+#[pyo3(signature = (name, params, text, moves, pending = Vec::new()))]
 pub(crate) fn _restore(
     py: Python<'_>,
     name: &str,
     params: &Bound<'_, PyDict>,
     text: &str,
     moves: Vec<String>,
+    pending: Vec<usize>,
 ) -> PyResult<GameState> {
     let params = extract_params(Some(params))?;
     let mut session = new_session(py, name, Some(text), &params)?;
     for mv in &moves {
         session.play(py, mv)?;
+    }
+    for &action in &pending {
+        session.apply_action(action).map_err(to_py_err)?;
     }
     Ok(GameState { session })
 }
@@ -387,18 +428,25 @@ impl GameState {
         self.session.play(py, &text.to_cow()?)
     }
 
-    /// The number of action numbers (fixed action space size, or a bound on the number of
-    /// legal moves when actions index the legal moves).
+    /// The number of action numbers: every action is below it, and an action means the
+    /// same in every position.
     #[getter]
     fn num_distinct_actions(&self) -> usize {
         self.session.num_distinct_actions()
     }
 
-    /// Whether actions are fixed move numbers (True) or indices of the legal moves in the
-    /// engine's generation order (False).
+    /// Always True: every game numbers its actions the same way in every position (kept for
+    /// code written when some games numbered their legal moves instead).
     #[getter]
     fn fixed_action_space(&self) -> bool {
-        self.session.fixed_action_space()
+        true
+    }
+
+    /// The most actions a game with these parameters can take from its start (its ply
+    /// limit times the most actions one move takes).
+    #[getter]
+    fn max_game_length(&self) -> u64 {
+        self.session.max_game_length()
     }
 
     /// The shape of `observation()`.
@@ -407,16 +455,24 @@ impl GameState {
         self.session.observation_shape().to_vec()
     }
 
-    /// The legal moves as action numbers, ascending.
+    /// The legal actions, ascending (in the middle of a move, those that go on with it).
     fn legal_actions(&self) -> Vec<usize> {
         self.session.legal_actions()
     }
 
-    /// Plays the move an action number stands for.
+    /// The legal actions as a bool array of `num_distinct_actions`.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut out = vec![false; self.session.num_distinct_actions()];
+        self.session.legal_action_mask(&mut out);
+        out.into_pyarray(py)
+    }
+
+    /// Takes an action: plays the move it completes, or leaves the move half made with the
+    /// same player to take the next action.
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
         if self.session.is_terminal() {
             return Err(IllegalMoveError::new_err(format!(
-                "cannot play action {action}: the game is over"
+                "cannot take action {action}: the game is over"
             )));
         }
         self.session
@@ -424,22 +480,77 @@ impl GameState {
             .map_err(to_py_err)
     }
 
-    /// The move text of a legal action number.
-    fn action_to_move(&self, action: i64) -> PyResult<String> {
+    /// The text of the move a legal action completes, or None when the move goes on.
+    fn action_to_move(&self, action: i64) -> PyResult<Option<String>> {
         self.session
             .action_to_move(action_index(action)?)
             .map_err(to_py_err)
     }
 
-    /// The state as a float32 array of `observation_shape`, from the point of view of the
-    /// player to move.
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// The name of an action, the same in every position.
+    fn action_to_string(&self, action: i64) -> PyResult<String> {
+        let n = self.session.num_distinct_actions();
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| self.session.action_text(a))
+            .ok_or_else(|| {
+                InvalidParameterError::new_err(format!(
+                    "{action} is not an action of {} (its actions are numbered 0..{n}, and \
+                     some numbers are never legal)",
+                    self.session.name()
+                ))
+            })
+    }
+
+    /// The state as a float32 array of `observation_shape`, from the point of view of
+    /// `player` (the player to move when None).
+    #[pyo3(signature = (player = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let players = self.session.num_players();
+        let player = match player {
+            None => self.session.current_player(),
+            Some(p) => usize::try_from(p)
+                .ok()
+                .filter(|&p| p < players)
+                .ok_or_else(|| {
+                    InvalidParameterError::new_err(format!(
+                        "player must be between 0 and {}, got {p}",
+                        players - 1
+                    ))
+                })?,
+        };
         let shape = self.session.observation_shape();
         let mut out = vec![0.0f32; shape.iter().product()];
-        self.session.observe(&mut out);
-        Ok(numpy::IntoPyArray::into_pyarray(out, py)
-            .reshape(shape)?
-            .into_any())
+        self.session.observe(player, &mut out);
+        Ok(out.into_pyarray(py).reshape(shape)?.into_any())
+    }
+
+    /// The actions to take to play the legal move `move` from here (in the middle of a
+    /// move, the rest of them; forced actions, which come by themselves, left out).
+    fn move_to_actions(&self, r#move: &str) -> PyResult<Vec<usize>> {
+        self.session.move_to_actions(r#move).map_err(to_py_err)
+    }
+
+    /// Takes back the last action chosen and returns it (in the move being made, or else
+    /// the last action of the last move, which is then half made again).
+    fn undo_action(&mut self) -> PyResult<usize> {
+        self.session.undo_action().map_err(to_py_err)
+    }
+
+    /// The actions chosen so far in the move being made (empty between moves).
+    #[getter]
+    fn pending_actions(&self) -> Vec<usize> {
+        self.session.pending_actions()
+    }
+
+    /// Every action chosen since this state was created, oldest first: taking them again
+    /// from the same start rebuilds the state.
+    fn action_history(&self) -> Vec<usize> {
+        self.session.action_history()
     }
 
     /// Takes back the last move and returns it.
@@ -492,6 +603,12 @@ impl GameState {
 
     fn is_terminal(&self) -> bool {
         self.session.is_terminal()
+    }
+
+    /// Whether the game is over only because it reached its ply limit (what learning
+    /// frameworks call a truncation; any other end is a termination).
+    fn ended_by_ply_limit(&self) -> bool {
+        self.session.ended_by_ply_limit()
     }
 
     fn returns(&self) -> Vec<f64> {
@@ -566,7 +683,10 @@ impl GameState {
 
     fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
         let (a, b) = (&self.session, &other.session);
-        a.name() == b.name() && a.param_pairs() == b.param_pairs() && a.text() == b.text()
+        a.name() == b.name()
+            && a.param_pairs() == b.param_pairs()
+            && a.text() == b.text()
+            && a.pending_actions() == b.pending_actions()
     }
 
     #[allow(clippy::type_complexity)]
@@ -575,7 +695,13 @@ impl GameState {
         py: Python<'py>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
-        (&'static str, Bound<'py, PyDict>, String, Vec<String>),
+        (
+            &'static str,
+            Bound<'py, PyDict>,
+            String,
+            Vec<String>,
+            Vec<usize>,
+        ),
     )> {
         let restore = py.import("glacier._native")?.getattr("_restore")?;
         let args = (
@@ -583,6 +709,7 @@ impl GameState {
             params_dict(py, &self.session.param_pairs())?,
             self.session.initial_text().to_string(),
             self.session.moves(),
+            self.session.pending_actions(),
         );
         Ok((restore, args))
     }

@@ -2,7 +2,23 @@
 
 use super::text::square_name;
 use super::*;
+use crate::actions::{fraction, ActionList};
 use crate::game::{ActionEncoding, Observation};
+
+/// The planes of the observation tensor (see [`Observation::observation`] below).
+const PLANES: usize = 22;
+
+/// The action number of a move: `from * 64 + to`, or a promotion's.
+fn action_of(mv: IceAgeChessMove) -> usize {
+    if mv.kind() < PROMOTE_KNIGHT {
+        return mv.from() * 64 + mv.to();
+    }
+    let colour = usize::from(mv.from() / 8 == 1);
+    let file_step = mv.to() % 8 + 1 - mv.from() % 8;
+    PROMOTION_ACTIONS
+        + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
+        + usize::from(mv.kind() - PROMOTE_KNIGHT)
+}
 
 impl ActionEncoding for IceAgeChess {
     /// Action `from * 64 + to` (squares a1 = 0 .. h8 = 63) for every move that does not
@@ -10,21 +26,20 @@ impl ActionEncoding for IceAgeChess {
     /// with `file_step` 0, 1, 2 for a capture towards file a, a push, a capture towards file h
     /// and `piece` 0-3 for n, b, r, q (4288 actions in all).
     const NUM_DISTINCT_ACTIONS: usize = PROMOTION_ACTIONS + 2 * 8 * 3 * 4;
-    const FIXED: bool = true;
-
-    fn action_of(&self, mv: IceAgeChessMove, _index: usize) -> usize {
-        if mv.kind() < PROMOTE_KNIGHT {
-            return mv.from() * 64 + mv.to();
-        }
-        let colour = usize::from(mv.from() / 8 == 1);
-        let file_step = mv.to() % 8 + 1 - mv.from() % 8;
-        PROMOTION_ACTIONS
-            + ((colour * 8 + mv.from() % 8) * 3 + file_step) * 4
-            + usize::from(mv.kind() - PROMOTE_KNIGHT)
+    const MAX_CHOSEN_ACTIONS: usize = 1;
+    const ONE_ACTION_MOVES: bool = true;
+    fn move_actions(&self, mv: IceAgeChessMove, out: &mut ActionList) {
+        out.push(action_of(mv));
     }
 
-    fn move_of_action(&self, action: usize) -> Option<IceAgeChessMove> {
-        self.find_move(|mv| self.action_of(mv, 0) == action)
+    /// A draw by the ply limit alone: both kings on the board, a legal move left (no
+    /// stalemate) and the halfmove clock below 100, which all take precedence.
+    fn ended_by_ply_limit(&self) -> bool {
+        self.outcome() == Outcome::Draw
+            && self.kings_missing() == [false, false]
+            && self.halfmove < HALFMOVE_LIMIT
+            && self.count_legal() > 0
+            && self.plies() >= u64::from(self.params.max_plies)
     }
 
     fn action_text(action: usize) -> Option<String> {
@@ -49,16 +64,17 @@ impl ActionEncoding for IceAgeChess {
 }
 
 impl Observation for IceAgeChess {
-    /// 20 planes of 8x8, seen from the mover's side (ranks flipped when Black moves):
-    /// 0-5 the mover's pawns, knights, bishops, rooks, queens, king; 6-11 the opponent's;
-    /// 12 ice; 13-16 castling rights (mover king side, queen side, opponent king side,
-    /// queen side; constant planes); 17 the en-passant square; 18 the halfmove clock / 100;
-    /// 19 the fraction of the Ice Age period already gone (0 when the Ice Age is off).
-    /// Index `plane * 64 + rank * 8 + file`.
-    const OBSERVATION_SHAPE: &'static [usize] = &[20, 8, 8];
+    /// 22 planes of 8x8 seen from `player`'s side (ranks flipped for Black, so that each
+    /// player's pieces start on ranks 1 and 2): 0-5 the player's pawns, knights, bishops,
+    /// rooks, queens, king; 6-11 the opponent's; 12 ice; 13-16 castling rights (the
+    /// player's king side, queen side, the opponent's king side, queen side; constant
+    /// planes); 17 the en-passant square; 18 the halfmove clock / 100; 19 the fraction of
+    /// the Ice Age period gone (0 when the Ice Age is off); 20 the fraction of the ply limit
+    /// used; 21 all ones when `player` is to move. Index `plane * 64 + rank * 8 + file`.
+    const OBSERVATION_SHAPE: &'static [usize] = &[PLANES, 8, 8];
 
-    fn observe(&self, out: &mut [f32]) {
-        let me = self.side as usize;
+    fn observation(&self, _pending: &[u16], player: usize, out: &mut [f32]) {
+        let me = player.min(1);
         let flip = |sq: usize| if me == WHITE { sq } else { sq ^ 56 };
         let mut mark = |plane: usize, squares: Bitboard| {
             let mut rest = squares;
@@ -76,35 +92,23 @@ impl Observation for IceAgeChess {
         if self.ep != NO_EP {
             mark(17, 1 << self.ep);
         }
-        let rights = [
-            self.castling & 1,
-            self.castling >> 1 & 1,
-            self.castling >> 2 & 1,
-            self.castling >> 3 & 1,
-        ];
-        let (mine, theirs) = if me == WHITE {
-            ([0, 1], [2, 3])
-        } else {
-            ([2, 3], [0, 1])
-        };
+        let right = |r: usize| f32::from(self.castling >> r & 1);
+        let (mine, theirs) = if me == WHITE { (0, 2) } else { (2, 0) };
         let fill = |out: &mut [f32], plane: usize, value: f32| {
-            out[plane * 64..(plane + 1) * 64].fill(value)
+            out[plane * 64..(plane + 1) * 64].fill(value);
         };
-        for (plane, right) in (13..17).zip(mine.into_iter().chain(theirs)) {
-            fill(out, plane, f32::from(rights[right]));
-        }
-        fill(
-            out,
-            18,
-            self.halfmove.min(HALFMOVE_LIMIT) as f32 / HALFMOVE_LIMIT as f32,
-        );
+        fill(out, 13, right(mine));
+        fill(out, 14, right(mine + 1));
+        fill(out, 15, right(theirs));
+        fill(out, 16, right(theirs + 1));
+        fill(out, 18, fraction(u64::from(self.halfmove), u64::from(HALFMOVE_LIMIT)));
         let period = self.params.ice_age_period;
         if period > 0 {
-            fill(
-                out,
-                19,
-                ((self.fullmove - 1) % period) as f32 / period as f32,
-            );
+            fill(out, 19, fraction(u64::from((self.fullmove - 1) % period), u64::from(period)));
+        }
+        fill(out, 20, fraction(self.plies(), u64::from(self.params.max_plies)));
+        if self.side as usize == me {
+            fill(out, 21, 1.0);
         }
     }
 }

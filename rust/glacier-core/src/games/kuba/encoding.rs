@@ -1,76 +1,104 @@
 //! Kuba's action numbers and observation tensor, for learning programs.
 
 use super::*;
+use crate::actions::{fraction, ActionList, QuickTake};
 use crate::game::{ActionEncoding, Observation};
 
-impl ActionEncoding for Kuba {
-    /// Action `from * 4 + dir` for a push (0-195), 196 for `pass`.
-    const NUM_DISTINCT_ACTIONS: usize = SQUARES * 4 + 1;
-    const FIXED: bool = true;
+/// `pass`; a push is `from * 4 + dir`.
+const PASS: usize = SQUARES * 4;
 
-    fn action_of(&self, mv: KubaMove, _index: usize) -> usize {
-        if mv.is_pass() {
-            SQUARES * 4
-        } else {
-            mv.0 as usize
-        }
+/// The planes of the observation tensor.
+const PLANES: usize = 10;
+
+impl ActionEncoding for Kuba {
+    /// 197 actions: a push from each square in each direction (0-195), and `pass` (196).
+    const NUM_DISTINCT_ACTIONS: usize = PASS + 1;
+    /// Every push and every pass is a move of one action.
+    const MAX_CHOSEN_ACTIONS: usize = 1;
+    const ONE_ACTION_MOVES: bool = true;
+
+    fn move_actions(&self, mv: KubaMove, out: &mut ActionList) {
+        out.push(if mv.is_pass() { PASS } else { mv.0 as usize });
     }
 
-    fn move_of_action(&self, action: usize) -> Option<KubaMove> {
-        if self.outcome != Outcome::Ongoing {
-            return None;
+    /// The push (or pass) itself, checked without generating the other moves.
+    fn quick_take(&self, action: usize) -> QuickTake<KubaMove> {
+        if self.outcome != Outcome::Ongoing || action > PASS {
+            return QuickTake::Illegal;
         }
-        if action == SQUARES * 4 {
-            return self.bonus.then_some(KubaMove::PASS);
+        if action == PASS {
+            return if self.bonus {
+                QuickTake::Move(KubaMove::PASS)
+            } else {
+                QuickTake::Illegal
+            };
         }
         let (from, dir) = (action / 4, action % 4);
-        let legal = from < SQUARES && self.is_legal_push(from, dir);
-        legal.then(|| KubaMove::push(from, dir))
+        if self.is_legal_push(from, dir) {
+            QuickTake::Move(KubaMove::push(from, dir))
+        } else {
+            QuickTake::Illegal
+        }
     }
 
     fn action_text(action: usize) -> Option<String> {
         match action {
-            a if a < SQUARES * 4 && NEIGHBOUR[a / 4][a % 4] != OFF => {
-                Some(Self::push_text(a as u8))
-            }
-            a if a == SQUARES * 4 => Some("pass".to_string()),
+            a if a < PASS && NEIGHBOUR[a / 4][a % 4] != OFF => Some(Self::push_text(a as u8)),
+            PASS => Some("pass".to_string()),
             _ => None,
         }
+    }
+
+    /// Kuba's only draw is the ply limit's.
+    fn ended_by_ply_limit(&self) -> bool {
+        self.outcome == Outcome::Draw
     }
 }
 
 impl Observation for Kuba {
-    /// Planes over the 7x7 board (index `plane * 49 + rank * 7 + file`, not mirrored):
-    /// 0 the mover's marbles, 1 the opponent's, 2 Reds, 3 all ones in a bonus turn,
-    /// 4 the ko push's from-square, 5 the mover's captured Reds / 7 (constant),
-    /// 6 the opponent's captured Reds / 7 (constant).
-    const OBSERVATION_SHAPE: &'static [usize] = &[7, SIZE, SIZE];
+    /// 10 planes of 7x7 seen from `player`'s side (files mirrored for Black, which puts its
+    /// marbles where White's stand; index `plane * 49 + rank * 7 + file`): 0 the player's
+    /// marbles, 1 the opponent's, 2 Reds; 3 all ones in a bonus turn; 4 the square of the
+    /// marble the ko forbids pushing, 5 the square that push would move it to; 6 the Reds
+    /// the player has captured / 7, 7 the opponent's / 7 (constant); 8 the fraction of the
+    /// ply limit used (constant); 9 all ones when `player` is to move.
+    const OBSERVATION_SHAPE: &'static [usize] = &[PLANES, SIZE, SIZE];
 
-    fn observe(&self, out: &mut [f32]) {
-        let me = self.side as usize;
-        // Planes 0-2: the mover's marbles, the opponent's, the Reds.
+    fn observation(&self, _pending: &[u16], player: usize, out: &mut [f32]) {
+        let me = player.min(1);
+        let cell = |sq: usize| {
+            let file = if me == 0 { sq % SIZE } else { SIZE - 1 - sq % SIZE };
+            sq / SIZE * SIZE + file
+        };
         for (plane, colour) in [me, 1 - me, 2].into_iter().enumerate() {
             let mut bits = self.marbles[colour];
             while bits != 0 {
                 let sq = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                out[plane * SQUARES + sq] = 1.0;
+                out[plane * SQUARES + cell(sq)] = 1.0;
             }
         }
-        let constant = |out: &mut [f32], plane: usize, value: f32| {
-            out[plane * SQUARES..(plane + 1) * SQUARES].fill(value)
+        if self.ko != KubaMove::NO_KO {
+            let ko = KubaMove(self.ko);
+            out[4 * SQUARES + cell(ko.from())] = 1.0;
+            out[5 * SQUARES + cell(ko.to())] = 1.0;
+        }
+        let fill = |out: &mut [f32], plane: usize, value: f32| {
+            out[plane * SQUARES..(plane + 1) * SQUARES].fill(value);
         };
         if self.bonus {
-            constant(out, 3, 1.0);
+            fill(out, 3, 1.0);
         }
-        if self.ko != KubaMove::NO_KO {
-            out[4 * SQUARES + KubaMove(self.ko).from()] = 1.0;
-        }
-        constant(out, 5, f32::from(self.reds[me]) / f32::from(REDS_TO_WIN));
-        constant(
+        let reds = |p: usize| f32::from(self.reds[p]) / f32::from(REDS_TO_WIN);
+        fill(out, 6, reds(me));
+        fill(out, 7, reds(1 - me));
+        fill(
             out,
-            6,
-            f32::from(self.reds[1 - me]) / f32::from(REDS_TO_WIN),
+            8,
+            fraction(u64::from(self.ply), u64::from(self.params.max_plies)),
         );
+        if self.side as usize == me {
+            fill(out, 9, 1.0);
+        }
     }
 }

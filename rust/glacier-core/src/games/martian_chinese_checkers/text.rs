@@ -165,8 +165,12 @@ impl<const P: usize> Board<P> {
 
     fn board_string(&self) -> String {
         let mut out = String::new();
+        // Each row starts with its number and the letter of its first hex and ends with the
+        // letter of its last one: letters grow by one per hex along a row.
         for r in -6i8..=6 {
-            let _ = write!(out, "{:>2} ", r + 7);
+            let (first, last) = ((-6).max(-6 - r), 6.min(6 - r));
+            let letter = |q: i8| (b'a' + (q + 6) as u8) as char;
+            let _ = write!(out, "{:>2} {} ", r + 7, letter(first));
             out.push_str(&" ".repeat(2 * r.unsigned_abs() as usize));
             let mut cells = Vec::new();
             for q in -6i8..=6 {
@@ -186,7 +190,7 @@ impl<const P: usize> Board<P> {
                 cells.push(cell);
             }
             out.push_str(&cells.join(" "));
-            out.push('\n');
+            let _ = writeln!(out, " {}", letter(last));
         }
         let tall: Vec<String> = (0..HEXES)
             .filter(|&h| self.height(h) > 1)
