@@ -105,8 +105,11 @@ impl ActionTable {
 pub(crate) trait DynSession: Send + Sync {
     fn name(&self) -> &'static str;
     fn clone_box(&self) -> Box<dyn DynSession>;
+    fn copy_with_history(&self, plies: Option<usize>) -> Box<dyn DynSession>;
+    fn history_limit(&self) -> Option<usize>;
+    fn set_history_limit(&mut self, limit: Option<usize>);
     fn param_pairs(&self) -> Vec<(&'static str, ParamValue)>;
-    fn initial_text(&self) -> &str;
+    fn initial_text(&self) -> String;
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
     fn play(&mut self, py: Python<'_>, text: &str) -> PyResult<()>;
     fn num_distinct_actions(&self) -> usize;
@@ -152,10 +155,22 @@ impl<G: FullGame> DynSession for Native<G> {
     fn clone_box(&self) -> Box<dyn DynSession> {
         Box::new(self.clone())
     }
+    fn copy_with_history(&self, plies: Option<usize>) -> Box<dyn DynSession> {
+        Box::new(Native {
+            session: self.session.copy_with_history(plies),
+            table: self.table,
+        })
+    }
+    fn history_limit(&self) -> Option<usize> {
+        self.session.history_limit()
+    }
+    fn set_history_limit(&mut self, limit: Option<usize>) {
+        self.session.set_history_limit(limit);
+    }
     fn param_pairs(&self) -> Vec<(&'static str, ParamValue)> {
         self.session.param_pairs()
     }
-    fn initial_text(&self) -> &str {
+    fn initial_text(&self) -> String {
         self.session.initial_text()
     }
 
@@ -331,6 +346,24 @@ impl Clone for GameState {
         GameState {
             session: self.session.clone_box(),
         }
+    }
+}
+
+/// `copy(history=...)`: `True` every kept ply (`None`), `False` none, a number that many.
+fn history_plies(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if let Ok(keep) = value.cast::<pyo3::types::PyBool>() {
+        return Ok((!keep.is_true()).then_some(0));
+    }
+    match value.extract::<i64>() {
+        Ok(n) => usize::try_from(n).map(Some).map_err(|_| {
+            InvalidParameterError::new_err(format!(
+                "history must be True, False or a number of plies >= 0, got {n}"
+            ))
+        }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "history must be True, False or a number of plies, got {}",
+            value.get_type().name()?
+        ))),
     }
 }
 
@@ -564,16 +597,53 @@ impl GameState {
         self.session.moves()
     }
 
-    fn copy(&self) -> Self {
-        self.clone()
+    /// A copy of the position. `history=False` (the default) leaves the moves played with
+    /// this state, so a copy costs the same at every ply; `True` copies every ply kept for
+    /// `undo()`; a number copies that many of the last ones.
+    #[pyo3(signature = (history = None))]
+    fn copy(&self, history: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let plies = match history {
+            None => Some(0),
+            Some(value) => history_plies(value)?,
+        };
+        Ok(GameState {
+            session: self.session.copy_with_history(plies),
+        })
     }
 
+    /// `copy.copy`: the position only, as `copy()`.
     fn __copy__(&self) -> Self {
-        self.clone()
+        GameState {
+            session: self.session.copy_with_history(Some(0)),
+        }
     }
 
+    /// `copy.deepcopy`: everything, the kept history with it.
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// The most plies kept for `undo()` (`None`, the default: every one). Set it to keep
+    /// memory flat over a long game: older plies are dropped as new ones are played, and an
+    /// `undo()` past them raises `HistoryNotKeptError`.
+    #[getter]
+    fn get_history_limit(&self) -> Option<usize> {
+        self.session.history_limit()
+    }
+
+    #[setter]
+    fn set_history_limit(&mut self, limit: Option<i64>) -> PyResult<()> {
+        let limit = limit
+            .map(|n| {
+                usize::try_from(n).map_err(|_| {
+                    InvalidParameterError::new_err(format!(
+                        "history_limit must be None or >= 0, got {n}"
+                    ))
+                })
+            })
+            .transpose()?;
+        self.session.set_history_limit(limit);
+        Ok(())
     }
 
     /// The position text.
@@ -707,7 +777,7 @@ impl GameState {
         let args = (
             self.session.name(),
             params_dict(py, &self.session.param_pairs())?,
-            self.session.initial_text().to_string(),
+            self.session.initial_text(),
             self.session.moves(),
             self.session.pending_actions(),
         );
