@@ -94,7 +94,11 @@ impl<G: Notation + ActionEncoding> Session<G> {
         let dropped = self.dropped || skip > 0;
         Session {
             state: self.state.clone(),
-            history: self.history.iter().skip(skip).cloned().collect(),
+            history: if kept == 0 {
+                VecDeque::new()
+            } else {
+                self.history.iter().skip(skip).cloned().collect()
+            },
             history_limit: self.history_limit,
             dropped,
             initial_text: if dropped {
