@@ -182,6 +182,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
 }
 
+/// [`Game::random_move`] by counting the moves and then finding the one drawn (the scan
+/// stops there): faster than filling a buffer for games that count without generating.
+#[inline]
+pub fn count_then_pick<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<(G::Move, u64)> {
+    let count = state.count_moves();
+    if count == 0 {
+        return None;
+    }
+    Some((state.nth_move(rng.below(count))?, count))
+}
+
 /// The moves a [`MoveBuffer`] holds unless told otherwise.
 pub const MOVE_BUFFER_CAPACITY: usize = 256;
 
