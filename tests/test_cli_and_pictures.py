@@ -109,6 +109,20 @@ def test_chess_comparisons_name_every_library() -> None:
     assert all(row.rate > 0 for row in rows)
 
 
+def test_e_comparisons_name_both_engines() -> None:
+    from glacier.bench import e_comparisons
+
+    rows = e_comparisons(quick=True)
+    hows = " ".join(row.how for row in rows)
+    assert "glacier" in hows and "OpenSpiel chinese_checkers in C++" in hows and "pyspiel" not in hows
+    assert len(rows) == 4 and all(row.rate > 0 for row in rows)
+
+
 def test_perft_depth_zero_and_long_counts() -> None:
     assert "perft(0) = 1" in run("perft", "kuba", "0", "--divide")
     assert "perft(6) = 784020" in run("perft", "kuba", "6", "--threads", "2")
+    out = run("perft", "kuba", "7", "--hash", "4")
+    assert "perft(7) = 9348672" in out and "4 MiB transposition table" in out
+    for conflicting in ("--reference", "--no-bulk"):
+        result = CliRunner().invoke(main, ["perft", "kuba", "2", "--hash", "4", conflicting])
+        assert result.exit_code == 2 and "--hash" in result.output

@@ -33,3 +33,28 @@ def test_every_built_game_has_fixtures() -> None:
 @pytest.mark.parametrize(("impl", "record", "depth", "leaves"), CASES)
 def test_perft(impl: object, record: dict, depth: int, leaves: int) -> None:
     assert make_state(impl, record).perft(depth) == leaves
+
+
+HASHED_CASES = [
+    pytest.param(r, depth, leaves, id=f"{r['id']}-{depth}")
+    for r in FIXTURES
+    for depth, leaves in r["perft"]
+    if leaves <= NATIVE_MAX_NODES // 4
+]
+
+
+@pytest.mark.parametrize(("record", "depth", "leaves"), HASHED_CASES)
+def test_perft_with_a_transposition_table(record: dict, depth: int, leaves: int) -> None:
+    state = make_state(glacier, record)
+    # A table of 1 MiB (slots overwritten often), then a call that reuses it, then threads.
+    assert state.perft(depth, hash_mb=1) == leaves
+    assert state.perft(depth, hash_mb=1) == leaves
+    assert state.perft(depth, hash_mb=2, threads=2) == leaves
+
+
+def test_perft_table_arguments_are_checked() -> None:
+    state = glacier.new_game("kuba")
+    for bad in ({"hash_mb": -1}, {"hash_mb": 2**21}, {"hash_mb": 4, "bulk": False}):
+        with pytest.raises(glacier.errors.InvalidParameterError, match="hash_mb"):
+            state.perft(3, **bad)
+    assert state.perft(3, hash_mb=0, bulk=False) == 640

@@ -54,7 +54,7 @@ def test_records_round_trip_between_both_implementations(game: str) -> None:
         for writer in (glacier, reference):
             state = random_game(writer, game, 70, seed=i, **dict(params))
             text = records.dumps(state, comments={0: "from the start", 2: "after two plies"}, Event="test")
-            start = state.copy()
+            start = state.copy(history=True)
             while start.moves:
                 start.undo()
             for reader in (glacier, reference):

@@ -17,7 +17,15 @@ from typing import Any, Callable, Optional
 import glacier
 from glacier import reference
 
-__all__ = ["DEPTHS", "Measurement", "chess_comparisons", "format_table", "measure_game", "python_api_steps"]
+__all__ = [
+    "DEPTHS",
+    "Measurement",
+    "chess_comparisons",
+    "e_comparisons",
+    "format_table",
+    "measure_game",
+    "python_api_steps",
+]
 
 #: Per game: perft depth inside Rust (a tenth of a second or more, so thread start-up does
 #: not swamp the parallel figure), and for the (much slower) reference.
@@ -230,6 +238,80 @@ def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
                 "random games",
                 "OpenSpiel chess through Python: legal_actions() + apply_action()",
                 best_rate(openspiel_plies),
+                "steps/s",
+            )
+        )
+    return rows
+
+
+def e_comparisons(*, quick: bool = False) -> list[Measurement]:
+    """E (two players) beside OpenSpiel's ``chinese_checkers`` (a similar game on a similar
+    board, two players, its 1000-move limit), when OpenSpiel is installed, in the same run:
+    random playouts inside the engines, and random games through Python per move."""
+    game = "martian_chinese_checkers"
+    rows: list[Measurement] = []
+    games = 10 if quick else 100
+    plies = 2000 if quick else 20000
+    rows.append(
+        Measurement(
+            "E vs chinese_checkers",
+            "random playouts",
+            "glacier inside Rust, 1 thread",
+            best_rate(lambda: int(glacier.playouts(game, games, seed=1, threads=1).length.sum())),
+            "plies/s",
+        )
+    )
+    pyspiel = _optional("pyspiel")
+    if pyspiel is not None:
+        spiel_game = pyspiel.load_game("chinese_checkers")
+        bots = [pyspiel.make_uniform_random_bot(player, 1 + player) for player in range(2)]
+
+        def spiel_playout_plies() -> int:
+            # evaluate_bots plays the whole game in C++ (uniform random bots) on the state.
+            done = 0
+            for i in range(games):
+                state = spiel_game.new_initial_state()
+                pyspiel.evaluate_bots(state, bots, i)
+                done += state.move_number()
+            return done
+
+        rows.append(
+            Measurement(
+                "E vs chinese_checkers",
+                "random playouts",
+                "OpenSpiel chinese_checkers in C++ (evaluate_bots, uniform random bots)",
+                best_rate(spiel_playout_plies),
+                "plies/s",
+            )
+        )
+    rows.append(
+        Measurement(
+            "E vs chinese_checkers",
+            "random games",
+            "glacier through Python: legal_moves() + play() per ply",
+            best_rate(lambda: python_api_steps(lambda: glacier.new_game(game), plies)),
+            "steps/s",
+        )
+    )
+    if pyspiel is not None:
+
+        def spiel_api_plies() -> int:
+            rng = random.Random(0)
+            done = 0
+            while done < plies:
+                state = spiel_game.new_initial_state()
+                while not state.is_terminal() and done < plies:
+                    actions = state.legal_actions()
+                    state.apply_action(actions[int(rng.random() * len(actions))])
+                    done += 1
+            return done
+
+        rows.append(
+            Measurement(
+                "E vs chinese_checkers",
+                "random games",
+                "OpenSpiel chinese_checkers through Python: legal_actions() + apply_action()",
+                best_rate(spiel_api_plies),
                 "steps/s",
             )
         )

@@ -129,6 +129,14 @@ def main() -> None:
 )
 @click.option("--no-bulk", is_flag=True, help="Play every leaf move instead of counting the last ply in bulk.")
 @click.option(
+    "--hash",
+    "hash_mb",
+    default=0,
+    type=click.IntRange(min=0),
+    metavar="MB",
+    help="Count with a transposition table of MB MiB (a position reached by several move orders is counted once).",
+)
+@click.option(
     "--ray",
     "ray_address",
     is_flag=False,
@@ -152,6 +160,7 @@ def perft(
     divide: bool,
     threads: int,
     no_bulk: bool,
+    hash_mb: int,
     ray_address: Optional[str],
     split_depth: Optional[int],
     verify: bool,
@@ -165,13 +174,20 @@ def perft(
 
     state = _make(game, position, _parse_params(params), use_reference)
     if ray_address is not None:
-        _perft_on_ray(state, depth, ray_address or None, split_depth, verify, use_reference or divide or no_bulk)
+        _perft_on_ray(
+            state, depth, ray_address or None, split_depth, verify, use_reference or divide or no_bulk or hash_mb > 0
+        )
         return
     if split_depth is not None or verify:
         raise click.UsageError("--split-depth and --verify go with --ray")
-    options = {"bulk": not no_bulk} if use_reference else {"bulk": not no_bulk, "threads": threads}
+    if hash_mb and (use_reference or no_bulk):
+        raise click.UsageError("--hash counts with the engine, bulk-counted: not with --reference or --no-bulk")
+    options: dict[str, Any] = {"bulk": not no_bulk} if use_reference else {"bulk": not no_bulk, "threads": threads}
+    if hash_mb:
+        options["hash_mb"] = hash_mb
     start = time.perf_counter()
-    if depth > 0 and (divide or depth >= 6):
+    # With a table, one count shares it over the whole tree (no progress bar then).
+    if depth > 0 and (divide or (depth >= 6 and not hash_mb)):
         # One count per first move, so progress can be shown (tqdm stays silent off a terminal).
         counts: dict[str, int] = {}
         for move in tqdm(state.legal_moves(), desc=f"perft({depth})", unit="move", leave=False, disable=None):
@@ -190,6 +206,8 @@ def perft(
     else:
         how = f"native engine, {threads or 'all'} thread{'s' if threads != 1 else ''}, GIL released"
     counting = "every leaf move played" if no_bulk else "last ply counted in bulk"
+    if hash_mb:
+        counting += f", {hash_mb} MiB transposition table"
     rate = nodes / elapsed if elapsed > 0 else float("inf")
     click.echo(f"{game} perft({depth}) = {nodes}")
     click.echo(f"{elapsed:.3f} s, {rate:,.0f} leaves/s ({how}; {counting})")
@@ -202,7 +220,7 @@ def _perft_on_ray(
 
     if unsupported:
         raise click.UsageError(
-            "--ray counts with the engine, bulk-counted: it does not go with --reference, --divide or --no-bulk"
+            "--ray counts with the engine, bulk-counted: it does not go with --reference, --divide, --no-bulk or --hash"
         )
     try:
         result = distributed.perft(state, depth, split_depth=split_depth, address=address, verify=verify)
@@ -564,7 +582,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     """Measure every throughput figure for GAMES (every game by default) and print a table."""
     from tqdm import tqdm
 
-    from glacier.bench import chess_comparisons, format_table, measure_game
+    from glacier.bench import chess_comparisons, e_comparisons, format_table, measure_game
     from glacier.search_bench import search_comparisons
 
     chosen = list(games) or list(glacier.GAMES)
@@ -574,6 +592,8 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
         if game == "ice_age_chess":
             rows.extend(chess_comparisons(quick=quick))
             rows.extend(search_comparisons(quick=quick))
+        if game == "martian_chinese_checkers":
+            rows.extend(e_comparisons(quick=quick))
     click.echo(format_table(rows))
 
 

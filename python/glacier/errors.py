@@ -11,6 +11,7 @@ __all__ = [
     "ClusterConnectionError",
     "EvaluatorError",
     "GlacierError",
+    "HistoryNotKeptError",
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidPositionError",
@@ -37,6 +38,11 @@ class InvalidParameterError(GlacierError):
 
 class UnknownGameError(GlacierError):
     """A game name that glacier does not know."""
+
+
+class HistoryNotKeptError(GlacierError):
+    """``undo()`` past the plies a state kept: it keeps at most ``history_limit`` of them,
+    or it is a copy made without the plies before it (``copy()`` keeps none by default)."""
 
 
 class InvalidRecordError(GlacierError):

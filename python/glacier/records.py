@@ -187,7 +187,7 @@ class Record:
 
     def start(self) -> State:
         """A copy of the state before the first move."""
-        start = self.state.copy()
+        start = self.state.copy(history=True)
         while start.moves:
             start.undo()
         return start
@@ -195,10 +195,10 @@ class Record:
     def positions(self) -> list[State]:
         """The state before the first move and after every move (copies, with histories)."""
         current = self.start()
-        out = [current.copy()]
+        out = [current.copy(history=True)]
         for move in self.state.moves:
             current.play(move)
-            out.append(current.copy())
+            out.append(current.copy(history=True))
         return out
 
     @classmethod
@@ -220,7 +220,7 @@ class Record:
             if len(players) != len(seats):
                 raise InvalidRecordError(f"{state.game} has {len(seats)} players, got {len(players)} names")
             tags = {**dict(zip(seats, players)), **tags}
-        start = state.copy()
+        start = state.copy(history=True)
         while start.moves:
             start.undo()
         start_text = start.text()
@@ -255,7 +255,7 @@ class Record:
                 raise InvalidRecordError(f"a comment goes after ply 0..{len(notation)}, got {ply!r}")
             if "}" in comment:
                 raise InvalidRecordError(f"a comment cannot hold '}}': {comment!r}")
-        return cls(state.copy(), written, notation, comments)
+        return cls(state.copy(history=True), written, notation, comments)
 
     def numbers(self) -> list[Optional[str]]:
         """The move number written before each move (``12.`` or ``12...``), or None. As in

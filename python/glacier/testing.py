@@ -22,7 +22,7 @@ import numpy as np
 import glacier
 
 from . import reference
-from .errors import GlacierError, IllegalMoveError, InvalidPositionError
+from .errors import GlacierError, HistoryNotKeptError, IllegalMoveError, InvalidPositionError
 
 __all__ = ["DiffReport", "DifferentialMismatch", "check_contract", "differential", "replay"]
 
@@ -257,10 +257,33 @@ def _check_actions(state: Any) -> None:
     _expect_error(IllegalMoveError, state.apply_action, "apply_action(too large)", state.num_distinct_actions)
     assert state.text() == before and state.action_history() == history, "a rejected action changed the state"
     if actions:
-        twin = state.copy()
+        twin = state.copy(history=True)
         twin.apply_action(actions[-1])
         assert twin.undo_action() == actions[-1]
         assert twin == state and twin.action_history() == history
+
+
+def _check_history_limit(state: Any) -> None:
+    """A ``history_limit`` keeps the last plies only, pickles from the oldest kept, and
+    ``undo()`` past them raises ``HistoryNotKeptError``."""
+    plies = list(state.moves)
+    kept = state.copy(history=True)
+    assert kept.history_limit is None
+    kept.history_limit = 2
+    assert kept.moves == plies[-2:] and kept.history_limit == 2
+    restored = pickle.loads(pickle.dumps(kept))
+    assert restored == kept and restored.moves == kept.moves
+    legal = kept.legal_moves()
+    if legal:
+        kept.play(legal[0])
+        plies.append(legal[0])
+        assert kept.moves == plies[-2:]
+    while kept.moves:
+        kept.undo()
+    if len(plies) > 2:
+        _expect_error(HistoryNotKeptError, kept.undo, "undo() past the history limit")
+    kept.history_limit = None
+    assert kept.history_limit is None and kept.moves == []
 
 
 def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -> None:
@@ -275,7 +298,9 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
     Plays a random game (``random.Random(seed)`` picks the moves) of up to ``plies`` plies
     and at every ply checks that: legal moves are sorted and
     unique; ``copy()``, ``pickle`` and ``from_text(text())`` give equal, independent
-    states with the same hash; bad moves and bad texts raise the documented errors and
+    states with the same hash (``copy()`` without the moves played, so ``undo()`` on it
+    raises ``HistoryNotKeptError``; ``copy(history=True)`` and ``copy(history=1)`` with all or
+    the last of them); bad moves and bad texts raise the documented errors and
     leave the state unchanged; ``undo()`` restores every earlier state and returns the
     move; ``moves`` lists the moves played. On the action level: the legal actions are
     sorted, in range and match the mask; a bad action raises and changes nothing; taking
@@ -296,7 +321,16 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
         assert 0 <= state.current_player < state.num_players
 
         twin = state.copy()
-        assert twin == state and twin.hash() == state.hash() and twin.moves == state.moves
+        assert twin == state and twin.hash() == state.hash() and twin.moves == []
+        whole = state.copy(history=True)
+        assert whole == state and whole.moves == state.moves
+        if state.moves:
+            _expect_error(HistoryNotKeptError, twin.undo, "undo() of a copy without its history")
+            last = state.copy(history=1)
+            assert last.moves == state.moves[-1:] and last.undo() == state.moves[-1]
+            # Past the start itself there is simply nothing to undo.
+            kind = HistoryNotKeptError if len(state.moves) > 1 else GlacierError
+            _expect_error(kind, last.undo, "undo() past the ply a copy kept")
         restored = pickle.loads(pickle.dumps(state))
         assert restored == state and restored.moves == state.moves and restored.hash() == state.hash()
         reread = impl.from_text(state.game, state.text(), **state.params)
@@ -320,6 +354,7 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
         hashes.append(state.hash())
         assert state.moves[-1] == move
 
+    _check_history_limit(state)
     played = list(state.moves)
     while state.moves:
         assert state.text() == texts[len(state.moves)]

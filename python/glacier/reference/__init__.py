@@ -13,14 +13,15 @@ nothing of the engine.
 from __future__ import annotations
 
 import importlib
+from collections import deque
 from math import prod
 from types import ModuleType
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, UnknownGameError
+from ..errors import GlacierError, HistoryNotKeptError, IllegalMoveError, InvalidParameterError, UnknownGameError
 from ._actions import Partial, chosen_actions, move_lists
 from ._base import Position, perft, take_text_params
 
@@ -94,7 +95,11 @@ class State:
     def __init__(self, module: ModuleType, position: Position, initial_text: Optional[str] = None) -> None:
         self._module = module
         self._position = position
-        self._history: list[tuple[Position, str]] = []
+        # The earlier positions kept, each with the move played from it, oldest first.
+        self._history: deque[tuple[Position, str]] = deque()
+        self._history_limit: Optional[int] = None
+        # Whether plies before the oldest kept one were dropped (by the limit or a copy).
+        self._dropped = False
         self._initial_text = position.text() if initial_text is None else initial_text
         self._partial = Partial()
 
@@ -132,15 +137,57 @@ class State:
 
     def _play(self, move: str, child: Position) -> None:
         self._history.append((self._position, move))
+        self._trim_history()
         self._position = child
         self._partial = Partial()
+
+    @property
+    def history_limit(self) -> Optional[int]:
+        """The most plies kept for ``undo()`` (``None``: every one)."""
+        return self._history_limit
+
+    @history_limit.setter
+    def history_limit(self, limit: Optional[int]) -> None:
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int):
+                raise TypeError(f"history_limit must be None or an int, got {type(limit).__name__}")
+            if limit < 0:
+                raise InvalidParameterError(f"history_limit must be None or >= 0, got {limit}")
+        self._history_limit = limit
+        self._trim_history()
+
+    def _trim_history(self) -> None:
+        if self._history_limit is not None:
+            while len(self._history) > self._history_limit:
+                self._history.popleft()
+                self._dropped = True
+
+    def _nothing_kept(self) -> GlacierError:
+        if not self._dropped:
+            return GlacierError("no move to undo")
+        limit = self._history_limit
+        if limit is not None:
+            return HistoryNotKeptError(
+                f"cannot undo further: this state keeps only its last {limit} plies "
+                f"(history_limit={limit}), or was copied without the plies before"
+            )
+        return HistoryNotKeptError(
+            "cannot undo further: this state was copied without the plies before (copy(history=True) keeps them)"
+        )
+
+    @property
+    def _initial(self) -> str:
+        """The text of the position the kept history starts from."""
+        if self._dropped:
+            return (self._history[0][0] if self._history else self._position).text()
+        return self._initial_text
 
     def undo(self) -> str:
         if self._partial.path:
             taken = ", ".join(map(str, self.pending_actions))
             raise IllegalMoveError(f"a move is being made (actions {taken} taken): undo_action() takes them back")
         if not self._history:
-            raise GlacierError("no move to undo")
+            raise self._nothing_kept()
         self._position, move = self._history.pop()
         return move
 
@@ -239,7 +286,7 @@ class State:
         chosen = self._partial.chosen_actions()
         if not chosen:
             if not self._history:
-                raise GlacierError("no move to undo")
+                raise self._nothing_kept()
             self._position, move = self._history.pop()
             chosen = chosen_actions(self._module, self._position, move)
         last = chosen.pop()
@@ -260,16 +307,32 @@ class State:
     def moves(self) -> list[str]:
         return [move for _, move in self._history]
 
-    def copy(self) -> State:
+    def copy(self, history: Optional[Union[bool, int]] = None) -> State:
+        """A copy of the position; ``history=True`` copies every kept ply too, a number that
+        many of the last ones (the default keeps none: a copy costs the same at every ply)."""
+        if history is None or history is False:
+            plies = 0
+        elif history is True:
+            plies = len(self._history)
+        elif isinstance(history, int):
+            if history < 0:
+                raise InvalidParameterError(f"history must be True, False or a number of plies >= 0, got {history}")
+            plies = min(history, len(self._history))
+        else:
+            raise TypeError(f"history must be True, False or a number of plies, got {type(history).__name__}")
+        skip = len(self._history) - plies
         twin = State(self._module, self._position, self._initial_text)
-        twin._history = list(self._history)
+        twin._history = deque(self._history[i] for i in range(skip, len(self._history)))
+        twin._history_limit = self._history_limit
+        twin._dropped = self._dropped or skip > 0
         twin._partial = self._partial
         return twin
 
-    __copy__ = copy
+    def __copy__(self) -> State:
+        return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        return self.copy()
+        return self.copy(history=True)
 
     def text(self) -> str:
         return self._position.text()
@@ -329,4 +392,4 @@ class State:
     __hash__ = None  # type: ignore[assignment]  # mutable; use .hash() for the Zobrist hash
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self.game, self.params, self._initial_text, self.moves, tuple(self.pending_actions)))
+        return (_restore, (self.game, self.params, self._initial, self.moves, tuple(self.pending_actions)))

@@ -1,10 +1,12 @@
 //! Standard-chess perft, glacier's Ice Age Chess engine (`ice_age_period=0`) against
-//! shakmaty, a well-known Rust move generator, on the same positions in the same run.
+//! shakmaty and cozy-chess, two well-known Rust move generators, on the same positions in
+//! the same run, all three built alike (this workspace's release profile and target flags).
 //!
-//! Both count leaves with bulk counting at the last ply (shakmaty's `perft` counts the
-//! legal moves at depth 1 without playing them; so does glacier's). Run with
+//! All count leaves with bulk counting at the last ply: shakmaty's `perft` counts the legal
+//! moves at depth 1 without playing them, cozy-chess's counts the moves of its move sets
+//! (its own example's perft, below), glacier counts by popcount. Run with
 //! `cargo bench -p glacier-core --bench vs_shakmaty` (or `make bench`); each position is
-//! timed best-of-five, single-threaded.
+//! timed best-of-five, single-threaded, the three engines taking turns every round.
 
 use glacier_core::games::ice_age_chess::IceAgeChess;
 use glacier_core::perft::perft;
@@ -47,16 +49,38 @@ const POSITIONS: [(&str, &str, u32, u64); 5] = [
     ),
 ];
 
-fn best_of<F: FnMut() -> u64>(rounds: usize, expected: u64, mut run: F) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..rounds {
-        let start = Instant::now();
-        let leaves = run();
-        let seconds = start.elapsed().as_secs_f64();
-        assert_eq!(leaves, expected, "wrong perft count");
-        best = best.min(seconds);
+/// cozy-chess's perft as its own example writes it: copy-make, the last ply counted from
+/// the move sets without playing them.
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    let mut nodes = 0;
+    if depth == 0 {
+        return 1;
     }
-    best
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            nodes += moves.len() as u64;
+            false
+        });
+    } else {
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(&child, depth - 1);
+            }
+            false
+        });
+    }
+    nodes
+}
+
+/// The seconds of one run of `run`, checking its count.
+fn timed(expected: u64, run: impl FnOnce() -> u64) -> f64 {
+    let start = Instant::now();
+    let leaves = run();
+    let seconds = start.elapsed().as_secs_f64();
+    assert_eq!(leaves, expected, "wrong perft count");
+    seconds
 }
 
 fn main() {
@@ -65,8 +89,15 @@ fn main() {
     let params =
         glacier_core::game::params_from::<IceAgeChess>(&standard).expect("valid parameters");
     println!(
-        "{:<11} {:>5} {:>12} {:>16} {:>16} {:>8}",
-        "position", "depth", "leaves", "glacier nodes/s", "shakmaty nodes/s", "ratio"
+        "{:<11} {:>5} {:>12} {:>16} {:>16} {:>16} {:>9} {:>9}",
+        "position",
+        "depth",
+        "leaves",
+        "glacier nodes/s",
+        "shakmaty nodes/s",
+        "cozy nodes/s",
+        "/shakmaty",
+        "/cozy"
     );
     for (name, fen, depth, leaves) in POSITIONS {
         let ours = IceAgeChess::from_text(fen, &params).expect("glacier reads the FEN");
@@ -75,12 +106,18 @@ fn main() {
             .expect("shakmaty parses the FEN")
             .into_position(CastlingMode::Standard)
             .expect("a legal position");
-        let glacier_time = best_of(rounds, leaves, || perft(&ours, depth));
-        let shakmaty_time = best_of(rounds, leaves, || shakmaty::perft(&theirs, depth));
-        let (a, b) = (leaves as f64 / glacier_time, leaves as f64 / shakmaty_time);
+        let cozy: cozy_chess::Board = fen.parse().expect("cozy-chess parses the FEN");
+        let mut best = [f64::INFINITY; 3];
+        for _ in 0..rounds {
+            best[0] = best[0].min(timed(leaves, || perft(&ours, depth)));
+            best[1] = best[1].min(timed(leaves, || shakmaty::perft(&theirs, depth)));
+            best[2] = best[2].min(timed(leaves, || cozy_perft(&cozy, depth)));
+        }
+        let [a, b, c] = best.map(|seconds| leaves as f64 / seconds);
         println!(
-            "{name:<11} {depth:>5} {leaves:>12} {a:>16.0} {b:>16.0} {:>7.2}x",
-            a / b
+            "{name:<11} {depth:>5} {leaves:>12} {a:>16.0} {b:>16.0} {c:>16.0} {:>8.2}x {:>8.2}x",
+            a / b,
+            a / c
         );
     }
 }

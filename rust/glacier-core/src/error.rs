@@ -14,6 +14,8 @@ pub enum Error {
     InvalidParameter(String),
     /// `undo` with no move to take back.
     NothingToUndo,
+    /// `undo` past the plies a state kept (a history limit, or a copy without its history).
+    HistoryNotKept(String),
 }
 
 impl fmt::Display for Error {
@@ -21,7 +23,8 @@ impl fmt::Display for Error {
         match self {
             Error::IllegalMove(msg)
             | Error::InvalidPosition(msg)
-            | Error::InvalidParameter(msg) => f.write_str(msg),
+            | Error::InvalidParameter(msg)
+            | Error::HistoryNotKept(msg) => f.write_str(msg),
             Error::NothingToUndo => f.write_str("no move to undo"),
         }
     }

@@ -14,6 +14,7 @@
 //! the required methods has a default.
 
 use crate::actions::{ActionList, QuickTake};
+use crate::rng::SplitMix64;
 use crate::{Error, ParamSpec, ParamValue};
 use std::convert::Infallible;
 use std::fmt::Debug;
@@ -86,6 +87,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn hash(&self) -> u64;
     /// The Zobrist hash recomputed from the whole state; equal to [`Game::hash`] always.
     fn hash_from_scratch(&self) -> u64;
+    /// The key of this state in perft's transposition table, for a count `depth` plies
+    /// deep: the Zobrist hash, combined with whatever the hash leaves out that can still
+    /// change the legal-move tree to that depth. Perft only looks up states reached from one
+    /// root in the same number of plies, so the ply count, and whatever is counted from it,
+    /// may be left out.
+    fn transposition_key(&self, depth: u32) -> u64;
 
     /// Calls `visit` for every legal move (none when the state is terminal) until it returns
     /// `Break`, which the scan returns at once. Must not allocate on the heap.
@@ -143,6 +150,71 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let mut n = 0;
         self.generate_moves(&mut |_| n += 1);
         n
+    }
+
+    /// A uniformly random legal move, drawn as `nth_move(rng.below(count_moves()))` would
+    /// draw it (the same move for the same generator), with the number of legal moves; `None`
+    /// when there is none. The moves are generated once, into `buffer`; only a position
+    /// with more legal moves than the buffer holds generates them a second time, up to the
+    /// one drawn. A game may count and then pick where that is faster.
+    #[inline]
+    fn random_move<const N: usize>(
+        &self,
+        rng: &mut SplitMix64,
+        buffer: &mut MoveBuffer<Self::Move, N>,
+    ) -> Option<(Self::Move, u64)> {
+        let mut count = 0;
+        self.generate_moves(&mut |mv| {
+            if let Some(slot) = buffer.moves.get_mut(count) {
+                *slot = Some(mv);
+            }
+            count += 1;
+        });
+        if count == 0 {
+            return None;
+        }
+        let index = rng.below(count as u64);
+        let drawn = match buffer.moves.get(index as usize) {
+            Some(&Some(mv)) => mv,
+            _ => self.nth_move(index)?,
+        };
+        Some((drawn, count as u64))
+    }
+}
+
+/// [`Game::random_move`] by counting the moves and then finding the one drawn (the scan
+/// stops there): faster than filling a buffer for games that count without generating.
+#[inline]
+pub fn count_then_pick<G: Game>(state: &G, rng: &mut SplitMix64) -> Option<(G::Move, u64)> {
+    let count = state.count_moves();
+    if count == 0 {
+        return None;
+    }
+    Some((state.nth_move(rng.below(count))?, count))
+}
+
+/// The moves a [`MoveBuffer`] holds unless told otherwise.
+pub const MOVE_BUFFER_CAPACITY: usize = 256;
+
+/// Room for the legal moves of one position, for [`Game::random_move`]: made once per game
+/// (or batch) and reused every ply, so drawing a move neither allocates nor clears memory.
+/// It holds more moves than the positions of real play have (chess has at most 218); a
+/// position with more is still drawn from correctly, by generating its moves again.
+#[derive(Debug, Clone)]
+pub struct MoveBuffer<M, const N: usize = MOVE_BUFFER_CAPACITY> {
+    moves: [Option<M>; N],
+}
+
+impl<M: Copy, const N: usize> MoveBuffer<M, N> {
+    #[must_use]
+    pub fn new() -> Self {
+        MoveBuffer { moves: [None; N] }
+    }
+}
+
+impl<M: Copy, const N: usize> Default for MoveBuffer<M, N> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

@@ -3,6 +3,8 @@
 //! Threads come from `std::thread::scope`; tasks are handed out through an atomic index, and
 //! every result is stored by task number, so results never depend on the thread count.
 
+use crate::game::MoveBuffer;
+use crate::perft::PerftTable;
 use crate::rng::SplitMix64;
 use crate::{Game, Notation, Outcome};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,9 +58,26 @@ pub fn run_tasks<T: Send>(
 /// Perft on `threads` threads: the tree is split a few plies down into enough subtrees to keep
 /// every thread busy, then the subtrees are counted in parallel (each bulk-counted).
 pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
+    split_perft(state, depth, threads, crate::perft::perft)
+}
+
+/// [`perft`] with a transposition table that every thread shares
+/// ([`crate::perft::perft_hashed`]); the same count.
+pub fn perft_hashed<G: Game>(state: &G, depth: u32, threads: usize, table: &PerftTable) -> u64 {
+    split_perft(state, depth, threads, |s, d| {
+        crate::perft::perft_hashed(s, d, table)
+    })
+}
+
+fn split_perft<G: Game>(
+    state: &G,
+    depth: u32,
+    threads: usize,
+    count: impl Fn(&G, u32) -> u64 + Sync,
+) -> u64 {
     let threads = thread_count(threads);
     if threads <= 1 || depth < 3 {
-        return crate::perft::perft(state, depth);
+        return count(state, depth);
     }
     let mut frontier = vec![state.clone()];
     let mut remaining = depth;
@@ -74,11 +93,9 @@ pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
         frontier = next;
         remaining -= 1;
     }
-    run_tasks(frontier.len(), threads, |i| {
-        crate::perft::perft(&frontier[i], remaining)
-    })
-    .into_iter()
-    .sum()
+    run_tasks(frontier.len(), threads, |i| count(&frontier[i], remaining))
+        .into_iter()
+        .sum()
 }
 
 /// Perft below every legal move: `(move text, leaf count)`, sorted by move text.
@@ -133,12 +150,9 @@ pub fn playout<G: Game>(start: &G, seed: u64, index: u64, cutoff: Option<u32>) -
         outcome: state.outcome(),
         legal_moves: 0,
     };
+    let mut buffer: MoveBuffer<G::Move> = MoveBuffer::new();
     while cutoff.is_none_or(|c| result.length < c) {
-        let count = state.count_moves();
-        if count == 0 {
-            break;
-        }
-        let Some(mv) = state.nth_move(rng.below(count)) else {
+        let Some((mv, count)) = state.random_move(&mut rng, &mut buffer) else {
             break;
         };
         state.play_unchecked(mv);
@@ -173,6 +187,76 @@ mod tests {
             let div = divide(&start, 4, threads);
             assert_eq!(div.len(), 8);
             assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), 6384);
+        }
+    }
+
+    /// A playout as it was played before `Game::random_move`: count, then find the move.
+    fn counted_playout<G: Game>(start: &G, seed: u64, index: u64) -> Playout {
+        let mut rng = SplitMix64::stream(seed, index);
+        let mut state = start.clone();
+        let (mut length, mut legal_moves) = (0, 0);
+        loop {
+            let count = state.count_moves();
+            if count == 0 {
+                break;
+            }
+            let mv = state
+                .nth_move(rng.below(count))
+                .expect("a move below the count");
+            state.play_unchecked(mv);
+            length += 1;
+            legal_moves += count;
+        }
+        Playout {
+            length,
+            outcome: state.outcome(),
+            legal_moves,
+        }
+    }
+
+    fn same_games_as_counted<G: Game>(start: &G, games: u64) {
+        for index in 0..games {
+            assert_eq!(
+                playout(start, 11, index, None),
+                counted_playout(start, 11, index),
+                "{} game {index}",
+                G::NAME
+            );
+        }
+    }
+
+    #[test]
+    fn one_generation_plays_the_games_counting_played() {
+        use crate::games::martian_chinese_checkers::MartianChineseCheckers;
+        for game in crate::games::GAME_NAMES {
+            crate::with_game!(game, G => {
+                same_games_as_counted(&G::start(&crate::game::params_from::<G>(&[]).expect("defaults")), 30);
+            }, _ => unreachable!());
+        }
+        // Six players of E: the most legal moves of any start.
+        let six = crate::game::params_from::<MartianChineseCheckers>(&[(
+            "players",
+            crate::ParamValue::Int(6),
+        )])
+        .expect("six players");
+        same_games_as_counted(&MartianChineseCheckers::start(&six), 5);
+    }
+
+    #[test]
+    fn a_position_with_more_moves_than_the_buffer_holds_is_drawn_alike() {
+        // A buffer of 3 moves: most draws fall beyond it and generate again.
+        let start = Kuba::start(&KubaParams::default());
+        let mut rng = SplitMix64::new(5);
+        let mut again = rng.clone();
+        let mut state = start.clone();
+        for _ in 0..50 {
+            let Some((mv, count)) = state.random_move(&mut rng, &mut MoveBuffer::<_, 3>::new())
+            else {
+                break;
+            };
+            let expected = state.nth_move(again.below(state.count_moves()));
+            assert_eq!((Some(mv), count), (expected, state.count_moves()));
+            state.play_unchecked(mv);
         }
     }
 

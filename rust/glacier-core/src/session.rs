@@ -4,14 +4,22 @@
 use crate::actions::{chosen_actions, PartialMove, Taken};
 use crate::game::{params_for_text, params_from};
 use crate::{ActionEncoding, ActionList, Error, GameParams, Notation, Observation, ParamValue};
+use std::collections::VecDeque;
 
 /// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
 #[derive(Debug, Clone)]
 pub struct Session<G: Notation + ActionEncoding> {
     state: G,
-    /// Every earlier state with the move played from it, oldest first.
-    history: Vec<(G, G::Move)>,
-    /// The text the session started from (with `history` it rebuilds the session, e.g. when pickled).
+    /// The earlier states kept, each with the move played from it, oldest first.
+    history: VecDeque<(G, G::Move)>,
+    /// The most plies `history` keeps (`None`: every one); older plies are dropped as new
+    /// ones are played, so a long game takes the same memory at every ply.
+    history_limit: Option<usize>,
+    /// Whether plies before the oldest kept one were dropped (by the limit, or by a copy
+    /// without them): `undo` then says so instead of "no move to undo".
+    dropped: bool,
+    /// The text of the state the kept history starts from, when nothing was dropped (with
+    /// the moves it rebuilds the session, e.g. when pickled).
     initial_text: String,
     /// The actions taken so far in the move being made (empty between moves).
     partial: PartialMove,
@@ -32,7 +40,9 @@ impl<G: Notation + ActionEncoding> Session<G> {
         let initial_text = state.text();
         Session {
             state,
-            history: Vec::new(),
+            history: VecDeque::new(),
+            history_limit: None,
+            dropped: false,
             initial_text,
             partial: PartialMove::new(),
         }
@@ -42,8 +52,79 @@ impl<G: Notation + ActionEncoding> Session<G> {
         &self.state
     }
 
-    pub fn initial_text(&self) -> &str {
-        &self.initial_text
+    /// The text of the state the kept history starts from: the start of the session, or,
+    /// once plies were dropped, the state before the oldest ply kept.
+    pub fn initial_text(&self) -> String {
+        if self.dropped {
+            self.history
+                .front()
+                .map_or(&self.state, |(state, _)| state)
+                .text()
+        } else {
+            self.initial_text.clone()
+        }
+    }
+
+    /// The most plies kept for `undo` (`None`: every one).
+    pub fn history_limit(&self) -> Option<usize> {
+        self.history_limit
+    }
+
+    /// Keeps at most `limit` plies for `undo` from now on (`None`: every one), dropping the
+    /// oldest plies beyond it at once.
+    pub fn set_history_limit(&mut self, limit: Option<usize>) {
+        self.history_limit = limit;
+        self.trim_history();
+    }
+
+    fn trim_history(&mut self) {
+        if let Some(limit) = self.history_limit {
+            while self.history.len() > limit {
+                self.history.pop_front();
+                self.dropped = true;
+            }
+        }
+    }
+
+    /// A copy of this session with the last `plies` of its kept history (`None`: all of
+    /// it); the copy keeps the same history limit.
+    pub fn copy_with_history(&self, plies: Option<usize>) -> Self {
+        let kept = plies.map_or(self.history.len(), |p| p.min(self.history.len()));
+        let skip = self.history.len() - kept;
+        let dropped = self.dropped || skip > 0;
+        Session {
+            state: self.state.clone(),
+            history: if kept == 0 {
+                VecDeque::new()
+            } else {
+                self.history.iter().skip(skip).cloned().collect()
+            },
+            history_limit: self.history_limit,
+            dropped,
+            initial_text: if dropped {
+                String::new()
+            } else {
+                self.initial_text.clone()
+            },
+            partial: self.partial,
+        }
+    }
+
+    /// The error of an `undo` with no kept ply left.
+    fn nothing_kept(&self) -> Error {
+        if self.dropped {
+            Error::HistoryNotKept(match self.history_limit {
+                Some(limit) => format!(
+                    "cannot undo further: this state keeps only its last {limit} plies \
+                     (history_limit={limit}), or was copied without the plies before"
+                ),
+                None => "cannot undo further: this state was copied without the plies before \
+                         (copy(history=True) keeps them)"
+                    .to_string(),
+            })
+        } else {
+            Error::NothingToUndo
+        }
     }
 
     /// The parameters as `(name, value)` pairs.
@@ -107,7 +188,8 @@ impl<G: Notation + ActionEncoding> Session<G> {
     pub fn play_move(&mut self, mv: G::Move) {
         let before = self.state.clone();
         self.state.play_unchecked(mv);
-        self.history.push((before, mv));
+        self.history.push_back((before, mv));
+        self.trim_history();
         self.partial.clear();
     }
 
@@ -120,13 +202,13 @@ impl<G: Notation + ActionEncoding> Session<G> {
                 self.pending_text()
             )));
         }
-        let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;
+        let (before, mv) = self.history.pop_back().ok_or_else(|| self.nothing_kept())?;
         let text = before.move_text(mv);
         self.state = before;
         Ok(text)
     }
 
-    /// The moves played since the session started, as text.
+    /// The moves played since the session started (those kept), as text.
     pub fn moves_played(&self) -> Vec<String> {
         self.history
             .iter()
@@ -225,7 +307,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
             self.partial.untake(&self.state);
             return Ok(last);
         }
-        let (before, mv) = self.history.pop().ok_or(Error::NothingToUndo)?;
+        let (before, mv) = self.history.pop_back().ok_or_else(|| self.nothing_kept())?;
         let mut chosen = chosen_actions(&before, mv);
         let last = chosen.pop().unwrap_or_default();
         self.state = before;

@@ -2,9 +2,11 @@
 //! with pytest, described at the top of that file) through the engine.
 //!
 //! Records whose leaf count exceeds `GLACIER_PERFT_MAX_NODES` (default 200 million) are
-//! skipped, so CI time stays bounded.
+//! skipped, so CI time stays bounded. Every count is also checked with perft's
+//! transposition table: a small one (so slots are overwritten often), on one thread and on
+//! two sharing it.
 
-use glacier_core::perft::perft;
+use glacier_core::perft::{perft, perft_hashed, PerftTable};
 use glacier_core::session::Session;
 use glacier_core::{with_game, FullGame, ParamValue};
 
@@ -41,6 +43,20 @@ fn check<G: FullGame>(fixture: &PerftFixture, limit: u64) -> usize {
             perft(state, depth),
             expected,
             "{} perft({depth})",
+            fixture.id
+        );
+        let table = PerftTable::new(1).expect("a 1 MiB table");
+        assert_eq!(
+            perft_hashed(state, depth, &table),
+            expected,
+            "{} perft({depth}) with a transposition table",
+            fixture.id
+        );
+        // Again with the table already filled, and with two threads sharing it.
+        assert_eq!(
+            glacier_core::parallel::perft_hashed(state, depth, 2, &table),
+            expected,
+            "{} perft({depth}) on 2 threads with a shared transposition table",
             fixture.id
         );
         checked += 1;

@@ -71,3 +71,17 @@ pub(crate) fn check_depth(depth: i64) -> PyResult<u32> {
         InvalidParameterError::new_err(format!("perft depth must be >= 0, got {depth}"))
     })
 }
+
+/// A perft table size in MiB (0 = no table); a table counts in bulk, so it needs `bulk`.
+pub(crate) fn check_hash_mb(hash_mb: i64, bulk: bool) -> PyResult<usize> {
+    let max = glacier_core::perft::MAX_HASH_MB;
+    match usize::try_from(hash_mb) {
+        Ok(mb) if mb <= max && (mb == 0 || bulk) => Ok(mb),
+        Ok(mb) if mb <= max => Err(InvalidParameterError::new_err(
+            "hash_mb needs bulk=True: the table stores bulk counts, and bulk=False plays every leaf",
+        )),
+        _ => Err(InvalidParameterError::new_err(format!(
+            "hash_mb must be between 0 (no table) and {max}, got {hash_mb}"
+        ))),
+    }
+}

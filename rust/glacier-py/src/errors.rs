@@ -8,6 +8,7 @@ pyo3::import_exception!(glacier.errors, IllegalMoveError);
 pyo3::import_exception!(glacier.errors, InvalidPositionError);
 pyo3::import_exception!(glacier.errors, InvalidParameterError);
 pyo3::import_exception!(glacier.errors, UnknownGameError);
+pyo3::import_exception!(glacier.errors, HistoryNotKeptError);
 
 pub(crate) fn to_py_err(err: Error) -> PyErr {
     let msg = err.to_string();
@@ -16,6 +17,7 @@ pub(crate) fn to_py_err(err: Error) -> PyErr {
         Error::InvalidPosition(_) => InvalidPositionError::new_err(msg),
         Error::InvalidParameter(_) => InvalidParameterError::new_err(msg),
         Error::NothingToUndo => GlacierError::new_err(msg),
+        Error::HistoryNotKept(_) => HistoryNotKeptError::new_err(msg),
     }
 }
 

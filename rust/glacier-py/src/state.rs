@@ -4,12 +4,15 @@
 //! implemented once for every game by [`Native<G>`]. The only place a game name becomes a
 //! type is [`new_session`] (through the core's `with_game!`).
 
-use crate::convert::{check_depth, check_threads, extract_params, params_dict, params_ref, Params};
+use crate::convert::{
+    check_depth, check_hash_mb, check_threads, extract_params, params_dict, params_ref, Params,
+};
 use crate::errors::{
     to_py_err, unknown_game, GlacierError, IllegalMoveError, InvalidParameterError,
 };
 use glacier_core::actions::max_game_length;
 use glacier_core::games::GAME_NAMES;
+use glacier_core::perft::PerftTable;
 use glacier_core::{with_game, Error, FullGame, ParamValue, PartialMove, Session, Taken};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -102,8 +105,11 @@ impl ActionTable {
 pub(crate) trait DynSession: Send + Sync {
     fn name(&self) -> &'static str;
     fn clone_box(&self) -> Box<dyn DynSession>;
+    fn copy_with_history(&self, plies: Option<usize>) -> Box<dyn DynSession>;
+    fn history_limit(&self) -> Option<usize>;
+    fn set_history_limit(&mut self, limit: Option<usize>);
     fn param_pairs(&self) -> Vec<(&'static str, ParamValue)>;
-    fn initial_text(&self) -> &str;
+    fn initial_text(&self) -> String;
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
     fn play(&mut self, py: Python<'_>, text: &str) -> PyResult<()>;
     fn num_distinct_actions(&self) -> usize;
@@ -131,6 +137,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn ended_by_ply_limit(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
     fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
+    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64;
     fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
 }
 
@@ -148,10 +155,22 @@ impl<G: FullGame> DynSession for Native<G> {
     fn clone_box(&self) -> Box<dyn DynSession> {
         Box::new(self.clone())
     }
+    fn copy_with_history(&self, plies: Option<usize>) -> Box<dyn DynSession> {
+        Box::new(Native {
+            session: self.session.copy_with_history(plies),
+            table: self.table,
+        })
+    }
+    fn history_limit(&self) -> Option<usize> {
+        self.session.history_limit()
+    }
+    fn set_history_limit(&mut self, limit: Option<usize>) {
+        self.session.set_history_limit(limit);
+    }
     fn param_pairs(&self) -> Vec<(&'static str, ParamValue)> {
         self.session.param_pairs()
     }
-    fn initial_text(&self) -> &str {
+    fn initial_text(&self) -> String {
         self.session.initial_text()
     }
 
@@ -270,6 +289,9 @@ impl<G: FullGame> DynSession for Native<G> {
             (false, _) => glacier_core::perft::perft_no_bulk(state, depth),
         }
     }
+    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64 {
+        glacier_core::parallel::perft_hashed(self.session.state(), depth, threads, table)
+    }
     fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
         glacier_core::parallel::divide(self.session.state(), depth, threads)
     }
@@ -324,6 +346,24 @@ impl Clone for GameState {
         GameState {
             session: self.session.clone_box(),
         }
+    }
+}
+
+/// `copy(history=...)`: `True` every kept ply (`None`), `False` none, a number that many.
+fn history_plies(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if let Ok(keep) = value.cast::<pyo3::types::PyBool>() {
+        return Ok((!keep.is_true()).then_some(0));
+    }
+    match value.extract::<i64>() {
+        Ok(n) => usize::try_from(n).map(Some).map_err(|_| {
+            InvalidParameterError::new_err(format!(
+                "history must be True, False or a number of plies >= 0, got {n}"
+            ))
+        }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "history must be True, False or a number of plies, got {}",
+            value.get_type().name()?
+        ))),
     }
 }
 
@@ -557,16 +597,53 @@ impl GameState {
         self.session.moves()
     }
 
-    fn copy(&self) -> Self {
-        self.clone()
+    /// A copy of the position. `history=False` (the default) leaves the moves played with
+    /// this state, so a copy costs the same at every ply; `True` copies every ply kept for
+    /// `undo()`; a number copies that many of the last ones.
+    #[pyo3(signature = (history = None))]
+    fn copy(&self, history: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let plies = match history {
+            None => Some(0),
+            Some(value) => history_plies(value)?,
+        };
+        Ok(GameState {
+            session: self.session.copy_with_history(plies),
+        })
     }
 
+    /// `copy.copy`: the position only, as `copy()`.
     fn __copy__(&self) -> Self {
-        self.clone()
+        GameState {
+            session: self.session.copy_with_history(Some(0)),
+        }
     }
 
+    /// `copy.deepcopy`: everything, the kept history with it.
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// The most plies kept for `undo()` (`None`, the default: every one). Set it to keep
+    /// memory flat over a long game: older plies are dropped as new ones are played, and an
+    /// `undo()` past them raises `HistoryNotKeptError`.
+    #[getter]
+    fn get_history_limit(&self) -> Option<usize> {
+        self.session.history_limit()
+    }
+
+    #[setter]
+    fn set_history_limit(&mut self, limit: Option<i64>) -> PyResult<()> {
+        let limit = limit
+            .map(|n| {
+                usize::try_from(n).map_err(|_| {
+                    InvalidParameterError::new_err(format!(
+                        "history_limit must be None or >= 0, got {n}"
+                    ))
+                })
+            })
+            .transpose()?;
+        self.session.set_history_limit(limit);
+        Ok(())
     }
 
     /// The position text.
@@ -610,13 +687,32 @@ impl GameState {
 
     /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
     /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
-    /// splits the tree over that many threads (0 = every core).
-    #[pyo3(signature = (depth, bulk = true, threads = 1))]
-    fn perft(&self, py: Python<'_>, depth: i64, bulk: bool, threads: i64) -> PyResult<u64> {
+    /// splits the tree over that many threads (0 = every core). `hash_mb` > 0 counts with
+    /// a transposition table of that many MiB (shared by the threads), so a position reached
+    /// by several move orders is counted once: the same count, sooner where transpositions
+    /// are common. A table of up to 256 MiB is kept for the next count of that size.
+    #[pyo3(signature = (depth, bulk = true, threads = 1, hash_mb = 0))]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: i64,
+        bulk: bool,
+        threads: i64,
+        hash_mb: i64,
+    ) -> PyResult<u64> {
         let depth = check_depth(depth)?;
         let threads = check_threads(threads)?;
+        let hash_mb = check_hash_mb(hash_mb, bulk)?;
         let session = &*self.session;
-        Ok(py.detach(|| session.perft(depth, bulk, threads)))
+        if hash_mb == 0 {
+            return Ok(py.detach(|| session.perft(depth, bulk, threads)));
+        }
+        py.detach(|| {
+            glacier_core::perft::with_table(hash_mb, |table| {
+                session.perft_hashed(depth, threads, table)
+            })
+        })
+        .map_err(to_py_err)
     }
 
     /// Perft below each legal move, as `{move: leaves}` in move order.
@@ -681,7 +777,7 @@ impl GameState {
         let args = (
             self.session.name(),
             params_dict(py, &self.session.param_pairs())?,
-            self.session.initial_text().to_string(),
+            self.session.initial_text(),
             self.session.moves(),
             self.session.pending_actions(),
         );

@@ -72,6 +72,8 @@ const CASTLE_KEYS: [u64; 4] = zobrist::table(ZOBRIST_SEED, 833);
 const EP_KEYS: [u64; 8] = zobrist::table(ZOBRIST_SEED, 837);
 /// Index 845: the halfmove clock has reached 100 (the game is drawn).
 const HALFMOVE_KEY: u64 = zobrist::key(ZOBRIST_SEED, 845);
+/// The seed of the halfmove clock's keys in [`Game::transposition_key`] (not part of the hash).
+const TRANSPOSITION_SEED: u64 = 0x4841_4C46_4D4F_5645;
 
 /// Which castling rights survive a move from or to each square.
 const fn castle_masks() -> [u8; 64] {
@@ -418,6 +420,18 @@ impl Game for IceAgeChess {
 
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    fn transposition_key(&self, depth: u32) -> u64 {
+        // The halfmove clock is hashed only once it has ended the game. Below that it matters
+        // only where it can reach the limit within `depth` plies; then it is part of the key.
+        // (The ply limit and the Ice Ages count from the move number, which follows from the
+        // ply count.)
+        if self.halfmove.saturating_add(depth) >= HALFMOVE_LIMIT {
+            self.hash ^ zobrist::key(TRANSPOSITION_SEED, u64::from(self.halfmove))
+        } else {
+            self.hash
+        }
     }
 
     fn hash_from_scratch(&self) -> u64 {

@@ -17,7 +17,8 @@ mod heuristic;
 mod text;
 
 use crate::error::Error;
-use crate::game::{Game, Notation, Outcome};
+use crate::game::{Game, MoveBuffer, Notation, Outcome};
+use crate::rng::SplitMix64;
 use crate::params::PlyLimit;
 use crate::{bad_position, zobrist};
 use std::ops::ControlFlow;
@@ -243,6 +244,11 @@ impl Game for IceCubeCheckers {
         self.hash
     }
 
+    fn transposition_key(&self, _depth: u32) -> u64 {
+        // Everything but the ply count is hashed.
+        self.hash
+    }
+
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
         for (slot, counts) in self.slots.iter().enumerate() {
@@ -298,6 +304,54 @@ impl Game for IceCubeCheckers {
             total += MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
         }
         total
+    }
+
+    /// Counting is a table look-up per slot, and the move drawn is built straight from its
+    /// index (the sequences of a slot come in the order of their kinds, and the number
+    /// starting with each prefix is a multinomial), so no move is generated: the same move
+    /// as `nth_move(rng.below(count_moves()))`.
+    fn random_move<const N: usize>(
+        &self,
+        rng: &mut SplitMix64,
+        _buffer: &mut MoveBuffer<IceCubeCheckersMove, N>,
+    ) -> Option<(IceCubeCheckersMove, u64)> {
+        let count = self.count_moves();
+        if count == 0 {
+            return None;
+        }
+        let mut index = rng.below(count);
+        let mover = self.side as usize;
+        let mut pickable = self.present[mover];
+        while pickable != 0 {
+            let slot = pickable.trailing_zeros() as usize;
+            pickable &= pickable - 1;
+            let mut rest = self.slots[slot];
+            let n = (rest[0] + rest[1] + rest[2]) as usize;
+            rest[mover] -= 1;
+            let orders = MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
+            if index >= orders {
+                index -= orders;
+                continue;
+            }
+            let mut code = slot as u32 | (n as u32) << 4 | (mover as u32) << (8 + 2 * (n - 1));
+            for pos in 0..n - 1 {
+                for kind in 0..3 {
+                    if rest[kind] == 0 {
+                        continue;
+                    }
+                    rest[kind] -= 1;
+                    let below = MULTINOMIAL[rest[0] as usize][rest[1] as usize][rest[2] as usize];
+                    if index < below {
+                        code |= (kind as u32) << (8 + 2 * pos);
+                        break;
+                    }
+                    index -= below;
+                    rest[kind] += 1;
+                }
+            }
+            return Some((IceCubeCheckersMove(code), count));
+        }
+        None
     }
 
     fn play_unchecked(&mut self, mv: IceCubeCheckersMove) {

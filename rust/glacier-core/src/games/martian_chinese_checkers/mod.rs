@@ -62,8 +62,8 @@ const OFF: u8 = u8::MAX;
 /// The index past the last hex, where [`LINE`] goes off the board: its `Board::cell` says
 /// it is neither occupied nor landable.
 const OFF_BOARD: u8 = HEXES as u8;
-/// `DIRECTIONS_SET[dirs]`: the number of directions in a set of them (a table, as the
-/// baseline x86-64 target has no popcount instruction).
+/// `DIRECTIONS_SET[dirs]`: the number of directions in a set of them (a table, so no build
+/// depends on a popcount instruction).
 const DIRECTIONS_SET: [u8; 64] = {
     let mut table = [0; 64];
     let mut dirs = 0;
@@ -981,6 +981,11 @@ impl Game for MartianChineseCheckers {
 
     fn hash_from_scratch(&self) -> u64 {
         on_board!(&self.0, b => b.hash_from_scratch())
+    }
+
+    fn transposition_key(&self, _depth: u32) -> u64 {
+        // Everything but the ply count is hashed (the parameters are the root's).
+        self.hash()
     }
 
     #[inline]

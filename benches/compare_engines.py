@@ -1,0 +1,87 @@
+"""Two builds of glacier side by side: the same measurements, same seeds, taking turns.
+
+    python benches/compare_engines.py OLD_PYTHON [NEW_PYTHON]
+
+runs each measurement in both interpreters (each with its own glacier installed, e.g. a
+venv built from an older commit and this one), alternately, ``--rounds`` times, and prints
+the best rate of each and their ratio. Measured: random playouts (1 thread, seed 1, the
+same games where the rules did not change), bulk perft (1 thread), ``copy()`` of a state at
+ply 0 and at ply 1000, and, for the new build only, perft with and without a
+transposition table. Not a test (pytest does not collect it): it needs two builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+#: Run inside each interpreter: prints one JSON object of rates.
+PROBE = r"""
+import json, random, sys, time, glacier
+which = sys.argv[1]
+def best(work, rounds=3):
+    rate = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter(); count = work(); elapsed = time.perf_counter() - start
+        rate = max(rate, count / elapsed)
+    return rate
+out = {}
+if which == "playouts":
+    for game in glacier.GAMES:
+        n = 100 if game == "martian_chinese_checkers" else 1000
+        out[game] = best(lambda: int(glacier.playouts(game, n, seed=1, threads=1).length.sum()))
+elif which == "perft":
+    for game, depth in [("ice_age_chess", 6), ("ice_cube_checkers", 11), ("kings_court", 6), ("kuba", 7),
+                        ("martian_chinese_checkers", 5)]:
+        state = glacier.new_game(game)
+        out[game] = best(lambda: state.perft(depth))
+elif which == "copy":
+    state = glacier.new_game("martian_chinese_checkers", max_plies=5000)
+    rng = random.Random(0)
+    for ply in range(1001):
+        if ply in (0, 1000):
+            out[f"ply {ply}"] = best(lambda: sum(1 for _ in range(20000) if state.copy()))
+        state.play(rng.choice(state.legal_moves()))
+elif which == "hash":
+    for game, depth in [("kuba", 8), ("kings_court", 7), ("ice_cube_checkers", 13)]:
+        state = glacier.new_game(game)
+        plain = best(lambda: state.perft(depth), 2)
+        start = time.perf_counter(); state.perft(depth, hash_mb=64); first = time.perf_counter() - start
+        hashed = best(lambda: state.perft(depth, hash_mb=64), 2)
+        out[f"{game} perft({depth})"] = [plain, state.perft(depth) / first, hashed]
+print(json.dumps(out))
+"""
+
+
+def measure(python: str, which: str) -> dict[str, object]:
+    done = subprocess.run([python, "-c", PROBE, which], capture_output=True, text=True, check=True, cwd="/")
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("old")
+    parser.add_argument("new", nargs="?", default=sys.executable)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    for which, unit in (("playouts", "plies/s"), ("perft", "leaves/s"), ("copy", "copies/s")):
+        best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+        for _ in range(args.rounds):
+            for side, python in (("old", args.old), ("new", args.new)):
+                for key, rate in measure(python, which).items():
+                    best[side][key] = max(best[side].get(key, 0.0), float(rate))  # type: ignore[arg-type]
+        print(f"\n{which} ({unit}, best of {args.rounds} x 3, the builds taking turns)")
+        for key, new in best["new"].items():
+            old = best["old"].get(key, 0.0)
+            print(f"  {key:<28} old {old:>14,.0f}  new {new:>14,.0f}  {new / old if old else float('nan'):6.2f}x")
+    print("\nperft with a 64 MiB table, new build (leaves/s: none, first call, table reused; ratios)")
+    for key, rates in measure(args.new, "hash").items():
+        plain, first, hashed = (float(rate) for rate in rates)  # type: ignore[attr-defined]
+        figures = f"{plain:>14,.0f} {first:>14,.0f} {hashed:>14,.0f}"
+        print(f"  {key:<28} {figures}  {first / plain:5.2f}x {hashed / plain:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
