@@ -53,7 +53,7 @@ pub fn rollout<G: Heuristic>(
             state.heuristic(&mut values);
             return values;
         }
-        let Some(mv) = state.random_move(rng, moves) else {
+        let Some(mv) = state.rollout_move(rng, moves) else {
             return outcome_values(state.outcome(), state.num_players());
         };
         state.play_unchecked(mv);

@@ -57,7 +57,8 @@ pub trait Heuristic: Game {
     /// where most of a search's time goes. `moves` is scratch space the caller keeps for
     /// the whole rollout. [`evaluate::random_from_list`] and [`evaluate::random_by_count`]
     /// are the generic ways; a game picks the faster, or has its own.
-    fn random_move(&self, rng: &mut SplitMix64, moves: &mut Vec<Self::Move>) -> Option<Self::Move>;
+    fn rollout_move(&self, rng: &mut SplitMix64, moves: &mut Vec<Self::Move>)
+        -> Option<Self::Move>;
 }
 
 /// What a search may spend: simulations (MCTS) or a depth (alpha-beta), a deadline, and a

@@ -143,7 +143,7 @@ impl Heuristic for IceAgeChess {
 
     /// Every move generated, one drawn: one generation costs less here than a count
     /// (which runs the same king-safety and pin tests) and a partial second one.
-    fn random_move(
+    fn rollout_move(
         &self,
         rng: &mut SplitMix64,
         moves: &mut Vec<IceAgeChessMove>,
@@ -184,7 +184,7 @@ mod tests {
             let mut seen = vec![0u32; all.len()];
             let mut rng = SplitMix64::new(7);
             for _ in 0..all.len() * 200 {
-                let mv = state.random_move(&mut rng, &mut Vec::new()).expect("a move");
+                let mv = state.rollout_move(&mut rng, &mut Vec::new()).expect("a move");
                 let at = all.iter().position(|&m| m == mv).expect("a legal move");
                 seen[at] += 1;
             }

@@ -39,7 +39,7 @@ impl Heuristic for IceCubeCheckers {
 
     /// Counted in bulk without generating (the count is cheap here), then generated up to
     /// the one drawn.
-    fn random_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<IceCubeCheckersMove>) -> Option<IceCubeCheckersMove> {
+    fn rollout_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<IceCubeCheckersMove>) -> Option<IceCubeCheckersMove> {
         random_by_count(self, rng)
     }
 }

@@ -59,7 +59,7 @@ impl Heuristic for KingsCourt {
 
     /// Counted in bulk without generating (the count is cheap here), then generated up to
     /// the one drawn.
-    fn random_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<KingsCourtMove>) -> Option<KingsCourtMove> {
+    fn rollout_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<KingsCourtMove>) -> Option<KingsCourtMove> {
         random_by_count(self, rng)
     }
 }

@@ -53,7 +53,7 @@ impl Heuristic for Kuba {
     }
 
     /// Counted by popcount, then generated up to the one drawn.
-    fn random_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<KubaMove>) -> Option<KubaMove> {
+    fn rollout_move(&self, rng: &mut SplitMix64, _moves: &mut Vec<KubaMove>) -> Option<KubaMove> {
         random_by_count(self, rng)
     }
 }

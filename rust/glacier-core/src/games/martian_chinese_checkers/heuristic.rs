@@ -237,7 +237,7 @@ impl Heuristic for MartianChineseCheckers {
     }
 
     /// Counted without visiting the moves, then generated up to the one drawn.
-    fn random_move(
+    fn rollout_move(
         &self,
         rng: &mut SplitMix64,
         _moves: &mut Vec<MartianChineseCheckersMove>,
