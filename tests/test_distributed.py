@@ -424,6 +424,30 @@ def test_an_interrupted_selfplay_resumes(tmp_path: Path) -> None:
         distributed.selfplay("ice_cube_checkers", 8, **{**common, "seed": 2})
 
 
+def test_selfplay_writes_its_games_as_records(tmp_path: Path) -> None:
+    """``record=`` writes every game of the run as a game record, which reads back to the
+    games the shards hold; a resumed run writes the whole run again, not twice."""
+    from glacier import records
+
+    common: dict[str, Any] = {"seed": 5, "out": tmp_path / "run", "shard_size": 2, "progress": False}
+    path = tmp_path / "games.record"
+    distributed.selfplay("kings_court", 3, record=path, max_plies=30, **common)
+    data = distributed.load_selfplay(tmp_path / "run")
+    read = list(records.read_records(path))
+    assert [r.tags["Round"] for r in read] == ["1", "2", "3"]
+    assert all(r.tags["Event"] == "glacier selfplay" for r in read)
+    for number, record in enumerate(read):
+        replayed = glacier.new_game("kings_court", max_plies=30)
+        for action in data["action"][data["game"] == number].tolist():
+            replayed.apply_action(action)
+        assert record.state.moves == replayed.moves and record.state.is_terminal()
+        assert record.state.text() == replayed.text() and record.result == records.result_of(replayed)
+    distributed.selfplay("kings_court", 3, record=path, max_plies=30, **common)
+    assert len(list(records.read_records(path))) == 3
+    assert distributed.selfplay_records(tmp_path / "run", path, append=True) == 3
+    assert len(list(records.read_records(path))) == 6
+
+
 def test_selfplay_with_the_monte_carlo_player(tmp_path: Path) -> None:
     options = {"playouts": 3}
     distributed.selfplay(

@@ -58,6 +58,7 @@ __all__ = [
     "player_seed",
     "playouts",
     "selfplay",
+    "selfplay_records",
 ]
 
 #: How often Ray retries a task whose worker died (the count is the same whichever attempt ends).
@@ -744,6 +745,7 @@ def selfplay(
     format: str = "auto",
     progress: bool = True,
     connect_timeout: float = 10.0,
+    record: Optional[Union[str, os.PathLike[str]]] = None,
     **params: Any,
 ) -> SelfPlayRun:
     """Plays ``n`` games of ``game`` on Ray, every seat taken by ``player``, and writes the plies
@@ -764,6 +766,9 @@ def selfplay(
     installed). Shards are written by the driver as they arrive, each complete or absent; a
     second call with the same arguments plays only the missing shards (a directory holding
     another run is refused). :func:`load_selfplay` reads the directory back.
+
+    ``record``: a file that then receives every game of the run as a game record
+    (:mod:`glacier.records`; see :func:`selfplay_records`), written anew each call.
     """
     seed = _check_seed(seed)
     options = dict(player_options or {})
@@ -826,9 +831,39 @@ def selfplay(
                 bar.update()
 
             _gather(ray, refs, on_result)
+    if record is not None:
+        selfplay_records(directory, record)
     return SelfPlayRun(
         directory, len(ranges), len(missing), len(ranges) - len(missing), plies, time.perf_counter() - start
     )
+
+
+def selfplay_records(
+    directory: Union[str, os.PathLike[str]],
+    path: Union[str, os.PathLike[str]],
+    *,
+    allow_partial: bool = False,
+    append: bool = False,
+) -> int:
+    """Writes every game of a :func:`selfplay` directory to ``path`` as game records
+    (:mod:`glacier.records`, tags ``Event "glacier selfplay"`` and ``Round`` the game's
+    number + 1), each game replayed from its ``action`` column; returns the number of games.
+    ``allow_partial`` as in :func:`load_selfplay`; ``append`` adds them after the file's
+    games instead of replacing the file."""
+    from . import records
+
+    directory = Path(directory)
+    data = load_selfplay(directory, allow_partial=allow_partial)
+    manifest = json.loads((directory / "manifest.json").read_text())
+    games = data["game"] if data else np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.diff(games, prepend=-1) != 0).tolist()
+    played = []
+    for first, stop in zip(starts, [*starts[1:], len(games)]):
+        state = glacier.new_game(manifest["game"], **manifest["params"])
+        for action in data["action"][first:stop].tolist():
+            state.apply_action(action)
+        played.append(records.Record.of(state, Event="glacier selfplay", Round=str(int(games[first]) + 1)))
+    return records.write(Path(path), played, append=append)
 
 
 def load_selfplay(
