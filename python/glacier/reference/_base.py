@@ -12,6 +12,7 @@ import abc
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
+from ._checks import shown_int
 from ..errors import InvalidParameterError, InvalidPositionError
 
 #: A position's outcome: ``None`` while the game goes on, ``"draw"``, or the winner's number.
@@ -51,7 +52,7 @@ def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -
             raise InvalidParameterError(f"parameter {name!r} must be an integer or None, got {type(value).__name__}")
         elif not spec.min <= value <= spec.max:
             raise InvalidParameterError(
-                f"parameter {name!r} of {game} must be between {spec.min} and {spec.max}, got {value}"
+                f"parameter {name!r} of {game} must be between {spec.min} and {spec.max}, got {shown_int(value)}"
             )
         values[name] = value
     return values

@@ -164,7 +164,8 @@ impl<G: Notation + ActionEncoding> Session<G> {
         actions.join(", ")
     }
 
-    fn illegal_action(&self, action: usize) -> Error {
+    /// The error for `action` (any number, in its own words) when it is not legal here.
+    pub fn illegal_action(&self, action: impl std::fmt::Display) -> Error {
         if self.state.is_terminal() {
             return Error::IllegalMove(format!("cannot take action {action}: the game is over"));
         }
