@@ -31,7 +31,10 @@ fn start_state<G: FullGame>(
 /// or -1 for a draw or a game cut off), `finished`, `returns` (games x players) and
 /// `legal_moves` (the legal-move counts summed over each game's plies).
 #[pyfunction]
-#[pyo3(signature = (game, games, seed = None, threads = None, position = None, cutoff = None, **params))]
+#[pyo3(
+    signature = (game, games, seed = None, threads = None, position = None, cutoff = None, **params),
+    text_signature = "(game, games, seed=0, threads=0, position=None, cutoff=None, **params)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn playouts_native<'py>(
     py: Python<'py>,
@@ -293,7 +296,10 @@ impl NativeVectorEnv {
 #[pymethods]
 impl NativeVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = None, threads = None, agent = None, **params))]
+    #[pyo3(
+        signature = (game, num_envs, auto_reset = true, position = None, seed = None, threads = None, agent = None, **params),
+        text_signature = "(game, num_envs, auto_reset=True, position=None, seed=0, threads=1, agent=None, **params)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &Bound<'_, PyAny>,

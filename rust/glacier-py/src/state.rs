@@ -622,7 +622,7 @@ impl GameState {
     /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
     /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
     /// splits the tree over that many threads (0 = every core).
-    #[pyo3(signature = (depth, bulk = true, threads = None))]
+    #[pyo3(signature = (depth, bulk = true, threads = None), text_signature = "($self, depth, bulk=True, threads=1)")]
     fn perft(
         &self,
         py: Python<'_>,
@@ -637,7 +637,7 @@ impl GameState {
     }
 
     /// Perft below each legal move, as `{move: leaves}` in move order.
-    #[pyo3(signature = (depth, threads = None))]
+    #[pyo3(signature = (depth, threads = None), text_signature = "($self, depth, threads=1)")]
     fn perft_divide<'py>(
         &self,
         py: Python<'py>,
