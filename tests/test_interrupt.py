@@ -155,7 +155,9 @@ def test_under_a_memory_limit_the_threads_that_cannot_be_had_leave_their_work_to
     ],
 )
 def test_a_size_that_cannot_be_allocated_is_a_memory_error(call: str) -> None:
-    script = LIMITED.replace("exec(sys.argv[1])", "try:\n    exec(sys.argv[1])\nexcept MemoryError as err:\n    print(err)")
+    script = LIMITED.replace(
+        "exec(sys.argv[1])", "try:\n    exec(sys.argv[1])\nexcept MemoryError as err:\n    print(err)"
+    )
     done = run_python(script, call)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("not enough memory for "), done.stdout

@@ -24,6 +24,7 @@ from ..errors import GlacierError, IllegalMoveError, InvalidParameterError, Unkn
 from . import _checks
 from ._actions import Partial, chosen_actions, move_lists
 from ._base import Position, perft, take_text_params
+from ._checks import quoted
 
 __all__ = ["GAMES", "State", "from_text", "game_module", "new_game"]
 
@@ -122,13 +123,15 @@ class State:
     def play(self, move: str) -> None:
         move = _checks.move_text(move)
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play '{move}': the game is over")
+            raise IllegalMoveError(f"cannot play {quoted(move)}: the game is over")
         child = self._position.successors().get(move)
         if child is None:
             raise IllegalMoveError(self._position.explain_illegal(move))
         if not self._partial.allows(self._module, self._position, move):
             taken = ", ".join(map(str, self.pending_actions))
-            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+            raise IllegalMoveError(
+                f"{quoted(move)} does not begin with the actions already taken in this move ({taken})"
+            )
         self._play(move, child)
 
     def _play(self, move: str, child: Position) -> None:
@@ -220,12 +223,14 @@ class State:
         move, the rest of them; forced actions, which come by themselves, left out)."""
         move = _checks.move_text(move)
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play '{move}': the game is over")
+            raise IllegalMoveError(f"cannot play {quoted(move)}: the game is over")
         if move not in self._position.successors():
             raise IllegalMoveError(self._position.explain_illegal(move))
         if not self._partial.allows(self._module, self._position, move):
             taken = ", ".join(map(str, self.pending_actions))
-            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+            raise IllegalMoveError(
+                f"{quoted(move)} does not begin with the actions already taken in this move ({taken})"
+            )
         actions = move_lists(self._module, self._position)[move]
         partial, out = self._partial, []
         while True:

@@ -22,7 +22,9 @@ _I128 = 2**127
 
 
 def quoted(text: str) -> str:
-    """``text`` in single quotes, cut to :data:`QUOTED_CHARS` characters (then "...")."""
+    """``text`` in single quotes, cut to :data:`QUOTED_CHARS` characters (then "..."), lone
+    surrogates written as ``\\udXXX`` (as the engine's binding writes them)."""
+    text = _escaped(text)
     if len(text) > QUOTED_CHARS:
         return f"'{text[:QUOTED_CHARS]}...'"
     return f"'{text}'"
@@ -73,7 +75,7 @@ def _text(value: object, what: str, error: Callable[[str], GlacierError]) -> str
     if not isinstance(value, str):
         raise error(f"a {what} must be a str, got {type(value).__name__}")
     if any("\ud800" <= c <= "\udfff" for c in value):
-        raise error(f"the {what} {quoted(_escaped(value))} is not text: it holds a lone surrogate")
+        raise error(f"the {what} {quoted(value)} is not text: it holds a lone surrogate")
     return value
 
 

@@ -194,15 +194,15 @@ impl<G: FullGame> VecEnv<G> {
             .try_reserve_exact(num_envs)
             .map_err(|_| Stopped::OutOfMemory)?;
         slots.extend((0..num_envs).map(|i| Slot {
-                state: start.clone(),
-                partial: PartialMove::new(),
-                length: 0,
-                rng: SplitMix64::stream(seed, i as u64),
-                action: -1,
-                resolved: Resolved::Idle,
-                result: StepResult::default(),
-                marked: Vec::new(),
-            }));
+            state: start.clone(),
+            partial: PartialMove::new(),
+            length: 0,
+            rng: SplitMix64::stream(seed, i as u64),
+            action: -1,
+            resolved: Resolved::Idle,
+            result: StepResult::default(),
+            marked: Vec::new(),
+        }));
         Ok(VecEnv {
             start,
             slots,

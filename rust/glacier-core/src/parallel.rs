@@ -142,11 +142,13 @@ pub fn perft_until<G: Game>(
         frontier = next;
         remaining -= 1;
     }
-    Ok(run_tasks_until(frontier.len(), threads, interrupt, |i, watch| {
-        crate::perft::perft_until(&frontier[i], remaining, watch)
-    })?
-    .into_iter()
-    .sum())
+    Ok(
+        run_tasks_until(frontier.len(), threads, interrupt, |i, watch| {
+            crate::perft::perft_until(&frontier[i], remaining, watch)
+        })?
+        .into_iter()
+        .sum(),
+    )
 }
 
 /// Perft below every legal move: `(move text, leaf count)`, sorted by move text.

@@ -5,13 +5,11 @@
 //! (`glacier/reference/_checks.py`), so that both raise the same error for the same value.
 
 use crate::errors::{IllegalMoveError, InvalidParameterError, InvalidPositionError};
+use glacier_core::notation::Quoted;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use pyo3::PyErr;
 use std::borrow::Cow;
-
-/// The most characters of an input a message quotes.
-pub(crate) const QUOTED_CHARS: usize = 40;
 
 /// An integer argument: its value when it fits 128 bits, else its sign and bit length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,9 +108,22 @@ fn parameter_error(msg: String) -> PyErr {
 }
 
 /// A count-like argument (`games`, `num_envs`, a thread count...) in `lo..=hi`.
-pub(crate) fn usize_in(value: &Bound<'_, PyAny>, what: &str, lo: usize, hi: usize) -> PyResult<usize> {
+pub(crate) fn usize_in(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    lo: usize,
+    hi: usize,
+) -> PyResult<usize> {
     let open_above = hi == usize::MAX;
-    int_in(value, what, lo as i128, hi as i128, open_above, parameter_error).map(|v| v as usize)
+    int_in(
+        value,
+        what,
+        lo as i128,
+        hi as i128,
+        open_above,
+        parameter_error,
+    )
+    .map(|v| v as usize)
 }
 
 /// A 64-bit seed.
@@ -155,28 +166,20 @@ fn escape_surrogates(text: &Bound<'_, PyString>) -> PyResult<(String, bool)> {
     if let Ok(s) = text.to_cow() {
         return Ok((s.into_owned(), false));
     }
-    // UTF-16 with "surrogatepass" keeps a lone surrogate as the one code unit it is.
+    // UTF-32 with "surrogatepass" keeps every code point as it is, a lone surrogate too
+    // (UTF-16 would pair a high one with a low one that follows it, as Python does not).
     let bytes = text
-        .call_method1("encode", ("utf-16-le", "surrogatepass"))?
+        .call_method1("encode", ("utf-32-le", "surrogatepass"))?
         .extract::<Vec<u8>>()?;
-    let units = bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]));
     let mut out = String::new();
-    for unit in char::decode_utf16(units) {
-        match unit {
-            Ok(c) => out.push(c),
-            Err(lone) => out.push_str(&format!("\\u{:04x}", lone.unpaired_surrogate())),
+    for unit in bytes.chunks_exact(4) {
+        let code = u32::from_le_bytes([unit[0], unit[1], unit[2], unit[3]]);
+        match char::from_u32(code) {
+            Some(c) => out.push(c),
+            None => out.push_str(&format!("\\u{code:04x}")),
         }
     }
     Ok((out, true))
-}
-
-/// `text` as a message quotes it: in single quotes, cut to [`QUOTED_CHARS`] characters
-/// (then followed by "...").
-pub(crate) fn quoted(text: &str) -> String {
-    match text.char_indices().nth(QUOTED_CHARS) {
-        Some((cut, _)) => format!("'{}...'", &text[..cut]),
-        None => format!("'{text}'"),
-    }
 }
 
 /// A text argument (`what` is "move" or "position text"): a `str` without lone surrogates.
@@ -195,7 +198,7 @@ fn text_arg<'a>(
     if lone {
         return Err(error(format!(
             "the {what} {} is not text: it holds a lone surrogate",
-            quoted(&escaped)
+            Quoted(&escaped)
         )));
     }
     Ok(Cow::Owned(escaped))

@@ -3,8 +3,8 @@
 
 use crate::args;
 use crate::convert::{check_threads, extract_params, params_ref};
-use crate::interrupt;
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
+use crate::interrupt;
 use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts_until, Playout};
@@ -277,10 +277,16 @@ impl std::fmt::Debug for NativeVectorEnv {
 impl NativeVectorEnv {
     fn check_env(&self, env: &Bound<'_, PyAny>) -> PyResult<usize> {
         let n = self.inner.num_envs();
-        match args::action(env, |m| InvalidParameterError::new_err(m.replacen("an action", "env", 1)))? {
+        match args::action(env, |m| {
+            InvalidParameterError::new_err(m.replacen("an action", "env", 1))
+        })? {
             Ok(env) if env < n => Ok(env),
-            Ok(env) => Err(InvalidParameterError::new_err(format!("no environment {env}"))),
-            Err(shown) => Err(InvalidParameterError::new_err(format!("no environment {shown}"))),
+            Ok(env) => Err(InvalidParameterError::new_err(format!(
+                "no environment {env}"
+            ))),
+            Err(shown) => Err(InvalidParameterError::new_err(format!(
+                "no environment {shown}"
+            ))),
         }
     }
 

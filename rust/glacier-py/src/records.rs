@@ -40,9 +40,7 @@ fn chess_uci(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let state = chess_position(&args::position_text(text)?, params)?;
-    let mv = state
-        .parse_san(&args::move_text(san)?)
-        .map_err(to_py_err)?;
+    let mv = state.parse_san(&args::move_text(san)?).map_err(to_py_err)?;
     Ok(state.move_text(mv))
 }
 

@@ -4,16 +4,16 @@
 //! implemented once for every game by [`Native<G>`]. The only place a game name becomes a
 //! type is [`new_session`] (through the core's `with_game!`).
 
+use crate::args;
 use crate::convert::{check_depth, check_threads, extract_params, params_dict, params_ref, Params};
 use crate::errors::{
     to_py_err, unknown_game, GlacierError, IllegalMoveError, InvalidParameterError,
 };
-use crate::args;
 use crate::interrupt;
 use glacier_core::actions::max_game_length;
+use glacier_core::games::GAME_NAMES;
 use glacier_core::interrupt::{Interrupt, Stopped};
 use glacier_core::perft::perft_no_bulk_until;
-use glacier_core::games::GAME_NAMES;
 use glacier_core::{with_game, Error, FullGame, ParamValue, PartialMove, Session, Taken};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -633,7 +633,9 @@ impl GameState {
         let depth = check_depth(depth)?;
         let threads = threads.map_or(Ok(1), check_threads)?;
         let session = &*self.session;
-        interrupt::run(py, "perft", |stop| session.perft(depth, bulk, threads, stop))
+        interrupt::run(py, "perft", |stop| {
+            session.perft(depth, bulk, threads, stop)
+        })
     }
 
     /// Perft below each legal move, as `{move: leaves}` in move order.
