@@ -206,12 +206,12 @@ fn text_arg<'a>(
 
 /// A move text argument.
 pub(crate) fn move_text<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
-    text_arg(value, "move", |m| IllegalMoveError::new_err(m))
+    text_arg(value, "move", IllegalMoveError::new_err)
 }
 
 /// A position text argument.
 pub(crate) fn position_text<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
-    text_arg(value, "position text", |m| InvalidPositionError::new_err(m))
+    text_arg(value, "position text", InvalidPositionError::new_err)
 }
 
 /// An optional position text argument (`None`: the start).

@@ -477,7 +477,7 @@ impl GameState {
     /// Takes an action: plays the move it completes, or leaves the move half made with the
     /// same player to take the next action.
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = args::action(action, |m| IllegalMoveError::new_err(m))?;
+        let action = args::action(action, IllegalMoveError::new_err)?;
         match action {
             Ok(action) => self.session.apply_action(action),
             Err(shown) => Err(self.session.illegal_action(&shown)),
@@ -487,7 +487,7 @@ impl GameState {
 
     /// The text of the move a legal action completes, or None when the move goes on.
     fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-        match args::action(action, |m| IllegalMoveError::new_err(m))? {
+        match args::action(action, IllegalMoveError::new_err)? {
             Ok(action) => self.session.action_to_move(action),
             Err(shown) => Err(self.session.illegal_action(&shown)),
         }
@@ -497,7 +497,7 @@ impl GameState {
     /// The name of an action, the same in every position.
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let n = self.session.num_distinct_actions();
-        let action = args::action(action, |m| InvalidParameterError::new_err(m))?;
+        let action = args::action(action, InvalidParameterError::new_err)?;
         action
             .clone()
             .ok()
