@@ -211,6 +211,23 @@ def test_gymnasium_make_by_id_and_the_env_checker(game: str) -> None:
     assert isinstance(env.render(), str)
 
 
+def test_gymnasium_finds_the_environments_by_id_alone() -> None:
+    """What the installed .pth file does at start-up (tests/test_wheel.py checks the wheel
+    installs it): after the hook, importing Gymnasium registers glacier's environments."""
+    code = (
+        "import sys, _glacier_games_gymnasium_hook, gymnasium\n"
+        "assert 'glacier' not in sys.modules or 'glacier.gymnasium_env' in sys.modules\n"
+        "e = gymnasium.make('glacier/Kuba-v0')\n"
+        "print(e.unwrapped.game, 'glacier/IceAgeChess-v0' in gymnasium.registry)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["kuba", "True"]
+    # Imported the other way round (glacier's module first), nothing is registered twice.
+    code = "import _glacier_games_gymnasium_hook, glacier.gymnasium_env as g, gymnasium; print(len(g.ENV_IDS))"
+    out = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "5"
+
+
 def test_gymnasium_make_imports_the_module_from_the_id() -> None:
     code = "import gymnasium; e = gymnasium.make('glacier.gymnasium_env:glacier/Kuba-v0'); print(e.unwrapped.game)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -77,3 +77,18 @@ def test_the_sdist_builds_the_abi3_wheel_which_installs_and_runs_on_its_own(tmp_
     assert lines[1:] == [f"glacier-games {extras}", "197281 784020", "640"]
     out = run(venv / "bin" / "glacier", "perft", "kings_court", "5", cwd=tmp_path, env=clean_env())
     assert out.startswith("kings_court perft(5) = 320224\n")
+
+    # Gymnasium finds the environments by id alone, through the .pth file at the top of
+    # site-packages (the script above already ran with it, without Gymnasium installed). The
+    # fresh environment borrows Gymnasium and numpy from this one, behind its own packages.
+    [site] = (venv / "lib").glob("python*/site-packages")
+    assert {"glacier_games_gymnasium.pth", "_glacier_games_gymnasium_hook.py"} <= {p.name for p in site.iterdir()}
+    (site / "zz_borrowed.pth").write_text(str(Path(gymnasium_location()).parent) + "\n")
+    script = "import gymnasium; e = gymnasium.make('glacier/Kuba-v0'); print(e.unwrapped.game, e.unwrapped.__module__)"
+    assert run(python, "-c", script, cwd=tmp_path, env=clean_env()).split() == ["kuba", "glacier.gymnasium_env"]
+
+
+def gymnasium_location() -> str:
+    import gymnasium
+
+    return str(Path(gymnasium.__file__).parent)

@@ -590,7 +590,7 @@ def playouts(
 
 # --- self-play data ------------------------------------------------------------------------
 
-#: The columns of a self-play shard, one row per ply played.
+#: The columns of a self-play shard, one row per action played.
 COLUMNS = ("game", "ply", "player", "observation", "legal_count", "legal_mask", "action", "returns")
 
 
@@ -616,26 +616,22 @@ def _play_games(
     """A Ray task: games ``start..stop``, every ply recorded (see :func:`selfplay`)."""
     rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     probe = glacier.new_game(game, **params)
-    fixed = probe.fixed_action_space
     for index in range(start, stop):
         state = glacier.new_game(game, **params)
         chooser = _make_player(player, options, player_seed(seed, index))
         first_row = len(rows["game"])
         while not state.is_terminal():
-            actions = state.legal_actions()
-            by_move = {state.action_to_move(a): a for a in actions}
-            rows["game"].append(index)
-            rows["ply"].append(len(state.moves))
-            rows["player"].append(state.current_player)
-            rows["observation"].append(state.observation())
-            rows["legal_count"].append(len(actions))
-            if fixed:
-                mask = np.zeros(state.num_distinct_actions, dtype=np.bool_)
-                mask[actions] = True
-                rows["legal_mask"].append(mask)
-            move = chooser.choose(state)
-            rows["action"].append(by_move[move])
-            state.play(move)
+            # A move of several actions (a jump chain, a drop order) is a row per action: each
+            # row is one decision of the fixed action space, as a learner sees it.
+            for action in state.move_to_actions(chooser.choose(state)):
+                rows["game"].append(index)
+                rows["ply"].append(len(state.moves))
+                rows["player"].append(state.current_player)
+                rows["observation"].append(state.observation())
+                rows["legal_count"].append(len(state.legal_actions()))
+                rows["legal_mask"].append(state.legal_action_mask())
+                rows["action"].append(action)
+                state.apply_action(action)
         rows["returns"].extend([state.returns()] * (len(rows["game"]) - first_row))
     obs_shape = tuple(probe.observation_shape)
     return {
@@ -644,11 +640,7 @@ def _play_games(
         "player": np.asarray(rows["player"], dtype=np.int32),
         "observation": np.asarray(rows["observation"], dtype=np.float32).reshape((-1, *obs_shape)),
         "legal_count": np.asarray(rows["legal_count"], dtype=np.uint32),
-        **(
-            {"legal_mask": np.asarray(rows["legal_mask"], dtype=np.bool_).reshape(-1, probe.num_distinct_actions)}
-            if fixed
-            else {}
-        ),
+        "legal_mask": np.asarray(rows["legal_mask"], dtype=np.bool_).reshape(-1, probe.num_distinct_actions),
         "action": np.asarray(rows["action"], dtype=np.int64),
         "returns": np.asarray(rows["returns"], dtype=np.float64).reshape(-1, probe.num_players),
     }
@@ -710,7 +702,7 @@ class SelfPlayRun:
     resumed: int
     """Shards found complete on disk and not played again."""
     plies: int
-    """Plies recorded in the shards played in this call."""
+    """Rows (actions) recorded in the shards played in this call."""
     seconds: float
 
 
@@ -760,12 +752,13 @@ def selfplay(
     ``player`` is a name of :data:`PLAYERS` (``"random"``, ``"montecarlo"``) or a callable
     taking ``seed=`` and ``player_options`` that returns an object with ``choose(state) ->
     move``; game ``i`` gets its own seed derived from ``(seed, i)``, so the data does not
-    depend on the workers. Each row is one ply: ``game`` (its number), ``ply``, ``player``
-    (to move), ``observation`` (the engine's tensor, from the mover's point of view),
-    ``legal_count``, ``legal_mask`` (games with a fixed action space only), ``action`` (the
-    move played as the engine's action number; where the game has no fixed action space,
-    its index among the legal moves in generation order) and ``returns`` (the game's final
-    returns, one per player).
+    depend on the workers. Each row is one action of the game's fixed action space (a move
+    of several actions, such as a jump chain, has a row per action, all by the same player):
+    ``game`` (its number), ``ply`` (the whole moves made before it), ``player`` (to move),
+    ``observation`` (the engine's tensor, from the mover's point of view), ``legal_count``
+    and ``legal_mask`` (the legal actions), ``action`` (the action taken) and ``returns``
+    (the game's final returns, one per player). Replaying the ``action`` column with
+    ``apply_action`` replays the games.
 
     ``format`` is ``"parquet"`` (pyarrow), ``"npz"`` or ``"auto"`` (Parquet when pyarrow is
     installed). Shards are written by the driver as they arrive, each complete or absent; a

@@ -9,11 +9,13 @@ batched :class:`GlacierVectorEnv`):
 >>> env = gymnasium.make("glacier/Kuba-v0", max_plies=100)
 >>> obs, info = env.reset(seed=0)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()), info["current_player"]
-((7, 7, 7), 8, 0)
+((10, 7, 7), 8, 0)
 
-Without that import, ``gymnasium.make("glacier.gymnasium_env:glacier/Kuba-v0")`` imports it
-on the way (Gymnasium 1.x reads the module before the ``:``); Gymnasium 1.x no longer loads
-environment plugins from package entry points, so there is no way to be found by an id alone.
+The installed package needs no import at all: Gymnasium 1.x no longer loads environment
+plugins from package entry points, so the wheel installs a start-up hook
+(``glacier_games_gymnasium.pth``) that imports this module right after Gymnasium is
+imported. Where ``.pth`` files are not read (``python -S``, an editable install),
+``gymnasium.make("glacier.gymnasium_env:glacier/Kuba-v0")`` imports it on the way.
 
 Observations are dictionaries: the game's ``observation`` tensor (values in [0, 1]) from the
 point of view of the player whose turn it is (against a built-in opponent: always the
