@@ -93,3 +93,77 @@ def test_mangled_moves(game: str) -> None:
         move = rng.choice(legal)
         native.play(move)
         ref.play(move)
+
+
+#: Values no argument takes, or beyond every range: floats (NaN among them), bools, strings,
+#: None where an int is needed, negative and huge integers (one past 64 bits, and one far
+#: beyond 128 bits, shown by its size).
+BAD_VALUES: list[Any] = [1.0, 2.5, float("nan"), float("inf"), True, False, "3", b"3", [1]]
+BAD_VALUES += [-1, -(2**70), 2**64, 2**70, 2**300]
+
+
+def calls(state: Any, value: Any) -> dict[str, Any]:
+    impl = reference if type(state).__module__.startswith("glacier.reference") else glacier
+    return {
+        "apply_action": lambda: state.apply_action(value),
+        "action_to_move": lambda: state.action_to_move(value),
+        "action_to_string": lambda: state.action_to_string(value),
+        "observation": lambda: state.observation(value).shape,
+        "perft": lambda: state.perft(value),
+        "perft_divide": lambda: state.perft_divide(value),
+        "play": lambda: state.play(value),
+        "move_to_actions": lambda: state.move_to_actions(value),
+        "new_game": lambda: impl.new_game(state.game, max_plies=value),
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("value", BAD_VALUES, ids=repr)
+def test_bad_values_get_the_same_glacier_error_from_both_twins(game: str, value: Any) -> None:
+    params = PARAMS.get(game, {})
+    native, ref = glacier.new_game(game, **params), reference.new_game(game, **params)
+    for name, call in calls(native, value).items():
+        got = outcome(call)
+        assert got == outcome(calls(ref, value)[name]), name
+        assert got[0] in ("IllegalMoveError", "InvalidParameterError"), (name, got)
+    assert native.text() == ref.text() == glacier.new_game(game, **params).text()
+
+
+@pytest.mark.parametrize("value", [2**70, 2**64, 256, -1, 1000])
+def test_perft_beyond_its_deepest_depth_is_refused_by_both_twins_without_recursing(value: int) -> None:
+    for impl in (glacier, reference):
+        with pytest.raises(glacier.InvalidParameterError, match="perft depth must be between 0 and 255"):
+            impl.new_game("kuba").perft(value)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: glacier.playouts("kuba", 1, seed=-1), "seed must be between 0 and 18446744073709551615, got -1"),
+        (lambda: glacier.playouts("kuba", 1, seed=2**64), "seed must be between 0 and 18446744073709551615"),
+        (lambda: glacier.playouts("kuba", 1, cutoff=-1), "cutoff must be between 0 and 4294967295, got -1"),
+        (lambda: glacier.playouts("kuba", 1.0), "games must be an integer, got float"),
+        (lambda: glacier.playouts("kuba", -3), "games must be >= 0, got -3"),
+        (lambda: glacier.playouts("kuba", 1, threads=True), "threads must be an integer, got bool"),
+        (lambda: glacier.playouts("kuba", 1, position="\ud800"), "the position text '\\ud800' is not text"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2**64), "num_envs must be at most 18446744073709551615"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=0), "num_envs must be >= 1, got 0"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=True), "num_envs must be an integer, got bool"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2, seed=-1), "seed must be between 0 and"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2, agent=2**70), "the agent's seat must be at most"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([1.0, 2.0]), "actions must be integers"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([float("nan"), 3]), "actions must be integers"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([True, False]), "actions must be integers"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).play_move(0, "\udc80"), "the move '\\udc80' is not text"),
+        (
+            lambda: glacier.VectorEnv("kuba", num_envs=2).play_move(2**70, "pass"),
+            "no environment 1180591620717411303424",
+        ),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).legal_mask(1.5), "env must be an integer, got float"),
+        (lambda: glacier.VectorEnv("kuba", num_envs=2).observations(2**70), "player must be between 0 and 1"),
+    ],
+)
+def test_bad_batch_arguments_raise_glacier_errors(call: Any, message: str) -> None:
+    with pytest.raises(glacier.GlacierError) as raised:
+        call()
+    assert message in str(raised.value)

@@ -84,7 +84,7 @@ def test_malformed_text(game: str, impl: Any, text: str) -> None:
 
 
 def test_text_must_be_a_string(game: str, impl: Any) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidPositionError, match="a position text must be a str, got int"):
         impl.from_text(game, 42)
 
 

@@ -2,11 +2,9 @@
 ones with NUL bytes, lone surrogates, characters outside the Basic Multilingual Plane,
 non-ASCII digits and numbers far beyond every range, and huge parameter values.
 
-Where the two implementations are compared, they must agree word for word and raise only
-the errors of ``glacier.errors``. Lone surrogates are checked to leave every state
-unchanged behind a ``ValueError`` in both twins; the reference already raises the
-``glacier.errors`` exception for them, which the engine's boundary does not yet do (it lets
-Python's ``UnicodeEncodeError`` through), so that case is not compared here.
+The two implementations must agree word for word and raise only the errors of
+``glacier.errors``, lone surrogates and huge inputs included; a message never holds a raw
+surrogate (it is written ``\\udXXX``) nor more than a short prefix of a huge input.
 """
 
 from __future__ import annotations
@@ -128,26 +126,53 @@ def test_hostile_move_texts_get_the_same_answer_from_both_twins(game: str, data:
 @pytest.mark.parametrize("game", GAMES)
 @SETTINGS
 @given(data=st.data())
-def test_lone_surrogates_are_refused_and_change_nothing(game: str, data: st.DataObject) -> None:
+def test_lone_surrogates_are_refused_in_the_same_words_and_change_nothing(game: str, data: st.DataObject) -> None:
     states = STATES[game]
     text = data.draw(mutations([state.text() for state in states], SURROGATES))
     if not any("\ud800" <= ch <= "\udfff" for ch in text):
         text += SURROGATES[0]
-    with pytest.raises(glacier.InvalidPositionError):
-        reference.from_text(game, text)
-    with pytest.raises(ValueError):
-        glacier.from_text(game, text)
+    refused = answer(lambda: glacier.from_text(game, text))
+    assert refused == answer(lambda: reference.from_text(game, text))
+    assert refused[0] == "InvalidPositionError"
+    assert_printable(refused[1])
 
     position = data.draw(st.sampled_from([state.text() for state in states]))
     native, ref = glacier.from_text(game, position), reference.from_text(game, position)
     move = data.draw(mutations(native.legal_moves() or ["pass"], SURROGATES))
     if not any("\ud800" <= ch <= "\udfff" for ch in move):
         move = SURROGATES[-1] + move
-    with pytest.raises(glacier.IllegalMoveError):
-        ref.play(move)
-    with pytest.raises(ValueError):
-        native.play(move)
+    for method in ("play", "move_to_actions"):
+        refused = answer(lambda m=method: getattr(native, m)(move))
+        assert refused == answer(lambda m=method: getattr(ref, m)(move))
+        assert refused[0] == "IllegalMoveError"
+        assert_printable(refused[1])
     assert native.text() == ref.text() == position
+
+
+def assert_printable(message: str) -> None:
+    """A message prints anywhere: no raw surrogates, and no more of an input than a prefix."""
+    message.encode("utf-8")
+    assert len(message) < 400, message
+
+
+@pytest.mark.parametrize("game", GAMES)
+@SETTINGS
+@given(data=st.data(), size=st.integers(41, 20_000), piece=st.sampled_from(["x", "1", "/", " ", "\ud800", "é"]))
+def test_a_huge_input_is_quoted_by_a_short_prefix_in_the_same_words(
+    game: str, data: st.DataObject, size: int, piece: str
+) -> None:
+    base = data.draw(st.sampled_from([state.text() for state in STATES[game]]))
+    at = data.draw(st.integers(0, len(base)))
+    text = base[:at] + piece * size + base[at:]
+    refused = answer(lambda: _read(glacier, game, text))
+    assert refused == answer(lambda: _read(reference, game, text))
+    assert_printable(refused[1])
+    move = piece * size
+    native, ref = glacier.from_text(game, base), reference.from_text(game, base)
+    played = answer(lambda: native.play(move))
+    assert played == answer(lambda: ref.play(move))
+    assert played[0] == "IllegalMoveError"
+    assert_printable(played[1])
 
 
 @pytest.mark.parametrize("game", GAMES)

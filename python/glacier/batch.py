@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _native
-from .errors import InvalidParameterError
+from .errors import IllegalMoveError, InvalidParameterError
 
 __all__ = ["Playouts", "StepResult", "VectorEnv", "playouts"]
 
@@ -171,9 +171,13 @@ class VectorEnv:
         ``observations_out`` and ``masks_out`` have the step write the new observations
         (as ``observations(player, out=...)``) and masks (as ``legal_mask(out=...,
         changes_only=True)``) in the same call into Rust."""
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        if actions.shape != (self.num_envs,):
-            raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {actions.shape}")
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,):
+            raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {given.shape}")
+        # Floats (NaN among them) and bools are not action numbers: refused, not truncated.
+        if given.dtype.kind not in "iu" or (given.dtype.kind == "u" and given.size and given.max() > 2**63 - 1):
+            raise IllegalMoveError(f"actions must be integers (int64), got an array of {given.dtype}")
+        actions = np.ascontiguousarray(given, dtype=np.int64)
         fresh = self._fresh_masks and masks_out is not None
         rewards, returns, terminated, truncated, lengths = self._env.step(
             actions, observations_out, masks_out, player, fresh

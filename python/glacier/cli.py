@@ -74,7 +74,8 @@ def _failure(err: BaseException) -> click.ClickException:
 class _Glacier(click.Group):
     """The ``glacier`` command group. Whatever a user can get wrong (an argument or option,
     a path that is missing, unreadable or unwritable, text or input that is not UTF-8, a
-    position or move the engine refuses) is reported in one line, without a traceback."""
+    position or move the engine refuses) is reported in one line, without a traceback; so
+    is Ctrl-C, which exits with status 130."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         for arg in args:
@@ -94,6 +95,10 @@ class _Glacier(click.Group):
             raise _failure(err) from None
         except BrokenPipeError:
             raise  # click itself handles a closed pipe (e.g. `glacier ... | head`)
+        except KeyboardInterrupt:
+            # Ctrl-C: one line and the shell's status for SIGINT (128 + 2), no traceback.
+            click.echo("Interrupted.", err=True)
+            ctx.exit(130)
         except (OSError, UnicodeError, OverflowError, glacier.GlacierError) as err:
             raise _failure(err) from None
 

@@ -22,8 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GlacierError, HistoryNotKeptError, IllegalMoveError, InvalidParameterError, UnknownGameError
+from . import _checks
 from ._actions import Partial, chosen_actions, move_lists
 from ._base import Position, perft, take_text_params
+from ._checks import quoted
 
 __all__ = ["GAMES", "State", "from_text", "game_module", "new_game"]
 
@@ -74,6 +76,7 @@ def from_text(name: str, text: str, **params: Any) -> State:
     """The position of ``name`` written as ``text``; parameters the text states for itself
     (E's number of players) need not be given."""
     module = game_module(name)
+    text = _checks.position_text(text)
     stated = module.text_params(text) if hasattr(module, "text_params") else {}
     return State(module, module.parse(text, take_text_params(module.resolve(params), params, stated)))
 
@@ -123,16 +126,17 @@ class State:
         return sorted(moves)
 
     def play(self, move: str) -> None:
-        if not isinstance(move, str):
-            raise IllegalMoveError(f"a move must be a str, got {type(move).__name__}")
+        move = _checks.move_text(move)
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play '{move}': the game is over")
+            raise IllegalMoveError(f"cannot play {quoted(move)}: the game is over")
         child = self._position.successors().get(move)
         if child is None:
             raise IllegalMoveError(self._position.explain_illegal(move))
         if not self._partial.allows(self._module, self._position, move):
             taken = ", ".join(map(str, self.pending_actions))
-            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+            raise IllegalMoveError(
+                f"{quoted(move)} does not begin with the actions already taken in this move ({taken})"
+            )
         self._play(move, child)
 
     def _play(self, move: str, child: Position) -> None:
@@ -219,15 +223,15 @@ class State:
         return mask
 
     def _take(self, action: int) -> Any:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action must be an int, got {type(action).__name__}")
-        after = self._partial.take(self._module, self._position, int(action))
+        action = _checks.action(action, IllegalMoveError)
+        after = self._partial.take(self._module, self._position, action)
         if after is None:
+            shown = _checks.shown_int(action)
             if self._position.outcome is not None:
-                raise IllegalMoveError(f"cannot take action {action}: the game is over")
+                raise IllegalMoveError(f"cannot take action {shown}: the game is over")
             legal = self.legal_actions()
             listed = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
-            raise IllegalMoveError(f"action {action} is not legal here (legal: {listed})")
+            raise IllegalMoveError(f"action {shown} is not legal here (legal: {listed})")
         return after
 
     def apply_action(self, action: int) -> None:
@@ -242,12 +246,11 @@ class State:
         return None if isinstance(after, Partial) else after  # type: ignore[no-any-return]
 
     def action_to_string(self, action: int) -> str:
-        text = None
-        if not isinstance(action, bool) and isinstance(action, (int, np.integer)) and action >= 0:
-            text = self._module.action_text(int(action))
+        action = _checks.action(action, InvalidParameterError)
+        text = self._module.action_text(action) if 0 <= action < self.num_distinct_actions else None
         if text is None:
             raise InvalidParameterError(
-                f"{action} is not an action of {self.game} (its actions are numbered "
+                f"{_checks.shown_int(action)} is not an action of {self.game} (its actions are numbered "
                 f"0..{self.num_distinct_actions}, and some numbers are never legal)"
             )
         return text  # type: ignore[no-any-return]
@@ -255,8 +258,8 @@ class State:
     def observation(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         if player is None:
             player = self.current_player
-        elif isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise InvalidParameterError(f"player must be between 0 and {self.num_players - 1}, got {player}")
+        else:
+            player = _checks.integer(player, "player", 0, self.num_players - 1, InvalidParameterError)
         shape = tuple(self._module.OBSERVATION_SHAPE)
         values = self._module.observation(self._position, self._partial.path, player)
         assert len(values) == prod(shape)
@@ -265,13 +268,16 @@ class State:
     def move_to_actions(self, move: str) -> list[int]:
         """The actions to take to play the legal move ``move`` from here (in the middle of a
         move, the rest of them; forced actions, which come by themselves, left out)."""
+        move = _checks.move_text(move)
         if self._position.outcome is not None:
-            raise IllegalMoveError(f"cannot play {move!r}: the game is over")
+            raise IllegalMoveError(f"cannot play {quoted(move)}: the game is over")
         if move not in self._position.successors():
             raise IllegalMoveError(self._position.explain_illegal(move))
         if not self._partial.allows(self._module, self._position, move):
             taken = ", ".join(map(str, self.pending_actions))
-            raise IllegalMoveError(f"'{move}' does not begin with the actions already taken in this move ({taken})")
+            raise IllegalMoveError(
+                f"{quoted(move)} does not begin with the actions already taken in this move ({taken})"
+            )
         actions = move_lists(self._module, self._position)[move]
         partial, out = self._partial, []
         while True:
@@ -359,15 +365,12 @@ class State:
         return self._position.returns()
 
     def perft(self, depth: int, bulk: bool = True) -> int:
-        if isinstance(depth, bool) or not isinstance(depth, int):
-            raise TypeError(f"perft depth must be an int, got {type(depth).__name__}")
-        if depth < 0:
-            raise InvalidParameterError(f"perft depth must be >= 0, got {depth}")
+        depth = _checks.integer(depth, "perft depth", 0, _checks.MAX_PERFT_DEPTH, InvalidParameterError)
         return perft(self._position, depth, bulk)
 
     def perft_divide(self, depth: int) -> dict[str, int]:
         """Perft below each legal move, as ``{move: leaves}`` in move order."""
-        self.perft(depth)  # validates depth
+        depth = _checks.integer(depth, "perft depth", 0, _checks.MAX_PERFT_DEPTH, InvalidParameterError)
         if depth == 0:
             return {}
         successors = self._position.successors()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
 from ..errors import InvalidParameterError, InvalidPositionError
+from ._checks import quoted, shown_int
 
 #: A position's outcome: ``None`` while the game goes on, ``"draw"``, or the winner's number.
 Outcome = Union[None, str, int]
@@ -43,15 +44,17 @@ def resolve_params(game: str, specs: tuple[Param, ...], given: dict[str, Any]) -
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(s.name for s in specs)
-            raise InvalidParameterError(f"unknown parameter {name!r} for {game} (it takes: {known})")
+            raise InvalidParameterError(f"unknown parameter {quoted(name)} for {game} (it takes: {known})")
         if value is None:
             if not spec.optional:
-                raise InvalidParameterError(f"parameter {name!r} of {game} must be an integer, not None")
+                raise InvalidParameterError(f"parameter {quoted(name)} of {game} must be an integer, not None")
         elif isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidParameterError(f"parameter {name!r} must be an integer or None, got {type(value).__name__}")
+            raise InvalidParameterError(
+                f"parameter {quoted(name)} must be an integer or None, got {type(value).__name__}"
+            )
         elif not spec.min <= value <= spec.max:
             raise InvalidParameterError(
-                f"parameter {name!r} of {game} must be between {spec.min} and {spec.max}, got {value}"
+                f"parameter {quoted(name)} of {game} must be between {spec.min} and {spec.max}, got {shown_int(value)}"
             )
         values[name] = value
     return values
@@ -110,19 +113,19 @@ def parse_placement(text: str, size: int, letters: str, what: str, hint: str = "
         for c in rank_text:
             if c in digits:
                 if last_was_digit:
-                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: '{rank_text}'")
+                    raise InvalidPositionError(f"rank {rank + 1} has two digits in a row: {quoted(rank_text)}")
                 file += int(c)
                 last_was_digit = True
                 continue
             if c not in letters:
                 suffix = f" ({hint})" if hint else ""
-                raise InvalidPositionError(f"unexpected '{c}' in rank {rank + 1}: '{rank_text}'{suffix}")
+                raise InvalidPositionError(f"unexpected '{c}' in rank {rank + 1}: {quoted(rank_text)}{suffix}")
             if file < size:
                 board[rank * size + file] = c
             file += 1
             last_was_digit = False
         if file != size:
-            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not {size}: '{rank_text}'")
+            raise InvalidPositionError(f"rank {rank + 1} covers {file} squares, not {size}: {quoted(rank_text)}")
     return board
 
 
@@ -174,7 +177,7 @@ class Position(abc.ABC):
 
     def explain_illegal(self, move: str) -> str:
         """Why ``move`` is not legal here; games override this to say more."""
-        return f"{move!r} is not a legal move here"
+        return f"{quoted(move)} is not a legal move here"
 
     def returns(self) -> list[float]:
         n = self.num_players

@@ -29,6 +29,7 @@ from ._base import (
     resolve_params,
     write_placement,
 )
+from ._checks import quoted
 
 NAME = "ice_age_chess"
 TITLE = "Ice Age Chess"
@@ -342,13 +343,13 @@ class IceAgeChessPosition(Position):
         promotion = move[4:]
         if len(move) not in (4, 5) or frm is None or to is None or promotion not in ("", "q", "r", "b", "n"):
             return (
-                f"'{move}' is not a UCI move: expected from-square, to-square and an optional "
+                f"{quoted(move)} is not a UCI move: expected from-square, to-square and an optional "
                 "promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'"
             )
         side = self.current_player
         piece = self.board[frm]
         if piece not in PIECES[side]:
-            return f"illegal move '{move}': no {COLOUR_NAMES[side]} piece on {square_name(frm)}"
+            return f"illegal move {quoted(move)}: no {COLOUR_NAMES[side]} piece on {square_name(frm)}"
         role = piece.upper()
         reach = {t for f, t, _ in self.pseudo_moves() if f == frm}
         if role == "K":  # castling is judged below; a king's reach is its one-square steps
@@ -367,7 +368,7 @@ class IceAgeChessPosition(Position):
             why = "only a pawn move to the last rank takes a promotion letter"
         else:
             why = "it would leave the king in check"
-        return f"illegal move '{move}': {why}"
+        return f"illegal move {quoted(move)}: {why}"
 
     # --- text and hash -----------------------------------------------------------------
 
@@ -434,12 +435,13 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
     if len(fields) != 6:
         raise InvalidPositionError(
             "an Ice Age Chess position (FEN) has 6 fields separated by single spaces "
-            f"(placement, side, castling, en passant, halfmove clock, fullmove number), got {len(fields)}: '{text}'"
+            "(placement, side, castling, en passant, halfmove clock, fullmove number), "
+            f"got {len(fields)}: {quoted(text)}"
         )
     placement, side_text, castling, ep_text, halfmove_text, fullmove_text = fields
     board = _parse_placement(placement)
     if side_text not in ("w", "b"):
-        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {quoted(side_text)}")
     side = "wb".index(side_text)
     if castling == "-":
         castling = ""
@@ -447,7 +449,9 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
         rest = "KQkq"
         for c in castling:
             if c not in rest:
-                raise InvalidPositionError(f"castling must be '-' or some of 'KQkq' in that order, got '{castling}'")
+                raise InvalidPositionError(
+                    f"castling must be '-' or some of 'KQkq' in that order, got {quoted(castling)}"
+                )
             rest = rest[rest.index(c) + 1 :]
         if not castling:
             raise InvalidPositionError("castling must be '-' or some of 'KQkq' in that order, got ''")
@@ -455,13 +459,13 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceAgeChessPosition:
     if ep_text != "-":
         ep = parse_square(ep_text)
         if ep is None:
-            raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got '{ep_text}'")
+            raise InvalidPositionError(f"en passant must be '-' or a square like 'e3', got {quoted(ep_text)}")
     halfmove = parse_count(halfmove_text)
     if halfmove is None:
-        raise InvalidPositionError(f"the halfmove clock must be a number, got '{halfmove_text}'")
+        raise InvalidPositionError(f"the halfmove clock must be a number, got {quoted(halfmove_text)}")
     fullmove = parse_count(fullmove_text)
     if fullmove is None or fullmove < 1:
-        raise InvalidPositionError(f"the fullmove number must be a number >= 1, got '{fullmove_text}'")
+        raise InvalidPositionError(f"the fullmove number must be a number >= 1, got {quoted(fullmove_text)}")
 
     # What chess can reach.
     for colour, name in enumerate(COLOUR_NAMES):
@@ -582,10 +586,10 @@ def parse_san(position: IceAgeChessPosition, text: str) -> str:
         for move in legal:
             if _is_castling(position, move) and (move[2] > move[0]) == king_side:
                 return move
-        raise IllegalMoveError(f"illegal move '{text}': castling is not allowed here")
+        raise IllegalMoveError(f"illegal move {quoted(text)}: castling is not allowed here")
     pattern = _read_san(body)
     if pattern is None:
-        raise IllegalMoveError(f"'{text}' is not a SAN move: {_SAN_SYNTAX_HELP}")
+        raise IllegalMoveError(f"{quoted(text)} is not a SAN move: {_SAN_SYNTAX_HELP}")
     role, from_file, from_rank, to, promotion = pattern
     if role == "P" and from_file is None:
         from_file = to[0]  # a pawn move without a from-file is a push: it stays on its file
@@ -600,10 +604,10 @@ def parse_san(position: IceAgeChessPosition, text: str) -> str:
         and (from_rank is None or move[1] == from_rank)
     ]
     if not found:
-        raise IllegalMoveError(f"illegal move '{text}': no legal move of the side to move fits it")
+        raise IllegalMoveError(f"illegal move {quoted(text)}: no legal move of the side to move fits it")
     if len(found) > 1:
         names = sorted(san(position, move) for move in found)
-        raise IllegalMoveError(f"ambiguous move '{text}': it could be {' or '.join(names)}")
+        raise IllegalMoveError(f"ambiguous move {quoted(text)}: it could be {' or '.join(names)}")
     return found[0]
 
 

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from . import _zobrist
 from ._actions import fraction
 from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
+from ._checks import quoted
 
 NAME = "ice_cube_checkers"
 TITLE = "Ice Cube Checkers"
@@ -90,7 +91,7 @@ def judge(slots: tuple[Counts, ...], first: int, ply: int, params: dict[str, Opt
 
 
 def illegal(move: str, why: str) -> str:
-    return f"illegal move '{move}': {why}"
+    return f"illegal move {quoted(move)}: {why}"
 
 
 class IceCubeCheckersPosition(Position):
@@ -139,7 +140,7 @@ class IceCubeCheckersPosition(Position):
     def explain_illegal(self, move: str) -> str:
         if len(move) < 2 or move[1] != ":":
             return (
-                f"'{move}' is not an Ice Cube Checkers move: expected a slot letter, ':' and "
+                f"{quoted(move)} is not an Ice Cube Checkers move: expected a slot letter, ':' and "
                 "the pieces dropped in order, like 'd:KW'"
             )
         letter, pieces = move[0], move[2:]
@@ -230,11 +231,11 @@ def _parse_slots(text: str) -> tuple[Counts, ...]:
         for c in part:
             if c not in KINDS:
                 raise InvalidPositionError(
-                    f"unexpected '{c}' in slot {letter} ('{part}'): a slot holds W, B and K, or is '-'"
+                    f"unexpected '{c}' in slot {letter} ({quoted(part)}): a slot holds W, B and K, or is '-'"
                 )
             kind = KINDS.index(c)
             if kind < last_kind:
-                raise InvalidPositionError(f"slot {letter} ('{part}') must list its pieces in the order W, B, K")
+                raise InvalidPositionError(f"slot {letter} ({quoted(part)}) must list its pieces in the order W, B, K")
             last_kind = kind
             totals[kind] += 1
             if totals[kind] > TOTALS[kind]:
@@ -259,16 +260,16 @@ def parse(text: str, params: dict[str, Optional[int]]) -> IceCubeCheckersPositio
     if len(fields) != 3:
         raise InvalidPositionError(
             "an Ice Cube Checkers position has 3 fields separated by single spaces "
-            f"(slots, side to move, ply count), got {len(fields)}: '{text}'"
+            f"(slots, side to move, ply count), got {len(fields)}: {quoted(text)}"
         )
     slots_text, side_text, ply_text = fields
     slots = _parse_slots(slots_text)
     if side_text not in ("w", "b"):
-        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {quoted(side_text)}")
     side = "wb".index(side_text)
     ply = parse_count(ply_text)
     if ply is None:
-        raise InvalidPositionError(f"ply count must be a number (no sign or leading zeros), got '{ply_text}'")
+        raise InvalidPositionError(f"ply count must be a number (no sign or leading zeros), got {quoted(ply_text)}")
     # Judged as after a move: the player not to move (who made the last move) first.
     return IceCubeCheckersPosition(params, slots, side, ply, judge(slots, 1 - side, ply, params))
 

@@ -28,6 +28,7 @@ from ._base import (
     resolve_params,
     write_placement,
 )
+from ._checks import quoted
 
 NAME = "kings_court"
 TITLE = "King's Court"
@@ -204,7 +205,7 @@ class KingsCourtPosition(Position):
         return {move_text(squares, jump): self.after(squares, jump) for squares, jump in self.moves()}
 
     def explain_illegal(self, move: str) -> str:
-        return f"illegal move '{move}': {self.why_illegal(move)}"
+        return f"illegal move {quoted(move)}: {self.why_illegal(move)}"
 
     def why_illegal(self, move: str) -> str:
         is_jump = move[2:3] == "x"
@@ -212,7 +213,7 @@ class KingsCourtPosition(Position):
         squares = [parse_square(p) for p in parts]
         if len(parts) < 2 or (not is_jump and len(parts) != 2) or None in squares:
             return (
-                f"'{move}' is not a King's Court move: expected a step like 'd2-d3' "
+                f"{quoted(move)} is not a King's Court move: expected a step like 'd2-d3' "
                 "or a jump chain like 'd4xd6xf6' (squares a1-h8)"
             )
         side = self.current_player
@@ -327,16 +328,16 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KingsCourtPosition:
     if len(fields) != 3:
         raise InvalidPositionError(
             "a King's Court position has 3 fields separated by single spaces "
-            f"(placement, side to move, ply count), got {len(fields)}: '{text}'"
+            f"(placement, side to move, ply count), got {len(fields)}: {quoted(text)}"
         )
     placement, side_text, ply_text = fields
     board = _parse_placement(placement)
     if side_text not in ("r", "g"):
-        raise InvalidPositionError(f"side to move must be 'r' or 'g', got '{side_text}'")
+        raise InvalidPositionError(f"side to move must be 'r' or 'g', got {quoted(side_text)}")
     side = "rg".index(side_text)
     ply = parse_count(ply_text)
     if ply is None:
-        raise InvalidPositionError(f"ply count must be a number, got '{ply_text}'")
+        raise InvalidPositionError(f"ply count must be a number, got {quoted(ply_text)}")
     for colour in (0, 1):
         n = board.count(COLOURS[colour])
         if n > PIECES:

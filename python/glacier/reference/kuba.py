@@ -22,6 +22,7 @@ from ._base import (
     resolve_params,
     write_placement,
 )
+from ._checks import quoted
 
 NAME = "kuba"
 TITLE = "Kuba"
@@ -204,10 +205,10 @@ class KubaPosition(Position):
             return "'pass' is only legal in a bonus turn, after a capture"
         frm, to = parse_square(move[:2]), parse_square(move[2:])
         if len(move) != 4 or frm is None or to is None:
-            return f"'{move}' is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
+            return f"{quoted(move)} is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
         dirs = [d for d in range(4) if neighbour(frm, d) == to]
         if not dirs:
-            return f"'{move}' is not a Kuba move: a push goes to a neighbouring square along a file or rank"
+            return f"{quoted(move)} is not a Kuba move: a push goes to a neighbouring square along a file or rank"
         d = dirs[0]
         if self.board[frm] != COLOURS[self.current_player]:
             why = "there is no marble of the side to move on its from-square"
@@ -217,7 +218,7 @@ class KubaPosition(Position):
             why = "the square behind is occupied, or it would push the mover's own marble off"
         else:
             why = "it is not legal here"
-        return f"illegal push '{move}': {why}"
+        return f"illegal push {quoted(move)}: {why}"
 
     # --- text and hash -----------------------------------------------------------------
 
@@ -285,7 +286,7 @@ def _parse_pair(field: str, what: str) -> tuple[int, int]:
     values = [parse_count(p) for p in parts] if len(parts) == 2 else []
     numbers = [v for v in values if v is not None and v <= 255]
     if len(numbers) != 2:
-        raise InvalidPositionError(f"{what} must be '<reds>,<marbles>' with two numbers, got '{field}'")
+        raise InvalidPositionError(f"{what} must be '<reds>,<marbles>' with two numbers, got {quoted(field)}")
     return numbers[0], numbers[1]
 
 
@@ -296,21 +297,21 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
     if len(fields) != 7:
         raise InvalidPositionError(
             "a Kuba position has 7 fields separated by single spaces "
-            f"(placement, side, White's captures, Black's captures, bonus, ko, ply), got {len(fields)}: '{text}'"
+            f"(placement, side, White's captures, Black's captures, bonus, ko, ply), got {len(fields)}: {quoted(text)}"
         )
     placement, side_text, white, black, bonus_text, ko_text, ply_text = fields
     board = _parse_placement(placement)
     if side_text not in ("w", "b"):
-        raise InvalidPositionError(f"side to move must be 'w' or 'b', got '{side_text}'")
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', got {quoted(side_text)}")
     side = "wb".index(side_text)
     white_reds, blacks_captured = _parse_pair(white, "White's captures")
     black_reds, whites_captured = _parse_pair(black, "Black's captures")
     if bonus_text not in ("+", "-"):
-        raise InvalidPositionError(f"bonus flag must be '+' or '-', got '{bonus_text}'")
+        raise InvalidPositionError(f"bonus flag must be '+' or '-', got {quoted(bonus_text)}")
     bonus = bonus_text == "+"
     ply = parse_count(ply_text)
     if ply is None:
-        raise InvalidPositionError(f"ply count must be a number, got '{ply_text}'")
+        raise InvalidPositionError(f"ply count must be a number, got {quoted(ply_text)}")
 
     whites, blacks, reds = board.count("W"), board.count("B"), board.count("R")
     if whites + whites_captured != MARBLES["W"]:
@@ -332,15 +333,15 @@ def parse(text: str, params: dict[str, Optional[int]]) -> KubaPosition:
     if ko_text != "-":
         frm, to = parse_square(ko_text[:2]), parse_square(ko_text[2:])
         if len(ko_text) != 4 or frm is None or to is None:
-            raise InvalidPositionError(f"ko must be '-' or a push like 'c4c3', got '{ko_text}'")
+            raise InvalidPositionError(f"ko must be '-' or a push like 'c4c3', got {quoted(ko_text)}")
         dirs = [d for d in range(4) if neighbour(frm, d) == to]
         if not dirs:
-            raise InvalidPositionError(f"ko push '{ko_text}' does not go to a neighbouring square")
+            raise InvalidPositionError(f"ko push {quoted(ko_text)} does not go to a neighbouring square")
         if bonus:
             raise InvalidPositionError("a bonus turn cannot have a ko (only a turn-ending push sets one)")
         if board[frm] != COLOURS[side] or board[to] == ".":
             raise InvalidPositionError(
-                f"ko push '{ko_text}' must push back a marble of the side to move into an occupied square"
+                f"ko push {quoted(ko_text)} must push back a marble of the side to move into an occupied square"
             )
         ko = (frm, dirs[0])
 

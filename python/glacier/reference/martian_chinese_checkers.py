@@ -30,6 +30,7 @@ from ._base import (
     resolve_params,
     text_disagrees,
 )
+from ._checks import quoted
 
 NAME = "martian_chinese_checkers"
 TITLE = "E (Martian Chinese Checkers)"
@@ -430,7 +431,7 @@ def explain_illegal(position: MartianPosition, move: str) -> str:
     parsed = parse_move_text(move)
     if parsed is None:
         return (
-            f"'{move}' is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally "
+            f"{quoted(move)} is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally "
             "followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'"
         )
     movement, exchange = parsed
@@ -440,34 +441,34 @@ def explain_illegal(position: MartianPosition, move: str) -> str:
         (frm, level), to = movement
         stack = board[frm]
         if level >= len(stack):
-            return f"illegal move '{move}': there is no piece at {place_name((frm, level))}"
+            return f"illegal move {quoted(move)}: there is no piece at {place_name((frm, level))}"
         colour, size = stack[level]
         if colour != me:
             return (
-                f"illegal move '{move}': the piece at {place_name((frm, level))} "
+                f"illegal move {quoted(move)}: the piece at {place_name((frm, level))} "
                 f"has colour {colour}, not the mover's {me}"
             )
         if is_trapped(stack, level):
             return (
-                f"illegal move '{move}': the piece at {place_name((frm, level))} "
+                f"illegal move {quoted(move)}: the piece at {place_name((frm, level))} "
                 "is trapped (a piece above it is at least as large)"
             )
         path = next((ray[:size] for ray in RAYS[frm] if len(ray) >= size and ray[size - 1] == to), None)
         if path is None:
             return (
-                f"illegal move '{move}': a {SIZE_NAMES[size - 1]} piece moves exactly {size} "
+                f"illegal move {quoted(move)}: a {SIZE_NAMES[size - 1]} piece moves exactly {size} "
                 f"hex{'es' if size > 1 else ''} in a straight line"
             )
         if not position.walkable(path, size, len(stack) - level):
             return (
-                f"illegal move '{move}': no split of the path into steps and jumps touches down only on "
+                f"illegal move {quoted(move)}: no split of the path into steps and jumps touches down only on "
                 "landable hexes (empty or topped by another colour, no trap in a home territory, "
                 "within the stack limit)"
             )
         if exchange is None:
-            return f"illegal move '{move}': it is not legal here"
-        return f"illegal move '{move}': that guard exchange cannot end this move"
-    return f"illegal move '{move}': not a guard exchange the player to move can make"
+            return f"illegal move {quoted(move)}: it is not legal here"
+        return f"illegal move {quoted(move)}: that guard exchange cannot end this move"
+    return f"illegal move {quoted(move)}: not a guard exchange the player to move can make"
 
 
 # --- reading and writing -------------------------------------------------------------------
@@ -536,20 +537,20 @@ def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
     if len(fields) < 4:
         raise InvalidPositionError(
             "an E position is '<players> <player to move> <ply> <hex>=<stack> ...' separated by "
-            f"single spaces, got '{text}'"
+            f"single spaces, got {quoted(text)}"
         )
     players_text, player_text, ply_text = fields[:3]
     n = parse_count(players_text)
     if n is None or not 2 <= n <= 6:
-        raise InvalidPositionError(f"the number of players must be 2 to 6, got '{players_text}'")
+        raise InvalidPositionError(f"the number of players must be 2 to 6, got {quoted(players_text)}")
     if n != params["players"]:
         raise text_disagrees("players", n, params["players"])
     player = parse_count(player_text)
     if player is None or player >= n:
-        raise InvalidPositionError(f"the player to move must be a number from 0 to {n - 1}, got '{player_text}'")
+        raise InvalidPositionError(f"the player to move must be a number from 0 to {n - 1}, got {quoted(player_text)}")
     ply = parse_count(ply_text)
     if ply is None:
-        raise InvalidPositionError(f"the ply count must be a number, got '{ply_text}'")
+        raise InvalidPositionError(f"the ply count must be a number, got {quoted(ply_text)}")
     seats = SEATS[n]
     stacks: list[Stack] = [() for _ in HEXES]
     seen = [False] * len(HEXES)
@@ -558,16 +559,16 @@ def parse(text: str, params: dict[str, Optional[int]]) -> MartianPosition:
     for field in fields[3:]:
         name, eq, stack_text = field.partition("=")
         if not eq:
-            raise InvalidPositionError(f"expected '<hex>=<stack>', got '{field}'")
+            raise InvalidPositionError(f"expected '<hex>=<stack>', got {quoted(field)}")
         hex_ = HEX_BY_NAME.get(name)
         if hex_ is None:
-            raise InvalidPositionError(f"'{name}' is not a hex of the board (a1..m13, within the hexagon)")
+            raise InvalidPositionError(f"{quoted(name)} is not a hex of the board (a1..m13, within the hexagon)")
         if seen[hex_]:
             raise InvalidPositionError(f"hex {name} is listed twice")
         seen[hex_] = True
         if not stack_text or len(stack_text) % 2 or not stack_text.isascii():
             raise InvalidPositionError(
-                f"the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got '{stack_text}'"
+                f"the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got {quoted(stack_text)}"
             )
         pieces = []
         for k in range(0, len(stack_text), 2):

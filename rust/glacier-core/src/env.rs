@@ -10,9 +10,11 @@
 //! its own generator, so results never depend on the thread count.
 
 use crate::actions::{PartialMove, Taken};
+use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
 use crate::{Error, FullGame};
+use std::sync::Mutex;
 
 /// Below this many environments per thread, threads cost more than they save.
 const MIN_ENVS_PER_THREAD: usize = 256;
@@ -97,7 +99,8 @@ pub struct StepResult {
     pub reward: f64,
 }
 
-/// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads.
+/// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads (the
+/// caller's among them). A thread that cannot be spawned leaves its chunks to the others.
 fn chunked<T: Send, U: Send>(
     items: &mut [T],
     out: &mut [U],
@@ -111,15 +114,13 @@ fn chunked<T: Send, U: Send>(
         return;
     }
     let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (items, out) in items
+    let chunks: Mutex<Vec<(&mut [T], &mut [U])>> = Mutex::new(
+        items
             .chunks_mut(chunk)
             .zip(out.chunks_mut(chunk * per_item))
-        {
-            let work = &work;
-            scope.spawn(move || work(items, out));
-        }
-    });
+            .collect(),
+    );
+    share_chunks(threads, &chunks, |(items, out)| work(items, out));
 }
 
 /// Runs `work` over chunks of `out` (`per_item` values per environment) with the matching
@@ -137,11 +138,38 @@ fn chunked_read<T: Sync, U: Send>(
         return;
     }
     let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (items, out) in items.chunks(chunk).zip(out.chunks_mut(chunk * per_item)) {
-            let work = &work;
-            scope.spawn(move || work(items, out));
+    let chunks: Mutex<Vec<(&[T], &mut [U])>> = Mutex::new(
+        items
+            .chunks(chunk)
+            .zip(out.chunks_mut(chunk * per_item))
+            .collect(),
+    );
+    share_chunks(threads, &chunks, |(items, out)| work(items, out));
+}
+
+/// Hands out `chunks` to the caller's thread and up to `threads - 1` more, until none are left.
+fn share_chunks<C: Send>(threads: usize, chunks: &Mutex<Vec<C>>, work: impl Fn(C) + Sync) {
+    let take = || {
+        chunks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+    };
+    let run = || {
+        while let Some(chunk) = take() {
+            work(chunk);
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, run)
+                .is_err()
+            {
+                break;
+            }
+        }
+        run();
     });
 }
 
@@ -149,25 +177,39 @@ impl<G: FullGame> VecEnv<G> {
     /// `num_envs` games from `start`; environment `i` draws random actions from stream `i`
     /// of `seed`; `threads` (0 = every core) splits large batches.
     pub fn new(start: G, num_envs: usize, auto_reset: bool, seed: u64, threads: usize) -> Self {
-        let slots = (0..num_envs)
-            .map(|i| Slot {
-                state: start.clone(),
-                partial: PartialMove::new(),
-                length: 0,
-                rng: SplitMix64::stream(seed, i as u64),
-                action: -1,
-                resolved: Resolved::Idle,
-                result: StepResult::default(),
-                marked: Vec::new(),
-            })
-            .collect();
-        VecEnv {
+        Self::try_new(start, num_envs, auto_reset, seed, threads)
+            .expect("not enough memory for the environments")
+    }
+
+    /// [`VecEnv::new`], or `OutOfMemory` when `num_envs` environments cannot be allocated.
+    pub fn try_new(
+        start: G,
+        num_envs: usize,
+        auto_reset: bool,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Self, Stopped> {
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(num_envs)
+            .map_err(|_| Stopped::OutOfMemory)?;
+        slots.extend((0..num_envs).map(|i| Slot {
+            state: start.clone(),
+            partial: PartialMove::new(),
+            length: 0,
+            rng: SplitMix64::stream(seed, i as u64),
+            action: -1,
+            resolved: Resolved::Idle,
+            result: StepResult::default(),
+            marked: Vec::new(),
+        }));
+        Ok(VecEnv {
             start,
             slots,
             auto_reset,
             agent: None,
             threads: thread_count(threads),
-        }
+        })
     }
 
     /// Lets the agent play seat `agent` only: every other seat plays uniformly random

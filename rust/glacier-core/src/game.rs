@@ -249,6 +249,9 @@ pub trait Notation: Game {
     /// say why a move is illegal. This one compares every legal move's text through one
     /// buffer and stops at the first match.
     fn parse_move(&self, text: &str) -> Result<Self::Move, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let mut buffer = String::with_capacity(32);
         self.find_move(|mv| {
             buffer.clear();
@@ -256,7 +259,11 @@ pub trait Notation: Game {
             buffer == text
         })
         .ok_or_else(|| {
-            Error::IllegalMove(format!("'{text}' is not a legal move in {}", Self::NAME))
+            Error::IllegalMove(format!(
+                "{text} is not a legal move in {}",
+                Self::NAME,
+                text = crate::notation::Quoted(text)
+            ))
         })
     }
 }

@@ -13,6 +13,7 @@ pub mod env;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod interrupt;
 pub mod notation;
 pub mod parallel;
 pub mod params;

@@ -44,8 +44,9 @@ pub fn parse_placement(
             {
                 if last_was_digit {
                     return Err(bad_position!(
-                        "rank {} has two digits in a row: '{rank_text}'",
-                        rank + 1
+                        "rank {} has two digits in a row: {rank_text}",
+                        rank + 1,
+                        rank_text = crate::notation::Quoted(rank_text)
                     ));
                 }
                 file += c as usize - '0' as usize;
@@ -59,8 +60,9 @@ pub fn parse_placement(
                     format!(" ({hint})")
                 };
                 return Err(bad_position!(
-                    "unexpected '{c}' in rank {}: '{rank_text}'{hint}",
-                    rank + 1
+                    "unexpected '{c}' in rank {}: {rank_text}{hint}",
+                    rank + 1,
+                    rank_text = crate::notation::Quoted(rank_text)
                 ));
             }
             if file < size {
@@ -71,8 +73,9 @@ pub fn parse_placement(
         }
         if file != size {
             return Err(bad_position!(
-                "rank {} covers {file} squares, not {size}: '{rank_text}'",
-                rank + 1
+                "rank {} covers {file} squares, not {size}: {rank_text}",
+                rank + 1,
+                rank_text = crate::notation::Quoted(rank_text)
             ));
         }
     }
@@ -135,5 +138,32 @@ mod tests {
         assert_eq!(parse_count("01"), None);
         assert_eq!(parse_count("+1"), None);
         assert_eq!(parse_count("4294967296"), None);
+    }
+}
+
+/// The error for the move `text` in a finished game (every game's `parse_move` refuses a move
+/// there, whether or not the rules would allow it if the game went on).
+#[must_use]
+pub fn game_over(text: &str) -> crate::Error {
+    crate::Error::IllegalMove(format!(
+        "cannot play {text}: the game is over",
+        text = crate::notation::Quoted(text)
+    ))
+}
+
+/// The most characters of an input that a message quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// An input as a message quotes it: in single quotes, cut to [`QUOTED_CHARS`] characters
+/// (then followed by "..."), so that a huge input makes a short message.
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.char_indices().nth(QUOTED_CHARS) {
+            Some((cut, _)) => write!(f, "'{}...'", &self.0[..cut]),
+            None => write!(f, "'{}'", self.0),
+        }
     }
 }

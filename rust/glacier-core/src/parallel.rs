@@ -2,15 +2,24 @@
 //!
 //! Threads come from `std::thread::scope`; tasks are handed out through an atomic index, and
 //! every result is stored by task number, so results never depend on the thread count.
+//! Each function has an `_until` form that takes an [`Interrupt`] and stops early when told
+//! (the caller's thread polls its check while the workers count), and that reports results
+//! it cannot allocate instead of aborting.
 
 use crate::game::MoveBuffer;
+use crate::interrupt::{Interrupt, Stopped, Watch, POLL_INTERVAL};
 use crate::perft::PerftTable;
 use crate::rng::SplitMix64;
 use crate::{Game, Notation, Outcome};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The number of threads to use for a request of `threads` (0 means every available core).
+/// The most threads one call uses: more than any machine glacier runs on has cores, and few
+/// enough that their stacks fit in memory. Larger requests are refused by the bindings.
+pub const MAX_THREADS: usize = 256;
+
+/// The number of threads to use for a request of `threads` (0 means every available core),
+/// at most [`MAX_THREADS`].
 #[must_use]
 pub fn thread_count(threads: usize) -> usize {
     if threads == 0 {
@@ -18,6 +27,7 @@ pub fn thread_count(threads: usize) -> usize {
     } else {
         threads
     }
+    .min(MAX_THREADS)
 }
 
 /// Runs `work(i)` for every `i` in `0..tasks` on `threads` threads and returns the results
@@ -27,57 +37,129 @@ pub fn run_tasks<T: Send>(
     threads: usize,
     work: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
+    run_tasks_until(tasks, threads, &Interrupt::never(), |i, _| work(i))
+        .expect("work without an interrupt runs to its end")
+}
+
+/// [`run_tasks`] that stops handing out tasks when `interrupt` says stop (and gives `work`
+/// the thread's [`Watch`], to stop inside a task too). A thread that cannot be spawned
+/// leaves its share to the others, or to the caller's thread.
+pub fn run_tasks_until<T: Send>(
+    tasks: usize,
+    threads: usize,
+    interrupt: &Interrupt<'_>,
+    work: impl Fn(usize, &mut Watch<'_, '_>) -> T + Sync,
+) -> Result<Vec<T>, Stopped> {
     let threads = thread_count(threads).min(tasks.max(1));
-    if threads <= 1 {
-        return (0..tasks).map(work).collect();
-    }
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..tasks).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= tasks {
+    let results: Mutex<Vec<Option<T>>> = Mutex::new({
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(tasks)
+            .map_err(|_| Stopped::OutOfMemory)?;
+        slots.extend((0..tasks).map(|_| None));
+        slots
+    });
+    let run = |watch: &mut Watch<'_, '_>| loop {
+        if watch.should_stop() {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= tasks {
+            break;
+        }
+        let value = work(i, watch);
+        results
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(value);
+    };
+    if threads <= 1 {
+        run(&mut interrupt.caller());
+    } else {
+        let finished = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            let caller = std::thread::current();
+            let mut spawned = 0;
+            for _ in 0..threads {
+                let (run, finished, caller) = (&run, &finished, caller.clone());
+                let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    run(&mut interrupt.worker());
+                    finished.fetch_add(1, Ordering::Release);
+                    caller.unpark();
+                });
+                if worker.is_err() {
                     break;
                 }
-                let value = work(i);
-                results
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(value);
-            });
-        }
-    });
-    results
+                spawned += 1;
+            }
+            if spawned == 0 {
+                run(&mut interrupt.caller());
+            }
+            // The caller's thread watches while the workers count.
+            while finished.load(Ordering::Acquire) < spawned {
+                std::thread::park_timeout(POLL_INTERVAL);
+                interrupt.poll();
+            }
+        });
+    }
+    interrupt.result(())?;
+    Ok(results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .into_iter()
         .map(|r| r.expect("every task ran"))
-        .collect()
+        .collect())
 }
 
 /// Perft on `threads` threads: the tree is split a few plies down into enough subtrees to keep
 /// every thread busy, then the subtrees are counted in parallel (each bulk-counted).
 pub fn perft<G: Game>(state: &G, depth: u32, threads: usize) -> u64 {
-    split_perft(state, depth, threads, crate::perft::perft)
+    perft_until(state, depth, threads, &Interrupt::never())
+        .expect("work without an interrupt runs to its end")
+}
+
+/// [`perft`] that stops early when `interrupt` says stop.
+pub fn perft_until<G: Game>(
+    state: &G,
+    depth: u32,
+    threads: usize,
+    interrupt: &Interrupt<'_>,
+) -> Result<u64, Stopped> {
+    split_perft(state, depth, threads, interrupt, crate::perft::perft_until)
 }
 
 /// [`perft`] with a transposition table that every thread shares
 /// ([`crate::perft::perft_hashed`]); the same count.
 pub fn perft_hashed<G: Game>(state: &G, depth: u32, threads: usize, table: &PerftTable) -> u64 {
-    split_perft(state, depth, threads, |s, d| {
-        crate::perft::perft_hashed(s, d, table)
+    perft_hashed_until(state, depth, threads, table, &Interrupt::never())
+        .expect("work without an interrupt runs to its end")
+}
+
+/// [`perft_hashed`] that stops early when `interrupt` says stop.
+pub fn perft_hashed_until<G: Game>(
+    state: &G,
+    depth: u32,
+    threads: usize,
+    table: &PerftTable,
+    interrupt: &Interrupt<'_>,
+) -> Result<u64, Stopped> {
+    split_perft(state, depth, threads, interrupt, |s, d, watch| {
+        crate::perft::perft_hashed_until(s, d, table, watch)
     })
 }
 
+/// The tree split a few plies down, the subtrees counted by `count` on the threads.
 fn split_perft<G: Game>(
     state: &G,
     depth: u32,
     threads: usize,
-    count: impl Fn(&G, u32) -> u64 + Sync,
-) -> u64 {
+    interrupt: &Interrupt<'_>,
+    count: impl Fn(&G, u32, &mut Watch<'_, '_>) -> u64 + Sync,
+) -> Result<u64, Stopped> {
     let threads = thread_count(threads);
     if threads <= 1 || depth < 3 {
-        return count(state, depth);
+        let nodes = count(state, depth, &mut interrupt.caller());
+        return interrupt.result(nodes);
     }
     let mut frontier = vec![state.clone()];
     let mut remaining = depth;
@@ -93,15 +175,30 @@ fn split_perft<G: Game>(
         frontier = next;
         remaining -= 1;
     }
-    run_tasks(frontier.len(), threads, |i| count(&frontier[i], remaining))
+    Ok(
+        run_tasks_until(frontier.len(), threads, interrupt, |i, watch| {
+            count(&frontier[i], remaining, watch)
+        })?
         .into_iter()
-        .sum()
+        .sum(),
+    )
 }
 
 /// Perft below every legal move: `(move text, leaf count)`, sorted by move text.
 pub fn divide<G: Notation>(state: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    divide_until(state, depth, threads, &Interrupt::never())
+        .expect("work without an interrupt runs to its end")
+}
+
+/// [`divide`] that stops early when `interrupt` says stop.
+pub fn divide_until<G: Notation>(
+    state: &G,
+    depth: u32,
+    threads: usize,
+    interrupt: &Interrupt<'_>,
+) -> Result<Vec<(String, u64)>, Stopped> {
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut children = Vec::new();
     state.generate_moves(&mut |mv| {
@@ -111,14 +208,14 @@ pub fn divide<G: Notation>(state: &G, depth: u32, threads: usize) -> Vec<(String
     });
     let threads = thread_count(threads);
     let counts: Vec<u64> = if children.len() >= threads {
-        run_tasks(children.len(), threads, |i| {
-            crate::perft::perft(&children[i].1, depth - 1)
-        })
+        run_tasks_until(children.len(), threads, interrupt, |i, watch| {
+            crate::perft::perft_until(&children[i].1, depth - 1, watch)
+        })?
     } else {
         children
             .iter()
-            .map(|(_, c)| perft(c, depth - 1, threads))
-            .collect()
+            .map(|(_, c)| perft_until(c, depth - 1, threads, interrupt))
+            .collect::<Result<_, _>>()?
     };
     let mut out: Vec<(String, u64)> = children
         .into_iter()
@@ -126,7 +223,7 @@ pub fn divide<G: Notation>(state: &G, depth: u32, threads: usize) -> Vec<(String
         .zip(counts)
         .collect();
     out.sort_unstable();
-    out
+    Ok(out)
 }
 
 /// What one random playout did.
@@ -171,7 +268,23 @@ pub fn playouts<G: Game>(
     threads: usize,
     cutoff: Option<u32>,
 ) -> Vec<Playout> {
-    run_tasks(games, threads, |i| playout(start, seed, i as u64, cutoff))
+    playouts_until(start, games, seed, threads, cutoff, &Interrupt::never())
+        .expect("playouts without an interrupt run to their end")
+}
+
+/// [`playouts`] that stops between games when `interrupt` says stop, and reports a number
+/// of games whose results cannot be allocated.
+pub fn playouts_until<G: Game>(
+    start: &G,
+    games: usize,
+    seed: u64,
+    threads: usize,
+    cutoff: Option<u32>,
+    interrupt: &Interrupt<'_>,
+) -> Result<Vec<Playout>, Stopped> {
+    run_tasks_until(games, threads, interrupt, |i, _| {
+        playout(start, seed, i as u64, cutoff)
+    })
 }
 
 #[cfg(test)]

@@ -80,13 +80,15 @@ pub fn resolve(
         let Some(i) = specs.iter().position(|s| s.name == name) else {
             let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
             return Err(Error::InvalidParameter(format!(
-                "unknown parameter '{name}' for {game} (it takes: {})",
-                known.join(", ")
+                "unknown parameter {name} for {game} (it takes: {})",
+                known.join(", "),
+                name = crate::notation::Quoted(name)
             )));
         };
         if seen[i] {
             return Err(Error::InvalidParameter(format!(
-                "parameter '{name}' given twice"
+                "parameter {name} given twice",
+                name = crate::notation::Quoted(name)
             )));
         }
         seen[i] = true;
@@ -94,13 +96,16 @@ pub fn resolve(
         match value {
             ParamValue::None if !spec.optional => {
                 return Err(Error::InvalidParameter(format!(
-                    "parameter '{name}' of {game} must be an integer, not None"
+                    "parameter {name} of {game} must be an integer, not None",
+                    name = crate::notation::Quoted(name)
                 )));
             }
             ParamValue::Int(v) if v < spec.min || v > spec.max => {
                 return Err(Error::InvalidParameter(format!(
-                    "parameter '{name}' of {game} must be between {} and {}, got {v}",
-                    spec.min, spec.max
+                    "parameter {name} of {game} must be between {} and {}, got {v}",
+                    spec.min,
+                    spec.max,
+                    name = crate::notation::Quoted(name)
                 )));
             }
             _ => values[i] = value,

@@ -1,37 +1,55 @@
 //! Perft: the number of leaves of the legal-move tree, the standard move-generator test.
 
+use crate::interrupt::{Interrupt, Watch};
 use crate::{Error, Game};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Copy-make perft with bulk counting at the last ply.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+    perft_until(state, depth, &mut Interrupt::never().caller())
+}
+
+/// Perft that plays every leaf move instead of counting them in bulk
+/// (to measure the cost of `play`; same result as [`perft`]).
+pub fn perft_no_bulk<G: Game>(state: &G, depth: u32) -> u64 {
+    perft_no_bulk_until(state, depth, &mut Interrupt::never().caller())
+}
+
+/// [`perft`] that gives up when `watch` says stop (once per interior node): the count is
+/// then short, and the watch's interrupt says so.
+pub fn perft_until<G: Game>(state: &G, depth: u32, watch: &mut Watch<'_, '_>) -> u64 {
     match depth {
         0 => 1,
         1 => state.count_moves(),
         _ => {
             let mut nodes = 0;
+            if watch.should_stop() {
+                return nodes;
+            }
             state.generate_moves(&mut |mv| {
                 let mut child = state.clone();
                 child.play_unchecked(mv);
-                nodes += perft(&child, depth - 1);
+                nodes += perft_until(&child, depth - 1, watch);
             });
             nodes
         }
     }
 }
 
-/// Perft that plays every leaf move instead of counting them in bulk
-/// (to measure the cost of `play`; same result as [`perft`]).
-pub fn perft_no_bulk<G: Game>(state: &G, depth: u32) -> u64 {
+/// [`perft_no_bulk`] that gives up when `watch` says stop, as [`perft_until`].
+pub fn perft_no_bulk_until<G: Game>(state: &G, depth: u32, watch: &mut Watch<'_, '_>) -> u64 {
     if depth == 0 {
         return 1;
     }
     let mut nodes = 0;
+    if depth >= 2 && watch.should_stop() {
+        return nodes;
+    }
     state.generate_moves(&mut |mv| {
         let mut child = state.clone();
         child.play_unchecked(mv);
-        nodes += perft_no_bulk(&child, depth - 1);
+        nodes += perft_no_bulk_until(&child, depth - 1, watch);
     });
     nodes
 }
@@ -160,31 +178,41 @@ pub fn with_table<T>(hash_mb: usize, count: impl FnOnce(&PerftTable) -> T) -> Re
 /// count there: transpositions are counted once. The result is [`perft`]'s (the keys are
 /// 64-bit, compared in full).
 pub fn perft_hashed<G: Game>(state: &G, depth: u32, table: &PerftTable) -> u64 {
+    perft_hashed_until(state, depth, table, &mut Interrupt::never().caller())
+}
+
+/// [`perft_hashed`] that gives up when `watch` says stop, as [`perft_until`]. A count cut
+/// short is never stored, so the table (which a later count may reuse) holds whole counts
+/// only.
+pub fn perft_hashed_until<G: Game>(
+    state: &G,
+    depth: u32,
+    table: &PerftTable,
+    watch: &mut Watch<'_, '_>,
+) -> u64 {
     match depth {
         0 => 1,
         1 => state.count_moves(),
-        // A depth must fit the slot's 8 bits (deeper perfts never finish anyway).
-        2..=0xFF => {
-            let key = state.transposition_key(depth);
-            if let Some(nodes) = table.probe(key, depth) {
+        _ => {
+            if watch.should_stop() {
+                return 0;
+            }
+            // A depth must fit the slot's 8 bits (deeper perfts never finish anyway).
+            let key = (depth <= 0xFF).then(|| state.transposition_key(depth));
+            if let Some(nodes) = key.and_then(|key| table.probe(key, depth)) {
                 return nodes;
             }
             let mut nodes = 0;
             state.generate_moves(&mut |mv| {
                 let mut child = state.clone();
                 child.play_unchecked(mv);
-                nodes += perft_hashed(&child, depth - 1, table);
+                nodes += perft_hashed_until(&child, depth - 1, table, watch);
             });
-            table.store(key, depth, nodes);
-            nodes
-        }
-        _ => {
-            let mut nodes = 0;
-            state.generate_moves(&mut |mv| {
-                let mut child = state.clone();
-                child.play_unchecked(mv);
-                nodes += perft_hashed(&child, depth - 1, table);
-            });
+            if let Some(key) = key {
+                if !watch.is_stopped() {
+                    table.store(key, depth, nodes);
+                }
+            }
             nodes
         }
     }

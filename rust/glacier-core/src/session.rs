@@ -169,14 +169,16 @@ impl<G: Notation + ActionEncoding> Session<G> {
     pub fn play(&mut self, text: &str) -> Result<(), Error> {
         if self.state.is_terminal() {
             return Err(Error::IllegalMove(format!(
-                "cannot play '{text}': the game is over"
+                "cannot play {text}: the game is over",
+                text = crate::notation::Quoted(text)
             )));
         }
         let mv = self.state.parse_move(text)?;
         if !self.partial.allows(&self.state, mv) {
             return Err(Error::IllegalMove(format!(
-                "'{text}' does not begin with the actions already taken in this move ({})",
-                self.pending_text()
+                "{text} does not begin with the actions already taken in this move ({})",
+                self.pending_text(),
+                text = crate::notation::Quoted(text)
             )));
         }
         self.play_move(mv);
@@ -246,7 +248,8 @@ impl<G: Notation + ActionEncoding> Session<G> {
         actions.join(", ")
     }
 
-    fn illegal_action(&self, action: usize) -> Error {
+    /// The error for `action` (any number, in its own words) when it is not legal here.
+    pub fn illegal_action(&self, action: impl std::fmt::Display) -> Error {
         if self.state.is_terminal() {
             return Error::IllegalMove(format!("cannot take action {action}: the game is over"));
         }
@@ -287,14 +290,16 @@ impl<G: Notation + ActionEncoding> Session<G> {
     pub fn move_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
         if self.state.is_terminal() {
             return Err(Error::IllegalMove(format!(
-                "cannot play '{text}': the game is over"
+                "cannot play {text}: the game is over",
+                text = crate::notation::Quoted(text)
             )));
         }
         let mv = self.state.parse_move(text)?;
         if !self.partial.allows(&self.state, mv) {
             return Err(Error::IllegalMove(format!(
-                "'{text}' does not begin with the actions already taken in this move ({})",
-                self.pending_text()
+                "{text} does not begin with the actions already taken in this move ({})",
+                self.pending_text(),
+                text = crate::notation::Quoted(text)
             )));
         }
         Ok(self.partial.actions_to(&self.state, mv).iter().collect())

@@ -1,13 +1,16 @@
 //! Batch work for Python: random playouts and the batched environment, with numpy arrays in
 //! and out and no Python object per move.
 
+use crate::args;
 use crate::convert::{check_threads, extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
+use crate::interrupt;
 use glacier_core::env::{StepResult, VecEnv};
 use glacier_core::game::{params_for_text, params_from};
-use glacier_core::parallel::{playouts, Playout};
+use glacier_core::parallel::{playouts_until, Playout};
 use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -28,57 +31,60 @@ fn start_state<G: FullGame>(
 /// or -1 for a draw or a game cut off), `finished`, `returns` (games x players) and
 /// `legal_moves` (the legal-move counts summed over each game's plies).
 #[pyfunction]
-#[pyo3(signature = (game, games, seed = 0, threads = 0, position = None, cutoff = None, **params))]
+#[pyo3(
+    signature = (game, games, seed = None, threads = None, position = None, cutoff = None, **params),
+    text_signature = "(game, games, seed=0, threads=0, position=None, cutoff=None, **params)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn playouts_native<'py>(
     py: Python<'py>,
-    game: &str,
-    games: i64,
-    seed: u64,
-    threads: i64,
-    position: Option<&str>,
-    cutoff: Option<u32>,
+    game: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    position: Option<&Bound<'py, PyAny>>,
+    cutoff: Option<&Bound<'py, PyAny>>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let games = usize::try_from(games)
-        .map_err(|_| InvalidParameterError::new_err(format!("games must be >= 0, got {games}")))?;
-    let threads = check_threads(threads)?;
-    let params = extract_params(params)?;
+    let game = &args::name(game, "a game name")?;
+    let games = args::usize_in(games, "games", 0, usize::MAX)?;
+    let seed = seed.map_or(Ok(0), args::seed)?;
+    let threads = threads.map_or(Ok(0), check_threads)?;
+    let position = args::optional_position_text(position)?;
+    let cutoff = args::optional_u32(cutoff, "cutoff")?;
+    let params = extract_params(game, params)?;
+    let what = format!("the results of {games} playouts");
     let (results, players): (Vec<Playout>, usize) = with_game!(game, G => {
-        let start: G = start_state(position, &params).map_err(to_py_err)?;
+        let start: G = start_state(position.as_deref(), &params).map_err(to_py_err)?;
         let players = start.num_players();
-        (py.detach(|| playouts(&start, games, seed, threads, cutoff)), players)
+        let results = interrupt::run(py, &what, |stop| {
+            playouts_until(&start, games, seed, threads, cutoff, stop)
+        })?;
+        (results, players)
     }, _ => return Err(unknown_game(game)));
-
+    let column = |size: usize| -> PyResult<()> {
+        Vec::<u8>::new()
+            .try_reserve_exact(size)
+            .map_err(|_| PyMemoryError::new_err(format!("not enough memory for {what}")))
+    };
     let out = PyDict::new(py);
-    out.set_item(
-        "length",
-        results
-            .iter()
-            .map(|p| p.length)
-            .collect::<Vec<u32>>()
-            .into_pyarray(py),
-    )?;
+    column(games * 4)?;
+    let length: Vec<u32> = results.iter().map(|p| p.length).collect();
+    out.set_item("length", length.into_pyarray(py))?;
     let winner = |p: &Playout| match p.outcome {
         Outcome::Win(w) => i8::try_from(w).unwrap_or(i8::MAX),
         _ => -1,
     };
-    out.set_item(
-        "winner",
-        results
-            .iter()
-            .map(winner)
-            .collect::<Vec<i8>>()
-            .into_pyarray(py),
-    )?;
-    out.set_item(
-        "finished",
-        results
-            .iter()
-            .map(|p| p.outcome != Outcome::Ongoing)
-            .collect::<Vec<bool>>()
-            .into_pyarray(py),
-    )?;
+    column(games)?;
+    let winners: Vec<i8> = results.iter().map(winner).collect();
+    out.set_item("winner", winners.into_pyarray(py))?;
+    column(games)?;
+    let finished: Vec<bool> = results
+        .iter()
+        .map(|p| p.outcome != Outcome::Ongoing)
+        .collect();
+    out.set_item("finished", finished.into_pyarray(py))?;
+    column(games.saturating_mul(8 * players))?;
     let returns: Vec<f64> = results
         .iter()
         .flat_map(|p| p.outcome.returns(players))
@@ -87,14 +93,9 @@ fn playouts_native<'py>(
         "returns",
         returns.into_pyarray(py).reshape([games, players])?,
     )?;
-    out.set_item(
-        "legal_moves",
-        results
-            .iter()
-            .map(|p| p.legal_moves)
-            .collect::<Vec<u64>>()
-            .into_pyarray(py),
-    )?;
+    column(games * 8)?;
+    let legal_moves: Vec<u64> = results.iter().map(|p| p.legal_moves).collect();
+    out.set_item("legal_moves", legal_moves.into_pyarray(py))?;
     Ok(out)
 }
 
@@ -274,64 +275,65 @@ impl std::fmt::Debug for NativeVectorEnv {
 }
 
 impl NativeVectorEnv {
-    fn check_env(&self, env: i64) -> PyResult<usize> {
-        usize::try_from(env)
-            .ok()
-            .filter(|&e| e < self.inner.num_envs())
-            .ok_or_else(|| InvalidParameterError::new_err(format!("no environment {env}")))
+    fn check_env(&self, env: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n = self.inner.num_envs();
+        match args::action(env, |m| {
+            InvalidParameterError::new_err(m.replacen("an action", "env", 1))
+        })? {
+            Ok(env) if env < n => Ok(env),
+            Ok(env) => Err(InvalidParameterError::new_err(format!(
+                "no environment {env}"
+            ))),
+            Err(shown) => Err(InvalidParameterError::new_err(format!(
+                "no environment {shown}"
+            ))),
+        }
     }
 
-    fn check_player(&self, player: Option<i64>) -> PyResult<Option<usize>> {
+    fn check_player(&self, player: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
         let players = self.inner.num_players();
-        player
-            .map(|p| {
-                usize::try_from(p)
-                    .ok()
-                    .filter(|&p| p < players)
-                    .ok_or_else(|| {
-                        InvalidParameterError::new_err(format!(
-                            "player must be between 0 and {}, got {p}",
-                            players - 1
-                        ))
-                    })
-            })
-            .transpose()
+        match player {
+            Some(p) if !p.is_none() => args::usize_in(p, "player", 0, players - 1).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 
 #[pymethods]
 impl NativeVectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, auto_reset = true, position = None, seed = 0, threads = 1, agent = None, **params))]
+    #[pyo3(
+        signature = (game, num_envs, auto_reset = true, position = None, seed = None, threads = None, agent = None, **params),
+        text_signature = "(game, num_envs, auto_reset=True, position=None, seed=0, threads=1, agent=None, **params)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        game: &str,
-        num_envs: i64,
+        game: &Bound<'_, PyAny>,
+        num_envs: &Bound<'_, PyAny>,
         auto_reset: bool,
-        position: Option<&str>,
-        seed: u64,
-        threads: i64,
-        agent: Option<i64>,
+        position: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        agent: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let threads = check_threads(threads)?;
-        let num_envs = usize::try_from(num_envs)
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                InvalidParameterError::new_err(format!("num_envs must be >= 1, got {num_envs}"))
-            })?;
-        let params = extract_params(params)?;
+        let game = &args::name(game, "a game name")?;
+        let threads = threads.map_or(Ok(1), check_threads)?;
+        let num_envs = args::usize_in(num_envs, "num_envs", 1, usize::MAX)?;
+        let seed = seed.map_or(Ok(0), args::seed)?;
+        let position = args::optional_position_text(position)?;
+        let agent = match agent {
+            Some(a) if !a.is_none() => Some(args::usize_in(a, "the agent's seat", 0, usize::MAX)?),
+            _ => None,
+        };
+        let params = extract_params(game, params)?;
         let mut inner: Box<dyn DynEnv> = with_game!(game, G => {
-            let start: G = start_state(position, &params).map_err(to_py_err)?;
-            Box::new(VecEnv::new(start, num_envs, auto_reset, seed, threads))
+            let start: G = start_state(position.as_deref(), &params).map_err(to_py_err)?;
+            Box::new(VecEnv::try_new(start, num_envs, auto_reset, seed, threads).map_err(|_| {
+                PyMemoryError::new_err(format!("not enough memory for {num_envs} environments"))
+            })?)
         }, _ => return Err(unknown_game(game)));
-        if let Some(agent) = agent {
-            let seat = usize::try_from(agent).map_err(|_| {
-                InvalidParameterError::new_err(format!(
-                    "the agent's seat must be >= 0, got {agent}"
-                ))
-            })?;
+        if let Some(seat) = agent {
             inner.set_opponent(Some(seat)).map_err(to_py_err)?;
         }
         Ok(NativeVectorEnv { inner })
@@ -384,7 +386,7 @@ impl NativeVectorEnv {
         actions: PyReadonlyArray1<'py, i64>,
         observations: Option<PyReadwriteArrayDyn<'py, f32>>,
         masks: Option<PyReadwriteArrayDyn<'py, bool>>,
-        player: Option<i64>,
+        player: Option<&Bound<'py, PyAny>>,
         fresh_masks: bool,
     ) -> PyResult<(
         Bound<'py, PyArray1<f64>>,
@@ -442,9 +444,13 @@ impl NativeVectorEnv {
 
     /// Legal-action masks, envs x actions (or one environment's, when `env` is given).
     #[pyo3(signature = (env = None))]
-    fn legal_mask<'py>(&self, py: Python<'py>, env: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        env: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let size = self.inner.num_actions();
-        if let Some(env) = env {
+        if let Some(env) = env.filter(|e| !e.is_none()) {
             let env = self.check_env(env)?;
             let mut out = vec![false; size];
             self.inner.legal_mask_of(env, &mut out);
@@ -463,13 +469,13 @@ impl NativeVectorEnv {
     fn observations<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
-        env: Option<i64>,
+        player: Option<&Bound<'py, PyAny>>,
+        env: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let player = self.check_player(player)?;
         let shape = self.inner.observation_shape();
         let size: usize = shape.iter().product();
-        if let Some(env) = env {
+        if let Some(env) = env.filter(|e| !e.is_none()) {
             let env = self.check_env(env)?;
             let mut out = vec![0.0f32; size];
             self.inner.observation_of(env, player, &mut out);
@@ -525,7 +531,7 @@ impl NativeVectorEnv {
         &self,
         py: Python<'_>,
         mut out: PyReadwriteArrayDyn<'_, f32>,
-        player: Option<i64>,
+        player: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let player = self.check_player(player)?;
         let size = self.inner.num_envs() * self.inner.observation_shape().iter().product::<usize>();
@@ -544,7 +550,7 @@ impl NativeVectorEnv {
     }
 
     /// The actions chosen so far in environment `env`'s move being made.
-    fn pending_actions(&self, env: i64) -> PyResult<Vec<usize>> {
+    fn pending_actions(&self, env: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         Ok(self.inner.pending_actions(self.check_env(env)?))
     }
 
@@ -557,7 +563,7 @@ impl NativeVectorEnv {
     }
 
     /// `(action, name)` for every legal action of environment `env`, ascending.
-    fn legal_actions(&self, env: i64) -> PyResult<Vec<(usize, String)>> {
+    fn legal_actions(&self, env: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, String)>> {
         Ok(self.inner.legal_actions(self.check_env(env)?))
     }
 
@@ -567,14 +573,15 @@ impl NativeVectorEnv {
     fn play_move<'py>(
         &mut self,
         py: Python<'py>,
-        env: i64,
-        text: &str,
+        env: &Bound<'py, PyAny>,
+        text: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyArray1<f64>>, bool, bool, u32)> {
         let env = self.check_env(env)?;
+        let text = args::move_text(text)?;
         let mut returns = vec![0.0; self.inner.num_players()];
         let result = self
             .inner
-            .play_move(env, text, &mut returns)
+            .play_move(env, &text, &mut returns)
             .map_err(to_py_err)?;
         Ok((
             returns.into_pyarray(py),

@@ -1,30 +1,45 @@
 //! Conversions of Python arguments: game parameters, thread counts, depths.
 
+use crate::args;
 use crate::errors::InvalidParameterError;
-use glacier_core::ParamValue;
+use glacier_core::parallel::MAX_THREADS;
+use glacier_core::{with_game, Game, GameParams, ParamValue};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
 
 /// Python keyword parameters, each value an `int` (not a `bool`) or `None`.
 pub(crate) type Params = Vec<(String, ParamValue)>;
 
-/// Converts Python keyword parameters.
-pub(crate) fn extract_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
+/// Converts Python keyword parameters of the game `game`. A value beyond 64 bits is out of
+/// every parameter's range: refused here with the core's words.
+pub(crate) fn extract_params(game: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
     let Some(params) = params else {
         return Ok(Vec::new());
     };
     let mut out = Vec::with_capacity(params.len());
     for (key, value) in params.iter() {
-        let name: String = key.extract()?;
+        let name = args::name(&key, "a parameter name")?;
         let value = if value.is_none() {
             ParamValue::None
         } else if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
             match value.extract::<i64>() {
                 Ok(v) => ParamValue::Int(v),
                 Err(_) => {
-                    return Err(InvalidParameterError::new_err(format!(
-                        "parameter '{name}' is out of range: {value}"
-                    )))
+                    let spec = with_game!(game, G => {
+                        <<G as Game>::Params as GameParams>::SPECS.iter().find(|s| s.name == name)
+                    }, _ => None);
+                    match spec {
+                        Some(spec) => {
+                            return Err(InvalidParameterError::new_err(format!(
+                                "parameter '{name}' of {game} must be between {} and {}, got {}",
+                                spec.min,
+                                spec.max,
+                                args::integer(&value)
+                            )))
+                        }
+                        // Not a parameter of the game: the core says so.
+                        None => ParamValue::Int(0),
+                    }
                 }
             }
         } else {
@@ -58,30 +73,28 @@ pub(crate) fn params_dict<'py>(
     Ok(dict)
 }
 
-pub(crate) fn check_threads(threads: i64) -> PyResult<usize> {
-    usize::try_from(threads).map_err(|_| {
-        InvalidParameterError::new_err(format!(
-            "threads must be >= 0 (0 = every core), got {threads}"
-        ))
-    })
+/// The deepest perft either twin counts (deeper trees are beyond reach anyway, and the
+/// reference recurses once per ply).
+pub(crate) const MAX_PERFT_DEPTH: usize = 255;
+
+/// A thread count: 0 (every core) to [`MAX_THREADS`].
+pub(crate) fn check_threads(threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::usize_in(threads, "threads", 0, MAX_THREADS)
 }
 
-pub(crate) fn check_depth(depth: i64) -> PyResult<u32> {
-    u32::try_from(depth).map_err(|_| {
-        InvalidParameterError::new_err(format!("perft depth must be >= 0, got {depth}"))
-    })
+/// A perft depth: 0 to [`MAX_PERFT_DEPTH`].
+pub(crate) fn check_depth(depth: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::usize_in(depth, "perft depth", 0, MAX_PERFT_DEPTH).map(|d| d as u32)
 }
 
 /// A perft table size in MiB (0 = no table); a table counts in bulk, so it needs `bulk`.
-pub(crate) fn check_hash_mb(hash_mb: i64, bulk: bool) -> PyResult<usize> {
+pub(crate) fn check_hash_mb(hash_mb: &Bound<'_, PyAny>, bulk: bool) -> PyResult<usize> {
     let max = glacier_core::perft::MAX_HASH_MB;
-    match usize::try_from(hash_mb) {
-        Ok(mb) if mb <= max && (mb == 0 || bulk) => Ok(mb),
-        Ok(mb) if mb <= max => Err(InvalidParameterError::new_err(
+    let mb = args::usize_in(hash_mb, "hash_mb", 0, max)?;
+    if mb > 0 && !bulk {
+        return Err(InvalidParameterError::new_err(
             "hash_mb needs bulk=True: the table stores bulk counts, and bulk=False plays every leaf",
-        )),
-        _ => Err(InvalidParameterError::new_err(format!(
-            "hash_mb must be between 0 (no table) and {max}, got {hash_mb}"
-        ))),
+        ));
     }
+    Ok(mb)
 }

@@ -10,9 +10,11 @@ use glacier_core::{with_game, Game, GameParams, ParamSpec, ParamValue};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod args;
 mod batch;
 mod convert;
 mod errors;
+mod interrupt;
 mod records;
 mod search;
 mod state;

@@ -103,7 +103,7 @@ fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
         .map_err(|_| not_a_state())?
         .cast_into::<PyDict>()
         .map_err(|_| not_a_state())?;
-    let params = extract_params(Some(&params))?;
+    let params = extract_params(G::NAME, Some(&params))?;
     // The tree is over whole moves: a state in the middle of a move (some of its actions
     // taken) has no position of its own to search from.
     if let Ok(pending) = state.getattr("pending_actions") {
@@ -708,6 +708,7 @@ impl NativeSearch {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         game: &str,
         evaluator: &str,
         rollout_plies: Option<i64>,
@@ -754,7 +755,8 @@ impl NativeSearch {
             virtual_loss: check_positive("virtual_loss", virtual_loss)?,
         };
         config.check().map_err(to_py_err)?;
-        let threads = glacier_core::parallel::thread_count(check_threads(threads)?);
+        let threads = check_threads(threads.into_pyobject(py)?.as_any())?;
+        let threads = glacier_core::parallel::thread_count(threads);
         let parallel = match parallel {
             "tree" => Parallel::Tree,
             "root" => Parallel::Root,

@@ -4,15 +4,18 @@
 //! implemented once for every game by [`Native<G>`]. The only place a game name becomes a
 //! type is [`new_session`] (through the core's `with_game!`).
 
+use crate::args;
 use crate::convert::{
     check_depth, check_hash_mb, check_threads, extract_params, params_dict, params_ref, Params,
 };
 use crate::errors::{
     to_py_err, unknown_game, GlacierError, IllegalMoveError, InvalidParameterError,
 };
+use crate::interrupt;
 use glacier_core::actions::max_game_length;
 use glacier_core::games::GAME_NAMES;
-use glacier_core::perft::PerftTable;
+use glacier_core::interrupt::{Interrupt, Stopped};
+use glacier_core::perft::{perft_no_bulk_until, PerftTable};
 use glacier_core::{with_game, Error, FullGame, ParamValue, PartialMove, Session, Taken};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -118,6 +121,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn legal_actions(&self) -> Vec<usize>;
     fn legal_action_mask(&self, out: &mut [bool]);
     fn apply_action(&mut self, action: usize) -> Result<(), Error>;
+    fn illegal_action(&self, shown: &str) -> Error;
     fn action_to_move(&self, action: usize) -> Result<Option<String>, Error>;
     fn action_text(&self, action: usize) -> Option<String>;
     fn observe(&self, player: usize, out: &mut [f32]);
@@ -136,9 +140,26 @@ pub(crate) trait DynSession: Send + Sync {
     fn is_terminal(&self) -> bool;
     fn ended_by_ply_limit(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
-    fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64;
-    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64;
-    fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
+    fn perft(
+        &self,
+        depth: u32,
+        bulk: bool,
+        threads: usize,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<u64, Stopped>;
+    fn perft_hashed(
+        &self,
+        depth: u32,
+        threads: usize,
+        table: &PerftTable,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<u64, Stopped>;
+    fn perft_divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<Vec<(String, u64)>, Stopped>;
 }
 
 /// A session of game `G` with its interned move strings.
@@ -226,6 +247,9 @@ impl<G: FullGame> DynSession for Native<G> {
     fn apply_action(&mut self, action: usize) -> Result<(), Error> {
         self.session.apply_action(action)
     }
+    fn illegal_action(&self, shown: &str) -> Error {
+        self.session.illegal_action(shown)
+    }
     fn action_to_move(&self, action: usize) -> Result<Option<String>, Error> {
         self.session.action_move(action)
     }
@@ -281,19 +305,39 @@ impl<G: FullGame> DynSession for Native<G> {
         let state = self.session.state();
         state.outcome().returns(state.num_players())
     }
-    fn perft(&self, depth: u32, bulk: bool, threads: usize) -> u64 {
+    fn perft(
+        &self,
+        depth: u32,
+        bulk: bool,
+        threads: usize,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<u64, Stopped> {
         let state = self.session.state();
         match (bulk, threads) {
-            (true, 1) => glacier_core::perft::perft(state, depth),
-            (true, _) => glacier_core::parallel::perft(state, depth, threads),
-            (false, _) => glacier_core::perft::perft_no_bulk(state, depth),
+            (true, _) => glacier_core::parallel::perft_until(state, depth, threads, interrupt),
+            (false, _) => {
+                let nodes = perft_no_bulk_until(state, depth, &mut interrupt.caller());
+                interrupt.result(nodes)
+            }
         }
     }
-    fn perft_hashed(&self, depth: u32, threads: usize, table: &PerftTable) -> u64 {
-        glacier_core::parallel::perft_hashed(self.session.state(), depth, threads, table)
+    fn perft_hashed(
+        &self,
+        depth: u32,
+        threads: usize,
+        table: &PerftTable,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<u64, Stopped> {
+        let state = self.session.state();
+        glacier_core::parallel::perft_hashed_until(state, depth, threads, table, interrupt)
     }
-    fn perft_divide(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
-        glacier_core::parallel::divide(self.session.state(), depth, threads)
+    fn perft_divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<Vec<(String, u64)>, Stopped> {
+        glacier_core::parallel::divide_until(self.session.state(), depth, threads, interrupt)
     }
 }
 
@@ -367,13 +411,6 @@ fn history_plies(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     }
 }
 
-/// An action number from Python: an illegal move when negative or too large.
-fn action_index(action: i64) -> PyResult<usize> {
-    usize::try_from(action).map_err(|_| {
-        IllegalMoveError::new_err(format!("action {action} is not legal in this position"))
-    })
-}
-
 /// The start position of the game `name`, with its parameters as keywords.
 #[pyfunction]
 #[pyo3(signature = (name, **params))]
@@ -382,7 +419,7 @@ pub(crate) fn new_game(
     name: &str,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<GameState> {
-    let params = extract_params(params)?;
+    let params = extract_params(name, params)?;
     Ok(GameState {
         session: new_session(py, name, None, &params)?,
     })
@@ -397,12 +434,10 @@ pub(crate) fn from_text(
     text: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<GameState> {
-    let text = text
-        .cast::<PyString>()
-        .map_err(|_| PyTypeError::new_err("position text must be a str"))?;
-    let params = extract_params(params)?;
+    let text = args::position_text(text)?;
+    let params = extract_params(name, params)?;
     Ok(GameState {
-        session: new_session(py, name, Some(&text.to_cow()?), &params)?,
+        session: new_session(py, name, Some(&text), &params)?,
     })
 }
 
@@ -418,7 +453,7 @@ pub(crate) fn _restore(
     moves: Vec<String>,
     pending: Vec<usize>,
 ) -> PyResult<GameState> {
-    let params = extract_params(Some(params))?;
+    let params = extract_params(name, Some(params))?;
     let mut session = new_session(py, name, Some(text), &params)?;
     for mv in &moves {
         session.play(py, mv)?;
@@ -450,15 +485,7 @@ impl GameState {
 
     /// Plays a move given in the game's notation (its rules page).
     fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let text = r#move.cast::<PyString>().map_err(|_| {
-            let kind = r#move
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default();
-            IllegalMoveError::new_err(format!("a move must be a str, got {kind}"))
-        })?;
-        self.session.play(py, &text.to_cow()?)
+        self.session.play(py, &args::move_text(r#move)?)
     }
 
     /// The number of action numbers: every action is below it, and an action means the
@@ -502,31 +529,34 @@ impl GameState {
 
     /// Takes an action: plays the move it completes, or leaves the move half made with the
     /// same player to take the next action.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        if self.session.is_terminal() {
-            return Err(IllegalMoveError::new_err(format!(
-                "cannot take action {action}: the game is over"
-            )));
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = args::action(action, IllegalMoveError::new_err)?;
+        match action {
+            Ok(action) => self.session.apply_action(action),
+            Err(shown) => Err(self.session.illegal_action(&shown)),
         }
-        self.session
-            .apply_action(action_index(action)?)
-            .map_err(to_py_err)
+        .map_err(to_py_err)
     }
 
     /// The text of the move a legal action completes, or None when the move goes on.
-    fn action_to_move(&self, action: i64) -> PyResult<Option<String>> {
-        self.session
-            .action_to_move(action_index(action)?)
-            .map_err(to_py_err)
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        match args::action(action, IllegalMoveError::new_err)? {
+            Ok(action) => self.session.action_to_move(action),
+            Err(shown) => Err(self.session.illegal_action(&shown)),
+        }
+        .map_err(to_py_err)
     }
 
     /// The name of an action, the same in every position.
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let n = self.session.num_distinct_actions();
-        usize::try_from(action)
+        let action = args::action(action, InvalidParameterError::new_err)?;
+        action
+            .clone()
             .ok()
             .and_then(|a| self.session.action_text(a))
             .ok_or_else(|| {
+                let action = action.map_or_else(|shown| shown, |a| a.to_string());
                 InvalidParameterError::new_err(format!(
                     "{action} is not an action of {} (its actions are numbered 0..{n}, and \
                      some numbers are never legal)",
@@ -541,20 +571,12 @@ impl GameState {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let players = self.session.num_players();
         let player = match player {
-            None => self.session.current_player(),
-            Some(p) => usize::try_from(p)
-                .ok()
-                .filter(|&p| p < players)
-                .ok_or_else(|| {
-                    InvalidParameterError::new_err(format!(
-                        "player must be between 0 and {}, got {p}",
-                        players - 1
-                    ))
-                })?,
+            Some(p) if !p.is_none() => args::usize_in(p, "player", 0, players - 1)?,
+            _ => self.session.current_player(),
         };
         let shape = self.session.observation_shape();
         let mut out = vec![0.0f32; shape.iter().product()];
@@ -564,8 +586,10 @@ impl GameState {
 
     /// The actions to take to play the legal move `move` from here (in the middle of a
     /// move, the rest of them; forced actions, which come by themselves, left out).
-    fn move_to_actions(&self, r#move: &str) -> PyResult<Vec<usize>> {
-        self.session.move_to_actions(r#move).map_err(to_py_err)
+    fn move_to_actions(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        self.session
+            .move_to_actions(&args::move_text(r#move)?)
+            .map_err(to_py_err)
     }
 
     /// Takes back the last action chosen and returns it (in the move being made, or else
@@ -691,42 +715,54 @@ impl GameState {
     /// a transposition table of that many MiB (shared by the threads), so a position reached
     /// by several move orders is counted once: the same count, sooner where transpositions
     /// are common. A table of up to 256 MiB is kept for the next count of that size.
-    #[pyo3(signature = (depth, bulk = true, threads = 1, hash_mb = 0))]
+    #[pyo3(
+        signature = (depth, bulk = true, threads = None, hash_mb = None),
+        text_signature = "($self, depth, bulk=True, threads=1, hash_mb=0)"
+    )]
     fn perft(
         &self,
         py: Python<'_>,
-        depth: i64,
+        depth: &Bound<'_, PyAny>,
         bulk: bool,
-        threads: i64,
-        hash_mb: i64,
+        threads: Option<&Bound<'_, PyAny>>,
+        hash_mb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
         let depth = check_depth(depth)?;
-        let threads = check_threads(threads)?;
-        let hash_mb = check_hash_mb(hash_mb, bulk)?;
+        let threads = threads.map_or(Ok(1), check_threads)?;
+        let hash_mb = hash_mb.map_or(Ok(0), |mb| check_hash_mb(mb, bulk))?;
         let session = &*self.session;
         if hash_mb == 0 {
-            return Ok(py.detach(|| session.perft(depth, bulk, threads)));
+            return interrupt::run(py, "perft", |stop| {
+                session.perft(depth, bulk, threads, stop)
+            });
         }
-        py.detach(|| {
-            glacier_core::perft::with_table(hash_mb, |table| {
-                session.perft_hashed(depth, threads, table)
-            })
-        })
-        .map_err(to_py_err)
+        let counted = interrupt::run(py, "perft", |stop| {
+            let counted = glacier_core::perft::with_table(hash_mb, |table| {
+                session.perft_hashed(depth, threads, table, stop)
+            });
+            match counted {
+                Ok(Ok(nodes)) => Ok(Ok(nodes)),
+                Ok(Err(stopped)) => Err(stopped),
+                Err(error) => Ok(Err(error)),
+            }
+        })?;
+        counted.map_err(to_py_err)
     }
 
     /// Perft below each legal move, as `{move: leaves}` in move order.
-    #[pyo3(signature = (depth, threads = 1))]
+    #[pyo3(signature = (depth, threads = None), text_signature = "($self, depth, threads=1)")]
     fn perft_divide<'py>(
         &self,
         py: Python<'py>,
-        depth: i64,
-        threads: i64,
+        depth: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(depth)?;
-        let threads = check_threads(threads)?;
+        let threads = threads.map_or(Ok(1), check_threads)?;
         let session = &*self.session;
-        let counts = py.detach(|| session.perft_divide(depth, threads));
+        let counts = interrupt::run(py, "perft divide", |stop| {
+            session.perft_divide(depth, threads, stop)
+        })?;
         let dict = PyDict::new(py);
         for (mv, n) in counts {
             dict.set_item(mv, n)?;

@@ -66,9 +66,9 @@ impl IceAgeChess {
         let code = self.board[from];
         if code >= ICE || code as usize / 6 != us {
             return format!(
-                "illegal move '{text}': no {} piece on {}",
+                "illegal move {text}: no {} piece on {}",
                 COLOUR_NAMES[us],
-                square_name(from)
+                square_name(from), text = crate::notation::Quoted(text)
             );
         }
         let role = code as usize % 6;
@@ -119,7 +119,7 @@ impl IceAgeChess {
         } else {
             "it would leave the king in check".to_string()
         };
-        format!("illegal move '{text}': {why}")
+        format!("illegal move {text}: {why}", text = crate::notation::Quoted(text))
     }
 }
 
@@ -129,8 +129,8 @@ impl Notation for IceAgeChess {
         let [placement, side, castling, ep, halfmove, fullmove] = fields[..] else {
             return Err(bad_position!(
                 "an Ice Age Chess position (FEN) has 6 fields separated by single spaces \
-                 (placement, side, castling, en passant, halfmove clock, fullmove number), got {}: '{text}'",
-                fields.len()
+                 (placement, side, castling, en passant, halfmove clock, fullmove number), got {}: {text}",
+                fields.len(), text = crate::notation::Quoted(text)
             ));
         };
         let board = Self::parse_placement(placement)?;
@@ -139,7 +139,7 @@ impl Notation for IceAgeChess {
             "b" => BLACK,
             _ => {
                 return Err(bad_position!(
-                    "side to move must be 'w' or 'b', got '{side}'"
+                    "side to move must be 'w' or 'b', got {side}", side = crate::notation::Quoted(side)
                 ))
             }
         };
@@ -156,7 +156,7 @@ impl Notation for IceAgeChess {
                     }
                     None => {
                         return Err(bad_position!(
-                            "castling must be '-' or some of 'KQkq' in that order, got '{castling}'"
+                            "castling must be '-' or some of 'KQkq' in that order, got {castling}", castling = crate::notation::Quoted(castling)
                         ))
                     }
                 }
@@ -173,16 +173,16 @@ impl Notation for IceAgeChess {
         } else {
             let Some(sq) = parse_square(ep.as_bytes()) else {
                 return Err(bad_position!(
-                    "en passant must be '-' or a square like 'e3', got '{ep}'"
+                    "en passant must be '-' or a square like 'e3', got {ep}", ep = crate::notation::Quoted(ep)
                 ));
             };
             Some(sq)
         };
         let halfmove = parse_count(halfmove).ok_or_else(|| {
-            bad_position!("the halfmove clock must be a number, got '{halfmove}'")
+            bad_position!("the halfmove clock must be a number, got {halfmove}", halfmove = crate::notation::Quoted(halfmove))
         })?;
         let fullmove = parse_count(fullmove).filter(|&n| n >= 1).ok_or_else(|| {
-            bad_position!("the fullmove number must be a number >= 1, got '{fullmove}'")
+            bad_position!("the fullmove number must be a number >= 1, got {fullmove}", fullmove = crate::notation::Quoted(fullmove))
         })?;
 
         // What chess can reach.
@@ -366,6 +366,9 @@ impl Notation for IceAgeChess {
     }
 
     fn parse_move(&self, text: &str) -> Result<IceAgeChessMove, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let bytes = text.as_bytes();
         let squares = (bytes.len() == 4 || bytes.len() == 5)
             .then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..4])));
@@ -379,8 +382,8 @@ impl Notation for IceAgeChess {
         };
         let (Some((Some(from), Some(to))), Some(promotion)) = (squares, promotion) else {
             return Err(Error::IllegalMove(format!(
-                "'{text}' is not a UCI move: expected from-square, to-square and an optional \
-                 promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'"
+                "{text} is not a UCI move: expected from-square, to-square and an optional \
+                 promotion letter (q, r, b, n), like 'e2e4' or 'e7e8q'", text = crate::notation::Quoted(text)
             )));
         };
         let found = self.find_move(|mv| {
@@ -472,14 +475,14 @@ impl IceAgeChess {
             return self
                 .find_move(|mv| mv.kind() == CASTLE && (mv.to() > mv.from()) == king_side)
                 .ok_or_else(|| {
-                    Error::IllegalMove(format!("illegal move '{text}': castling is not allowed here"))
+                    Error::IllegalMove(format!("illegal move {text}: castling is not allowed here", text = crate::notation::Quoted(text)))
                 });
         }
         let Some(wanted) = SanPattern::read(body) else {
             return Err(Error::IllegalMove(format!(
-                "'{text}' is not a SAN move: expected a piece letter (K, Q, R, B, N; none for a \
+                "{text} is not a SAN move: expected a piece letter (K, Q, R, B, N; none for a \
                  pawn), an optional from-file or rank, an optional 'x', the target square and \
-                 for a promotion '=' and a piece letter, like 'e4', 'Nbd7', 'exd5', 'e8=Q', 'O-O'"
+                 for a promotion '=' and a piece letter, like 'e4', 'Nbd7', 'exd5', 'e8=Q', 'O-O'", text = crate::notation::Quoted(text)
             )));
         };
         let mut found: Option<IceAgeChessMove> = None;
@@ -494,7 +497,7 @@ impl IceAgeChess {
         });
         match found {
             None => Err(Error::IllegalMove(format!(
-                "illegal move '{text}': no legal move of the side to move fits it"
+                "illegal move {text}: no legal move of the side to move fits it", text = crate::notation::Quoted(text)
             ))),
             Some(mv) if rivals.is_empty() => Ok(mv),
             Some(mv) => {
@@ -504,8 +507,8 @@ impl IceAgeChess {
                     .collect();
                 names.sort();
                 Err(Error::IllegalMove(format!(
-                    "ambiguous move '{text}': it could be {}",
-                    names.join(" or ")
+                    "ambiguous move {text}: it could be {}",
+                    names.join(" or "), text = crate::notation::Quoted(text)
                 )))
             }
         }

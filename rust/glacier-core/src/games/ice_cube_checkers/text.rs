@@ -41,12 +41,12 @@ impl IceCubeCheckers {
             for c in part.chars() {
                 let Some(kind) = KIND_CHARS.iter().position(|&k| k == c) else {
                     return Err(bad_position!(
-                        "unexpected '{c}' in slot {letter} ('{part}'): a slot holds W, B and K, or is '-'"
+                        "unexpected '{c}' in slot {letter} ({part}): a slot holds W, B and K, or is '-'", part = crate::notation::Quoted(part)
                     ));
                 };
                 if kind < last_kind {
                     return Err(bad_position!(
-                        "slot {letter} ('{part}') must list its pieces in the order W, B, K"
+                        "slot {letter} ({part}) must list its pieces in the order W, B, K", part = crate::notation::Quoted(part)
                     ));
                 }
                 last_kind = kind;
@@ -76,7 +76,7 @@ impl IceCubeCheckers {
     }
 
     fn illegal(text: &str, why: &str) -> Error {
-        Error::IllegalMove(format!("illegal move '{text}': {why}"))
+        Error::IllegalMove(format!("illegal move {text}: {why}", text = crate::notation::Quoted(text)))
     }
 }
 
@@ -86,8 +86,8 @@ impl Notation for IceCubeCheckers {
         let [slots, side, ply] = fields[..] else {
             return Err(bad_position!(
                 "an Ice Cube Checkers position has 3 fields separated by single spaces \
-                 (slots, side to move, ply count), got {}: '{text}'",
-                fields.len()
+                 (slots, side to move, ply count), got {}: {text}",
+                fields.len(), text = crate::notation::Quoted(text)
             ));
         };
         let slots = Self::parse_slots(slots)?;
@@ -96,12 +96,12 @@ impl Notation for IceCubeCheckers {
             "b" => 1,
             _ => {
                 return Err(bad_position!(
-                    "side to move must be 'w' or 'b', got '{side}'"
+                    "side to move must be 'w' or 'b', got {side}", side = crate::notation::Quoted(side)
                 ))
             }
         };
         let ply = parse_count(ply).ok_or_else(|| {
-            bad_position!("ply count must be a number (no sign or leading zeros), got '{ply}'")
+            bad_position!("ply count must be a number (no sign or leading zeros), got {ply}", ply = crate::notation::Quoted(ply))
         })?;
         let mut present = [0u16; 3];
         for (slot, counts) in slots.iter().enumerate() {
@@ -201,11 +201,14 @@ impl Notation for IceCubeCheckers {
     }
 
     fn parse_move(&self, text: &str) -> Result<IceCubeCheckersMove, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let mut chars = text.chars();
         let (Some(letter), Some(':')) = (chars.next(), chars.next()) else {
             return Err(Error::IllegalMove(format!(
-                "'{text}' is not an Ice Cube Checkers move: expected a slot letter, ':' and \
-                 the pieces dropped in order, like 'd:KW'"
+                "{text} is not an Ice Cube Checkers move: expected a slot letter, ':' and \
+                 the pieces dropped in order, like 'd:KW'", text = crate::notation::Quoted(text)
             )));
         };
         if !letter.is_ascii_lowercase() || letter > 'l' {

@@ -66,7 +66,7 @@ impl KingsCourt {
     fn check_move(&self, text: &str) -> Result<KingsCourtMove, String> {
         let Some((from, is_chain, landings, n)) = Self::parse_move_syntax(text) else {
             return Err(format!(
-                "'{text}' is not a King's Court move: expected a step like 'd2-d3' or a jump chain like 'd4xd6xf6' (squares a1-h8)"
+                "{text} is not a King's Court move: expected a step like 'd2-d3' or a jump chain like 'd4xd6xf6' (squares a1-h8)", text = crate::notation::Quoted(text)
             ));
         };
         let side = self.side as usize;
@@ -157,8 +157,8 @@ impl Notation for KingsCourt {
         let [placement, side, ply] = fields[..] else {
             return Err(bad_position!(
                 "a King's Court position has 3 fields separated by single spaces \
-                 (placement, side to move, ply count), got {}: '{text}'",
-                fields.len()
+                 (placement, side to move, ply count), got {}: {text}",
+                fields.len(), text = crate::notation::Quoted(text)
             ));
         };
         let pieces = Self::parse_placement(placement)?;
@@ -167,12 +167,12 @@ impl Notation for KingsCourt {
             "g" => GREEN,
             _ => {
                 return Err(bad_position!(
-                    "side to move must be 'r' or 'g', got '{side}'"
+                    "side to move must be 'r' or 'g', got {side}", side = crate::notation::Quoted(side)
                 ))
             }
         };
         let ply = parse_count(ply)
-            .ok_or_else(|| bad_position!("ply count must be a number, got '{ply}'"))?;
+            .ok_or_else(|| bad_position!("ply count must be a number, got {ply}", ply = crate::notation::Quoted(ply)))?;
         for colour in [RED, GREEN] {
             let n = pieces[colour].count_ones();
             if n > PIECES {
@@ -277,9 +277,12 @@ impl Notation for KingsCourt {
     }
 
     fn parse_move(&self, text: &str) -> Result<KingsCourtMove, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let mv = self
             .check_move(text)
-            .map_err(|why| Error::IllegalMove(format!("illegal move '{text}': {why}")))?;
+            .map_err(|why| Error::IllegalMove(format!("illegal move {text}: {why}", text = crate::notation::Quoted(text))))?;
         let mut legal = false;
         self.for_each_move(|m| {
             legal = m == mv;
@@ -287,7 +290,7 @@ impl Notation for KingsCourt {
         });
         if !legal {
             return Err(Error::IllegalMove(format!(
-                "illegal move '{text}': it is not legal here"
+                "illegal move {text}: it is not legal here", text = crate::notation::Quoted(text)
             )));
         }
         Ok(mv)

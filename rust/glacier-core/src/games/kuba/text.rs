@@ -33,7 +33,7 @@ impl Kuba {
         match parsed {
             Some([a, b]) if a <= 255 && b <= 255 => Ok([a as u8, b as u8]),
             _ => Err(bad_position!(
-                "{what} must be '<reds>,<marbles>' with two numbers, got '{field}'"
+                "{what} must be '<reds>,<marbles>' with two numbers, got {field}", field = crate::notation::Quoted(field)
             )),
         }
     }
@@ -45,8 +45,8 @@ impl Notation for Kuba {
         let [placement, side, white, black, bonus, ko, ply] = fields[..] else {
             return Err(bad_position!(
                 "a Kuba position has 7 fields separated by single spaces \
-                 (placement, side, White's captures, Black's captures, bonus, ko, ply), got {}: '{text}'",
-                fields.len()
+                 (placement, side, White's captures, Black's captures, bonus, ko, ply), got {}: {text}",
+                fields.len(), text = crate::notation::Quoted(text)
             ));
         };
         let board = Self::parse_placement(placement)?;
@@ -55,7 +55,7 @@ impl Notation for Kuba {
             "b" => 1,
             _ => {
                 return Err(bad_position!(
-                    "side to move must be 'w' or 'b', got '{side}'"
+                    "side to move must be 'w' or 'b', got {side}", side = crate::notation::Quoted(side)
                 ))
             }
         };
@@ -66,12 +66,12 @@ impl Notation for Kuba {
             "-" => false,
             _ => {
                 return Err(bad_position!(
-                    "bonus flag must be '+' or '-', got '{bonus}'"
+                    "bonus flag must be '+' or '-', got {bonus}", bonus = crate::notation::Quoted(bonus)
                 ))
             }
         };
         let ply = parse_count(ply)
-            .ok_or_else(|| bad_position!("ply count must be a number, got '{ply}'"))?;
+            .ok_or_else(|| bad_position!("ply count must be a number, got {ply}", ply = crate::notation::Quoted(ply)))?;
 
         let count = |colour| board.iter().filter(|&&c| c == colour).count() as u8;
         let (whites, blacks, reds) = (count(WHITE), count(BLACK), count(RED));
@@ -105,12 +105,12 @@ impl Notation for Kuba {
                 (bytes.len() == 4).then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..])));
             let Some((Some(from), Some(to))) = squares else {
                 return Err(bad_position!(
-                    "ko must be '-' or a push like 'c4c3', got '{ko}'"
+                    "ko must be '-' or a push like 'c4c3', got {ko}", ko = crate::notation::Quoted(ko)
                 ));
             };
             let Some(dir) = (0..4).find(|&d| NEIGHBOUR[from][d] as usize == to) else {
                 return Err(bad_position!(
-                    "ko push '{ko}' does not go to a neighbouring square"
+                    "ko push {ko} does not go to a neighbouring square", ko = crate::notation::Quoted(ko)
                 ));
             };
             if bonus {
@@ -120,7 +120,7 @@ impl Notation for Kuba {
             }
             if board[from] != colour_of(side) || board[to] == EMPTY {
                 return Err(bad_position!(
-                    "ko push '{ko}' must push back a marble of the side to move into an occupied square"
+                    "ko push {ko} must push back a marble of the side to move into an occupied square", ko = crate::notation::Quoted(ko)
                 ));
             }
             KubaMove::push(from, dir).0
@@ -215,6 +215,9 @@ impl Notation for Kuba {
     }
 
     fn parse_move(&self, text: &str) -> Result<KubaMove, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let mv = if text == "pass" {
             if !self.bonus {
                 return Err(Error::IllegalMove(
@@ -228,12 +231,12 @@ impl Notation for Kuba {
                 (bytes.len() == 4).then(|| (parse_square(&bytes[..2]), parse_square(&bytes[2..])));
             let Some((Some(from), Some(to))) = squares else {
                 return Err(Error::IllegalMove(format!(
-                    "'{text}' is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'"
+                    "{text} is not a Kuba move: expected a push like 'a1a2' (from-square, to-square) or 'pass'", text = crate::notation::Quoted(text)
                 )));
             };
             let Some(dir) = (0..4).find(|&d| NEIGHBOUR[from][d] as usize == to) else {
                 return Err(Error::IllegalMove(format!(
-                    "'{text}' is not a Kuba move: a push goes to a neighbouring square along a file or rank"
+                    "{text} is not a Kuba move: a push goes to a neighbouring square along a file or rank", text = crate::notation::Quoted(text)
                 )));
             };
             let mv = KubaMove::push(from, dir);
@@ -247,7 +250,7 @@ impl Notation for Kuba {
                 } else {
                     "it is not legal here"
                 };
-                return Err(Error::IllegalMove(format!("illegal push '{text}': {why}")));
+                return Err(Error::IllegalMove(format!("illegal push {text}: {why}", text = crate::notation::Quoted(text))));
             }
             mv
         };

@@ -95,30 +95,30 @@ impl<const P: usize> Board<P> {
             Some(parts) => parts,
             None => {
                 return format!(
-                    "'{text}' is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally \
-                     followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'"
+                    "{text} is not an E move: expected '<hex>/<level>-<hex>' (e.g. 'd5/0-e5'), optionally \
+                     followed by an exchange 'x<hex>/<level>=<hex>/<level>', a lone exchange, or 'pass'", text = crate::notation::Quoted(text)
                 )
             }
         };
         let me = Self::COLOURS[self.player as usize];
         let Some(((from, level), to)) = movement else {
             return format!(
-                "illegal move '{text}': not a guard exchange the player to move can make"
+                "illegal move {text}: not a guard exchange the player to move can make", text = crate::notation::Quoted(text)
             );
         };
         let place = format!("{}/{level}", hex_name(from));
         let Some(id) = self.piece_at(from, level) else {
-            return format!("illegal move '{text}': there is no piece at {place}");
+            return format!("illegal move {text}: there is no piece at {place}", text = crate::notation::Quoted(text));
         };
         let colour = Self::colour(id);
         if colour != me {
             return format!(
-                "illegal move '{text}': the piece at {place} has colour {colour}, not the mover's {me}"
+                "illegal move {text}: the piece at {place} has colour {colour}, not the mover's {me}", text = crate::notation::Quoted(text)
             );
         }
         if !self.is_free(id) {
             return format!(
-                "illegal move '{text}': the piece at {place} is trapped (a piece above it is at least as large)"
+                "illegal move {text}: the piece at {place} is trapped (a piece above it is at least as large)", text = crate::notation::Quoted(text)
             );
         }
         let size = size_of(id);
@@ -133,9 +133,9 @@ impl<const P: usize> Board<P> {
         });
         if !in_line {
             return format!(
-                "illegal move '{text}': a {} piece moves exactly {size} hex{} in a straight line",
+                "illegal move {text}: a {} piece moves exactly {size} hex{} in a straight line",
                 SIZE_NAMES[size as usize - 1],
-                if size > 1 { "es" } else { "" }
+                if size > 1 { "es" } else { "" }, text = crate::notation::Quoted(text)
             );
         }
         let (dirs, _) = self.directions(id, from, size);
@@ -143,14 +143,14 @@ impl<const P: usize> Board<P> {
             (0..6).any(|d| dirs >> d & 1 != 0 && LINE[from][d][size as usize - 1] as usize == to);
         if !reached {
             return format!(
-                "illegal move '{text}': no split of the path into steps and jumps touches down only on \
-                 landable hexes (empty or topped by another colour, no trap in a home territory, within the stack limit)"
+                "illegal move {text}: no split of the path into steps and jumps touches down only on \
+                 landable hexes (empty or topped by another colour, no trap in a home territory, within the stack limit)", text = crate::notation::Quoted(text)
             );
         }
         if exchange.is_none() {
-            return format!("illegal move '{text}': it is not legal here");
+            return format!("illegal move {text}: it is not legal here", text = crate::notation::Quoted(text));
         }
-        format!("illegal move '{text}': that guard exchange cannot end this move")
+        format!("illegal move {text}: that guard exchange cannot end this move", text = crate::notation::Quoted(text))
     }
 
     fn text(&self) -> String {
@@ -255,14 +255,14 @@ impl Notation for MartianChineseCheckers {
         if fields.len() < 4 {
             return Err(bad_position!(
                 "an E position is '<players> <player to move> <ply> <hex>=<stack> ...' separated by \
-                 single spaces, got '{text}'"
+                 single spaces, got {text}", text = crate::notation::Quoted(text)
             ));
         }
         let n = parse_count(fields[0]).filter(|n| (2..=6).contains(n));
         let Some(n) = n else {
             return Err(bad_position!(
-                "the number of players must be 2 to 6, got '{}'",
-                fields[0]
+                "the number of players must be 2 to 6, got {}",
+                crate::notation::Quoted(fields[0])
             ));
         };
         if n != u32::from(params.players) {
@@ -274,15 +274,15 @@ impl Notation for MartianChineseCheckers {
         }
         let Some(player) = parse_count(fields[1]).filter(|&p| p < n) else {
             return Err(bad_position!(
-                "the player to move must be a number from 0 to {}, got '{}'",
+                "the player to move must be a number from 0 to {}, got {}",
                 n - 1,
-                fields[1]
+                crate::notation::Quoted(fields[1])
             ));
         };
         let Some(ply) = parse_count(fields[2]) else {
             return Err(bad_position!(
-                "the ply count must be a number, got '{}'",
-                fields[2]
+                "the ply count must be a number, got {}",
+                crate::notation::Quoted(fields[2])
             ));
         };
         let seats = SEATS[n as usize];
@@ -291,11 +291,11 @@ impl Notation for MartianChineseCheckers {
         let mut counts = [[0usize; 3]; 6];
         for field in &fields[3..] {
             let Some((name, stack_text)) = field.split_once('=') else {
-                return Err(bad_position!("expected '<hex>=<stack>', got '{field}'"));
+                return Err(bad_position!("expected '<hex>=<stack>', got {field}", field = crate::notation::Quoted(field)));
             };
             let Some(h) = parse_hex(name) else {
                 return Err(bad_position!(
-                    "'{name}' is not a hex of the board (a1..m13, within the hexagon)"
+                    "{name} is not a hex of the board (a1..m13, within the hexagon)", name = crate::notation::Quoted(name)
                 ));
             };
             if seen[h] {
@@ -305,7 +305,7 @@ impl Notation for MartianChineseCheckers {
             let bytes = stack_text.as_bytes();
             if bytes.is_empty() || bytes.len() % 2 != 0 || !stack_text.is_ascii() {
                 return Err(bad_position!(
-                    "the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got '{stack_text}'"
+                    "the stack on {name} must be pieces like '0s3l' (colour digit, size s/m/l), got {stack_text}", stack_text = crate::notation::Quoted(stack_text)
                 ));
             }
             for pair in bytes.chunks(2) {
@@ -380,6 +380,9 @@ impl Notation for MartianChineseCheckers {
     }
 
     fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
+        if self.is_terminal() {
+            return Err(crate::notation::game_over(text));
+        }
         let mut buffer = String::with_capacity(32);
         let found = self.find_move(|mv| {
             buffer.clear();
