@@ -9,6 +9,7 @@ surrogate (it is written ``\\udXXX``) nor more than a short prefix of a huge inp
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any
@@ -184,3 +185,14 @@ def test_huge_and_negative_parameters_are_refused_by_both_twins(game: str, value
             glacier.new_game(game, **{name: value})
         with pytest.raises(glacier.InvalidParameterError):
             reference.new_game(game, **{name: value})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_numbers_of_thousands_of_digits_in_every_field_get_the_same_answer(game: str) -> None:
+    """Python's int() refuses strings of over 4300 digits: the reference must not ask it."""
+    fields = glacier.new_game(game).text().split(" ")
+    for i in range(len(fields)):
+        text = " ".join([*fields[:i], "7" * 5000, *fields[i + 1 :]])
+        refused = answer(functools.partial(_read, glacier, game, text))
+        assert refused[0] != "ok"
+        assert refused == answer(functools.partial(_read, reference, game, text))

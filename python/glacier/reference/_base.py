@@ -89,7 +89,9 @@ def text_disagrees(name: str, stated: Optional[int], value: Optional[int]) -> In
 def parse_count(text: str) -> Optional[int]:
     """A canonical non-negative decimal that fits a u32 (no sign, no leading zeros), or None:
     the twin of the engine's ``notation::parse_count``."""
-    if text and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
+    # A u32 has at most 10 digits; a longer one is out of range before int() is asked (which
+    # refuses strings of over 4300 digits).
+    if text and len(text) <= 10 and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
         value = int(text)
         return value if value <= U32_MAX else None
     return None
