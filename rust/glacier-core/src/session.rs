@@ -167,6 +167,14 @@ impl<G: Notation + ActionEncoding> Session<G> {
 
     /// Plays a move given as text; on error the session is unchanged.
     pub fn play(&mut self, text: &str) -> Result<(), Error> {
+        let mv = self.legal_move(text)?;
+        self.play_move(mv);
+        Ok(())
+    }
+
+    /// The legal move `text` names, which must also begin with the actions already taken in
+    /// the move being made (if any).
+    fn legal_move(&self, text: &str) -> Result<G::Move, Error> {
         if self.state.is_terminal() {
             return Err(Error::IllegalMove(format!(
                 "cannot play {text}: the game is over",
@@ -181,8 +189,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
                 text = crate::notation::Quoted(text)
             )));
         }
-        self.play_move(mv);
-        Ok(())
+        Ok(mv)
     }
 
     /// Plays a move produced by the state's own move generator (and allowed by the actions
@@ -288,20 +295,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
     /// The actions to choose, from here, to make the legal move `text` (in the middle of a
     /// move, the rest of them).
     pub fn move_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
-        if self.state.is_terminal() {
-            return Err(Error::IllegalMove(format!(
-                "cannot play {text}: the game is over",
-                text = crate::notation::Quoted(text)
-            )));
-        }
-        let mv = self.state.parse_move(text)?;
-        if !self.partial.allows(&self.state, mv) {
-            return Err(Error::IllegalMove(format!(
-                "{text} does not begin with the actions already taken in this move ({})",
-                self.pending_text(),
-                text = crate::notation::Quoted(text)
-            )));
-        }
+        let mv = self.legal_move(text)?;
         Ok(self.partial.actions_to(&self.state, mv).iter().collect())
     }
 
