@@ -79,6 +79,20 @@ def python_api_steps(make: Callable[[], Any], steps: int, seed: int = 0) -> int:
     return done
 
 
+def spiel_random_plies(spiel_game: Any, plies: int, seed: int = 0) -> int:
+    """``plies`` plies of random games of an OpenSpiel game through pyspiel, one
+    ``legal_actions()`` and one ``apply_action()`` per ply; returns the plies played."""
+    rng = random.Random(seed)
+    done = 0
+    while done < plies:
+        state = spiel_game.new_initial_state()
+        while not state.is_terminal() and done < plies:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+            done += 1
+    return done
+
+
 def env_steps(game: str, num_envs: int, steps: int, **params: Any) -> int:
     env = glacier.VectorEnv(game, num_envs=num_envs, seed=0, **params)
     for _ in range(steps):
@@ -222,15 +236,7 @@ def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
         spiel_game = pyspiel.load_game("chess")
 
         def openspiel_plies() -> int:
-            rng = random.Random(0)
-            done = 0
-            while done < plies:
-                state = spiel_game.new_initial_state()
-                while not state.is_terminal() and done < plies:
-                    actions = state.legal_actions()
-                    state.apply_action(actions[int(rng.random() * len(actions))])
-                    done += 1
-            return done
+            return spiel_random_plies(spiel_game, plies)
 
         rows.append(
             Measurement(
@@ -296,15 +302,7 @@ def e_comparisons(*, quick: bool = False) -> list[Measurement]:
     if pyspiel is not None:
 
         def spiel_api_plies() -> int:
-            rng = random.Random(0)
-            done = 0
-            while done < plies:
-                state = spiel_game.new_initial_state()
-                while not state.is_terminal() and done < plies:
-                    actions = state.legal_actions()
-                    state.apply_action(actions[int(rng.random() * len(actions))])
-                    done += 1
-            return done
+            return spiel_random_plies(spiel_game, plies)
 
         rows.append(
             Measurement(
