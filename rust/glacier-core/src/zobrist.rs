@@ -37,6 +37,69 @@ pub const fn table<const N: usize>(seed: u64, first: u64) -> [u64; N] {
     out
 }
 
+/// The eight symmetries of a square board of `size` x `size` squares (square
+/// `rank * size + file`), its rotations and reflections: `table[g][sq]` is the square `sq`
+/// moves to under symmetry `g`, which first swaps file and rank if bit 2 of `g` is set, then
+/// mirrors the file if bit 0 is, and the rank if bit 1 is (`g = 0` is the identity). Games
+/// whose rules treat a position and its mirror images alike use them for symmetric keys.
+#[must_use]
+pub const fn board_symmetries<const N: usize>(size: usize) -> [[u8; N]; 8] {
+    let mut out = [[0u8; N]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut sq = 0;
+        while sq < N {
+            let (mut file, mut rank) = (sq % size, sq / size);
+            if g & 4 != 0 {
+                (file, rank) = (rank, file);
+            }
+            if g & 1 != 0 {
+                file = size - 1 - file;
+            }
+            if g & 2 != 0 {
+                rank = size - 1 - rank;
+            }
+            out[g][sq] = (rank * size + file) as u8;
+            sq += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+/// Under the symmetries of [`board_symmetries`], where the four orthogonal directions go:
+/// `DIRECTION_SYMMETRIES[g][d]` for the directions numbered 0 towards the last rank, 1
+/// towards the last file, 2 towards the first rank, 3 towards the first file.
+pub const DIRECTION_SYMMETRIES: [[u8; 4]; 8] = {
+    // (file step, rank step) of each direction.
+    const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut out = [[0u8; 4]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut d = 0;
+        while d < 4 {
+            let (mut df, mut dr) = STEPS[d];
+            if g & 4 != 0 {
+                (df, dr) = (dr, df);
+            }
+            if g & 1 != 0 {
+                df = -df;
+            }
+            if g & 2 != 0 {
+                dr = -dr;
+            }
+            let mut image = 0;
+            while STEPS[image].0 != df || STEPS[image].1 != dr {
+                image += 1;
+            }
+            out[g][d] = image as u8;
+            d += 1;
+        }
+        g += 1;
+    }
+    out
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +110,35 @@ mod tests {
         assert_eq!(key(0, 0), 0xe220_a839_7b1d_cdaf);
         assert_eq!(key(0, 1), 0x6e78_9e6a_a1b9_65f4);
         assert_eq!(key(0, 2), 0x06c4_5d18_8009_454f);
+    }
+
+    #[test]
+    fn board_symmetries_are_the_eight_distinct_rotations_and_reflections() {
+        let table: [[u8; 49]; 8] = board_symmetries(7);
+        for (g, map) in table.iter().enumerate() {
+            // Each is a permutation that keeps neighbours neighbours, direction by direction.
+            let mut seen = [false; 49];
+            for (sq, &image) in map.iter().enumerate() {
+                assert!(!seen[image as usize]);
+                seen[image as usize] = true;
+                let (f, r) = (sq % 7, sq / 7);
+                if r + 1 < 7 {
+                    let up = map[sq + 7] as i32 - image as i32;
+                    let step = [7, 1, -7, -1][DIRECTION_SYMMETRIES[g][0] as usize];
+                    assert_eq!(up, step, "g {g} sq {sq}");
+                }
+                if f + 1 < 7 {
+                    let right = map[sq + 1] as i32 - image as i32;
+                    let step = [7, 1, -7, -1][DIRECTION_SYMMETRIES[g][1] as usize];
+                    assert_eq!(right, step, "g {g} sq {sq}");
+                }
+            }
+            for (h, other) in table.iter().enumerate().skip(g + 1) {
+                assert_ne!(map, other, "{g} and {h}");
+            }
+        }
+        assert_eq!(table[0][10], 10);
+        assert_eq!(table[1][0], 6); // a1 mirrored to g1
+        assert_eq!(table[4][1], 7); // b1 to a2 across the diagonal
     }
 }

@@ -140,6 +140,14 @@ const OPENING_1_KEY: u64 = zobrist::key(ZOBRIST_SEED, 129);
 /// Index 130: the second opening ply is due (ply count 1).
 const OPENING_2_KEY: u64 = zobrist::key(ZOBRIST_SEED, 130);
 
+/// The board's rotations and reflections, as square maps (see [`zobrist::board_symmetries`]).
+const SYMMETRIES: [[u8; SQUARES]; 8] = zobrist::board_symmetries(SIZE);
+
+/// From this many plies to go, perft's key is the same for a position and its seven mirror
+/// images ([`KingsCourt::symmetric_key`]); below it the symmetries cost more than they find
+/// (measured on perft(7) from the start).
+const SYMMETRIC_KEY_DEPTH: u32 = 3;
+
 /// The hash key of the ply count's phase: opening ply 1, opening ply 2, or later (none).
 const fn phase_key(ply: u32) -> u64 {
     match ply {
@@ -429,6 +437,25 @@ impl KingsCourt {
         }
     }
 
+    /// The least of the hashes of the position's eight images under the board's rotations
+    /// and reflections. After the opening the rules treat the images alike (steps and jumps
+    /// go along files and ranks, the Court is symmetric, nothing else depends on where a
+    /// piece stands), so they have the same move trees: perft may count one for all.
+    /// (The opening is not symmetric so: Red's ring squares are not Green's.)
+    fn symmetric_key(&self) -> u64 {
+        let mut images = [0u64; 8];
+        for colour in [RED, GREEN] {
+            for sq in squares(self.pieces[colour]) {
+                for (image, map) in images.iter_mut().zip(&SYMMETRIES) {
+                    *image ^= PIECE_KEYS[map[sq] as usize * 2 + colour];
+                }
+            }
+        }
+        // What is not the board (side to move, phase) is the same for every image.
+        let rest = self.hash ^ images[0];
+        rest ^ images.iter().copied().min().unwrap_or(images[0])
+    }
+
     fn set_piece(&mut self, sq: usize, colour: usize, on: bool) {
         debug_assert_eq!(self.pieces[colour] & bit(sq) != 0, !on);
         self.pieces[colour] ^= bit(sq);
@@ -571,9 +598,13 @@ impl Game for KingsCourt {
         self.hash
     }
 
-    fn transposition_key(&self, _depth: u32) -> u64 {
+    fn transposition_key(&self, depth: u32) -> u64 {
         // Everything but the ply count is hashed.
-        self.hash
+        if depth >= SYMMETRIC_KEY_DEPTH && !self.in_opening() {
+            self.symmetric_key()
+        } else {
+            self.hash
+        }
     }
 
     fn hash_from_scratch(&self) -> u64 {
@@ -838,5 +869,49 @@ mod tests {
             };
             session.play(mv).expect("legal");
         }
+    }
+
+    /// `state` moved by symmetry `g` of the board.
+    fn image(state: &KingsCourt, g: usize) -> KingsCourt {
+        let mut out = state.clone();
+        for colour in [RED, GREEN] {
+            out.pieces[colour] =
+                squares(state.pieces[colour]).fold(0, |b, sq| b | bit(SYMMETRIES[g][sq] as usize));
+        }
+        out.hash = out.hash_from_scratch();
+        out
+    }
+
+    #[test]
+    fn mirror_images_after_the_opening_share_their_counts_and_key() {
+        // Positions along a line of play with jumps and captures: each of the eight images
+        // has the same perft counts (the fact the symmetric key relies on) and the same key.
+        let mut state = KingsCourt::start(&params());
+        let mut checked = 0;
+        for ply in 0..60 {
+            let mut list = Vec::new();
+            state.generate_moves(&mut |mv| list.push(mv));
+            if ply >= 2 && ply % 3 == 2 {
+                let counts: Vec<u64> = (1..=3).map(|d| crate::perft::perft(&state, d)).collect();
+                let key = state.transposition_key(SYMMETRIC_KEY_DEPTH);
+                for g in 1..8 {
+                    let other = image(&state, g);
+                    for (d, &n) in (1..=3).zip(&counts) {
+                        assert_eq!(crate::perft::perft(&other, d), n, "ply {ply}, symmetry {g}");
+                    }
+                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH), key);
+                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH - 1), other.hash);
+                }
+                checked += 1;
+            }
+            let Some(&mv) = list.get((ply * 7 + 3) % list.len().max(1)) else {
+                break;
+            };
+            state.play_unchecked(mv);
+        }
+        assert!(checked >= 10, "only {checked} positions");
+        // In the opening the key is the hash: Red's and Green's ring squares differ.
+        let start = KingsCourt::start(&params());
+        assert_eq!(start.transposition_key(7), start.hash);
     }
 }

@@ -133,6 +133,14 @@ const fn ray_table() -> [[u64; SQUARES]; 4] {
 const RAY: [[u64; SQUARES]; 4] = ray_table();
 
 // Zobrist keys (seed and indices documented in docs/rules/kuba.md).
+/// The board's rotations and reflections, as square maps (see [`zobrist::board_symmetries`]).
+const SYMMETRIES: [[u8; SQUARES]; 8] = zobrist::board_symmetries(SIZE);
+
+/// From this many plies to go, perft's key is the same for a position and its seven mirror
+/// images ([`Kuba::symmetric_key`]); below it the symmetries cost more than they find
+/// (measured on perft(8) from the start).
+const SYMMETRIC_KEY_DEPTH: u32 = 3;
+
 const ZOBRIST_SEED: u64 = 0x4B55_4241; // "KUBA"
 /// Index `sq * 3 + (colour - 1)`: a marble of that colour on that square.
 const MARBLE_KEYS: [u64; SQUARES * 3] = zobrist::table(ZOBRIST_SEED, 0);
@@ -190,6 +198,38 @@ pub struct Kuba {
     /// Reds captured by each player. (Opponent marbles captured are 8 minus the opponent's
     /// marbles on the board.)
     reds: [u8; 2],
+}
+
+impl Kuba {
+    /// The least of the hashes of the position's eight images under the board's rotations
+    /// and reflections, the ko turned with the board. The rules treat the images alike
+    /// (pushes go along files and ranks, every edge captures alike, the ko is a push and
+    /// turns with its marble), so they have the same move trees: perft may count one for
+    /// all.
+    fn symmetric_key(&self) -> u64 {
+        let mut images = [0u64; 8];
+        for (colour, &marbles) in self.marbles.iter().enumerate() {
+            let mut bits = marbles;
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for (image, map) in images.iter_mut().zip(&SYMMETRIES) {
+                    *image ^= MARBLE_KEYS[map[sq] as usize * 3 + colour];
+                }
+            }
+        }
+        if self.ko != KubaMove::NO_KO {
+            let ko = KubaMove(self.ko);
+            for (g, image) in images.iter_mut().enumerate() {
+                let from = SYMMETRIES[g][ko.from()] as usize;
+                let dir = zobrist::DIRECTION_SYMMETRIES[g][ko.dir()] as usize;
+                *image ^= KO_KEYS[from * 4 + dir];
+            }
+        }
+        // What is not the board or the ko (side, bonus, captures) is the same for every image.
+        let rest = self.hash ^ images[0];
+        rest ^ images.iter().copied().min().unwrap_or(images[0])
+    }
 }
 
 fn colour_of(player: usize) -> u8 {
@@ -421,9 +461,13 @@ impl Game for Kuba {
         self.hash
     }
 
-    fn transposition_key(&self, _depth: u32) -> u64 {
+    fn transposition_key(&self, depth: u32) -> u64 {
         // Everything but the ply count is hashed.
-        self.hash
+        if depth >= SYMMETRIC_KEY_DEPTH {
+            self.symmetric_key()
+        } else {
+            self.hash
+        }
     }
 
     fn hash_from_scratch(&self) -> u64 {
@@ -613,5 +657,54 @@ mod tests {
                 "depth {depth} without bulk counting"
             );
         }
+    }
+
+    /// `state` moved by symmetry `g` of the board, its ko with it.
+    fn image(state: &Kuba, g: usize) -> Kuba {
+        let mut out = state.clone();
+        for (colour, &marbles) in state.marbles.iter().enumerate() {
+            out.marbles[colour] = (0..SQUARES)
+                .filter(|&sq| marbles >> sq & 1 != 0)
+                .fold(0, |b, sq| b | 1 << SYMMETRIES[g][sq]);
+        }
+        if state.ko != KubaMove::NO_KO {
+            let ko = KubaMove(state.ko);
+            let dir = zobrist::DIRECTION_SYMMETRIES[g][ko.dir()] as usize;
+            out.ko = KubaMove::push(SYMMETRIES[g][ko.from()] as usize, dir).0;
+        }
+        out.hash = out.hash_from_scratch();
+        out
+    }
+
+    #[test]
+    fn mirror_images_share_their_counts_and_key() {
+        // Positions along a line of play with captures, bonus turns and kos: each of the
+        // eight images has the same perft counts (the fact the symmetric key relies on) and
+        // the same key.
+        let mut state = Kuba::start(&params());
+        let (mut checked, mut kos) = (0, 0);
+        for ply in 0..120 {
+            let mut list = Vec::new();
+            state.generate_moves(&mut |mv| list.push(mv));
+            if ply % 3 == 0 {
+                let counts: Vec<u64> = (1..=3).map(|d| crate::perft::perft(&state, d)).collect();
+                let key = state.transposition_key(SYMMETRIC_KEY_DEPTH);
+                for g in 1..8 {
+                    let other = image(&state, g);
+                    for (d, &n) in (1..=3).zip(&counts) {
+                        assert_eq!(crate::perft::perft(&other, d), n, "ply {ply}, symmetry {g}");
+                    }
+                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH), key);
+                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH - 1), other.hash);
+                }
+                checked += 1;
+                kos += usize::from(state.ko != KubaMove::NO_KO);
+            }
+            let Some(&mv) = list.get((ply * 7 + 3) % list.len().max(1)) else {
+                break;
+            };
+            state.play_unchecked(mv);
+        }
+        assert!(checked >= 10 && kos >= 2, "{checked} positions, {kos} with a ko");
     }
 }
