@@ -5,7 +5,7 @@
 //! All count leaves with bulk counting at the last ply: shakmaty's `perft` counts the legal
 //! moves at depth 1 without playing them, cozy-chess's counts the moves of its move sets
 //! (its own example's perft, below), glacier counts by popcount. Run with
-//! `cargo bench -p glacier-core --bench vs_shakmaty` (or `make bench`); each position is
+//! `cargo bench -p glacier-core --bench vs_shakmaty [-- NAME...]` (or `make bench`); each position is
 //! timed best-of-five, single-threaded, the three engines taking turns every round.
 
 use glacier_core::games::ice_age_chess::IceAgeChess;
@@ -99,7 +99,15 @@ fn main() {
         "/shakmaty",
         "/cozy"
     );
+    // Positions may be chosen by naming them (any part of the name) on the command line.
+    let chosen: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     for (name, fen, depth, leaves) in POSITIONS {
+        if !chosen.is_empty() && !chosen.iter().any(|c| name.contains(c.as_str())) {
+            continue;
+        }
         let ours = IceAgeChess::from_text(fen, &params).expect("glacier reads the FEN");
         let theirs: Chess = fen
             .parse::<Fen>()

@@ -281,11 +281,40 @@ impl IceAgeChess {
     #[inline(always)]
     fn is_attacked(&self, s: &Sliders, sq: usize, occupied: Bitboard, by: usize) -> bool {
         let them = self.by_colour[by];
+        let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
+        let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
+        // The slider tables are read only when such a slider is on the board.
         (KNIGHT_ATTACKS[sq] & self.by_role[KNIGHT] & them) != 0
             || (PAWN_ATTACKS[by ^ 1][sq] & self.by_role[PAWN] & them) != 0
             || (KING_ATTACKS[sq] & self.by_role[KING] & them) != 0
-            || (s.bishop(sq, occupied) & (self.by_role[BISHOP] | self.by_role[QUEEN]) & them) != 0
-            || (s.rook(sq, occupied) & (self.by_role[ROOK] | self.by_role[QUEEN]) & them) != 0
+            || (diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
+            || (straight != 0 && s.rook(sq, occupied) & straight != 0)
+    }
+
+    /// Every square a piece of `by` attacks with the given occupancy (ice never attacks).
+    #[inline(always)]
+    fn attacks_of(&self, s: &Sliders, occupied: Bitboard, by: usize) -> Bitboard {
+        let them = self.by_colour[by];
+        let pawns = self.by_role[PAWN] & them;
+        let ahead = if by == WHITE {
+            north(pawns)
+        } else {
+            south(pawns)
+        };
+        let mut attacked = east(ahead) | west(ahead);
+        for sq in Squares(self.by_role[KING] & them) {
+            attacked |= KING_ATTACKS[sq];
+        }
+        for sq in Squares(self.by_role[KNIGHT] & them) {
+            attacked |= KNIGHT_ATTACKS[sq];
+        }
+        for sq in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & them) {
+            attacked |= s.bishop(sq, occupied);
+        }
+        for sq in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & them) {
+            attacked |= s.rook(sq, occupied);
+        }
+        attacked
     }
 
     fn king_square(&self, colour: usize) -> Option<usize> {

@@ -147,36 +147,51 @@ impl IceAgeChess {
         let ksq = king.trailing_zeros() as usize;
         let checkers = self.attackers(s, ksq, occ, them_c);
 
-        // King moves: test each target with the king lifted off the board.
+        let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
+        let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
+
+        // King moves, judged with the king lifted off the board: by the map of every square
+        // the opponent attacks when that costs fewer lookups (few opposing pieces, many
+        // squares to try, as in endgames), else square by square.
         let without_king = occ ^ king;
-        let mut king_targets = 0;
-        for to in Squares(KING_ATTACKS[ksq] & !us) {
-            if !self.is_attacked(s, to, without_king, them_c) {
-                king_targets |= bit(to);
+        let candidates = KING_ATTACKS[ksq] & !us;
+        let pieces = (self.by_role[KNIGHT] & them) | diagonal | straight;
+        let attacked = if candidates.count_ones() > pieces.count_ones() {
+            Some(self.attacks_of(s, without_king, them_c))
+        } else {
+            None
+        };
+        let king_targets = match attacked {
+            Some(attacked) => candidates & !attacked,
+            None => {
+                let mut targets = 0;
+                for to in Squares(candidates) {
+                    if !self.is_attacked(s, to, without_king, them_c) {
+                        targets |= bit(to);
+                    }
+                }
+                targets
             }
-        }
+        };
         v.piece(ksq, king_targets)?;
         if checkers & checkers.wrapping_sub(1) != 0 {
             return ControlFlow::Continue(()); // double check: only the king moves
         }
 
-        let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
-        let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
         let check_mask = if checkers == 0 {
             let base = if us_c == WHITE { 0 } else { 56 };
             let rights = self.castling >> (2 * us_c);
-            if rights & 1 != 0
-                && occ & (0x60 << base) == 0
-                && !self.is_attacked(s, base + 5, occ, them_c)
-                && !self.is_attacked(s, base + 6, occ, them_c)
-            {
+            // With the king not in check, lifting it changes no attack on the squares it
+            // crosses (a line through the king onto them would be a check), so the map
+            // serves here too.
+            let safe = |sq: usize| match attacked {
+                Some(attacked) => attacked & bit(sq) == 0,
+                None => !self.is_attacked(s, sq, occ, them_c),
+            };
+            if rights & 1 != 0 && occ & (0x60 << base) == 0 && safe(base + 5) && safe(base + 6) {
                 v.special(IceAgeChessMove::new(base + 4, base + 6, CASTLE))?;
             }
-            if rights & 2 != 0
-                && occ & (0x0E << base) == 0
-                && !self.is_attacked(s, base + 3, occ, them_c)
-                && !self.is_attacked(s, base + 2, occ, them_c)
-            {
+            if rights & 2 != 0 && occ & (0x0E << base) == 0 && safe(base + 3) && safe(base + 2) {
                 v.special(IceAgeChessMove::new(base + 4, base + 2, CASTLE))?;
             }
             !0
