@@ -27,6 +27,14 @@ DEPTHS: dict[str, tuple[int, int, int]] = {
 
 GAMES = [g for g in DEPTHS if g in glacier.GAMES]
 
+#: Per game: a depth for perft with a transposition table, and its count (pinned: in
+#: ``tests/data/perft.txt`` or ``docs/perft.md``, Ice Cube Checkers' counted by both perfts).
+HASHED: dict[str, tuple[int, int]] = {
+    "ice_cube_checkers": (13, 327_519_216),
+    "kings_court": (7, 334_122_388),
+    "kuba": (8, 111_245_108),
+}
+
 
 def python_api_perft(state: Any, depth: int) -> int:
     """Perft through the public per-move API: one legal_moves() per node, play/undo per move."""
@@ -101,5 +109,32 @@ def test_reference_perft(benchmark: Any, game: str) -> None:
         f"{game} perft({depth}) reference",
         "pure-Python reference, last ply bulk-counted",
         lambda: reference.new_game(game).perft(depth),
+        expected,
+    )
+
+
+@pytest.mark.parametrize("game", [g for g in HASHED if g in glacier.GAMES])
+def test_native_perft_hashed(benchmark: Any, game: str) -> None:
+    depth, expected = HASHED[game]
+    state = glacier.new_game(game)
+    run(
+        benchmark,
+        f"{game} perft({depth}) table",
+        "inside Rust, one call, a 64 MiB transposition table (the first round allocates it,"
+        " later rounds reuse it), last ply bulk-counted",
+        lambda: state.perft(depth, hash_mb=64),
+        expected,
+    )
+
+
+@pytest.mark.parametrize("game", [g for g in HASHED if g in glacier.GAMES])
+def test_native_perft_beside_hashed(benchmark: Any, game: str) -> None:
+    depth, expected = HASHED[game]
+    state = glacier.new_game(game)
+    run(
+        benchmark,
+        f"{game} perft({depth}) table",
+        "inside Rust, one call, no table, last ply bulk-counted",
+        lambda: state.perft(depth),
         expected,
     )

@@ -144,8 +144,9 @@ const OPENING_2_KEY: u64 = zobrist::key(ZOBRIST_SEED, 130);
 const SYMMETRIES: [[u8; SQUARES]; 8] = zobrist::board_symmetries(SIZE);
 
 /// From this many plies to go, perft's key is the same for a position and its seven mirror
-/// images ([`KingsCourt::symmetric_key`]); below it the symmetries cost more than they find
-/// (measured on perft(7) from the start).
+/// images ([`KingsCourt::symmetric_key`]). That key reads eight keys per piece, so it
+/// is kept for states whose subtrees are large enough to repay it (at 2 plies to go a
+/// subtree is a few dozen leaves); most of the gain is at the first plies anyway.
 const SYMMETRIC_KEY_DEPTH: u32 = 3;
 
 /// The hash key of the ply count's phase: opening ply 1, opening ply 2, or later (none).

@@ -137,8 +137,9 @@ const RAY: [[u64; SQUARES]; 4] = ray_table();
 const SYMMETRIES: [[u8; SQUARES]; 8] = zobrist::board_symmetries(SIZE);
 
 /// From this many plies to go, perft's key is the same for a position and its seven mirror
-/// images ([`Kuba::symmetric_key`]); below it the symmetries cost more than they find
-/// (measured on perft(8) from the start).
+/// images ([`Kuba::symmetric_key`]). That key reads eight keys per piece, so it
+/// is kept for states whose subtrees are large enough to repay it (at 2 plies to go a
+/// subtree is a few dozen leaves); most of the gain is at the first plies anyway.
 const SYMMETRIC_KEY_DEPTH: u32 = 3;
 
 const ZOBRIST_SEED: u64 = 0x4B55_4241; // "KUBA"
