@@ -5,8 +5,9 @@
 //! All count leaves with bulk counting at the last ply: shakmaty's `perft` counts the legal
 //! moves at depth 1 without playing them, cozy-chess's counts the moves of its move sets
 //! (its own example's perft, below), glacier counts by popcount. Run with
-//! `cargo bench -p glacier-core --bench vs_shakmaty [-- NAME...]` (or `make bench`); each position is
-//! timed best-of-five, single-threaded, the three engines taking turns every round.
+//! `cargo bench -p glacier-core --bench vs_shakmaty [-- NAME...]` (or `make bench`; names
+//! choose positions); each position is timed best-of-seven (the machine may be shared),
+//! single-threaded, the three engines taking turns every round.
 
 use glacier_core::games::ice_age_chess::IceAgeChess;
 use glacier_core::perft::perft;
@@ -84,7 +85,7 @@ fn timed(expected: u64, run: impl FnOnce() -> u64) -> f64 {
 }
 
 fn main() {
-    let rounds = 5;
+    let rounds = 7;
     let standard = [("ice_age_period", ParamValue::Int(0))];
     let params =
         glacier_core::game::params_from::<IceAgeChess>(&standard).expect("valid parameters");
