@@ -9,7 +9,7 @@
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
 
-use crate::actions::{PartialMove, Taken};
+use crate::actions::{PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
@@ -32,19 +32,44 @@ struct Slot<G: FullGame> {
     result: StepResult,
     /// The actions marked in this environment's row by the last [`VecEnv::update_mask`].
     marked: Vec<u16>,
+    /// Whether `state` is over, worked out once per change of the state: in some games
+    /// (Ice Age Chess) asking takes a move generation.
+    terminal: bool,
 }
 
 impl<G: FullGame> Slot<G> {
-    fn restart(&mut self, start: &G) {
+    fn restart(&mut self, start: &G, start_terminal: bool) {
         self.state = start.clone();
         self.partial.clear();
         self.length = 0;
+        self.terminal = start_terminal;
+    }
+
+    /// Plays `mv`, which completes the move being made.
+    fn play(&mut self, mv: G::Move) {
+        self.partial.clear();
+        self.state.play_unchecked(mv);
+        self.length += 1;
+        self.terminal = self.state.is_terminal();
+    }
+
+    /// Calls `visit` for every legal action, as [`PartialMove::for_each_legal_action`]
+    /// does (in the same order), but without asking the state again whether it is over.
+    fn for_each_legal_action(&self, visit: impl FnMut(usize)) {
+        if self.partial.is_empty() {
+            let mut visit = visit;
+            if !self.terminal {
+                self.state.for_each_first_action(&mut visit);
+            }
+        } else {
+            self.partial.for_each_legal_action(&self.state, visit);
+        }
     }
 
     /// Plays uniformly random whole moves for every seat but `agent` until the agent is to
     /// move or the game is over.
     fn play_opponents(&mut self, agent: usize) {
-        while !self.state.is_terminal() && self.state.current_player() != agent {
+        while !self.terminal && self.state.current_player() != agent {
             let mut seen = 0u64;
             let mut chosen = None;
             let rng = &mut self.rng;
@@ -55,8 +80,7 @@ impl<G: FullGame> Slot<G> {
                 }
             });
             let Some(mv) = chosen else { break };
-            self.state.play_unchecked(mv);
-            self.length += 1;
+            self.play(mv);
         }
     }
 }
@@ -65,6 +89,7 @@ impl<G: FullGame> Slot<G> {
 #[derive(Debug, Clone)]
 pub struct VecEnv<G: FullGame> {
     start: G,
+    start_terminal: bool,
     slots: Vec<Slot<G>>,
     auto_reset: bool,
     /// The agent's seat when the other seats are played by the built-in random opponent.
@@ -202,8 +227,10 @@ impl<G: FullGame> VecEnv<G> {
             resolved: Resolved::Idle,
             result: StepResult::default(),
             marked: Vec::new(),
+            terminal: start.is_terminal(),
         }));
         Ok(VecEnv {
+            start_terminal: start.is_terminal(),
             start,
             slots,
             auto_reset,
@@ -255,7 +282,7 @@ impl<G: FullGame> VecEnv<G> {
     pub fn reset(&mut self) {
         let (start, agent) = (&self.start, self.agent);
         for slot in &mut self.slots {
-            slot.restart(start);
+            slot.restart(start, self.start_terminal);
             if let Some(agent) = agent {
                 slot.play_opponents(agent);
             }
@@ -273,7 +300,7 @@ impl<G: FullGame> VecEnv<G> {
         }
         let (start, agent) = (&self.start, self.agent);
         for (slot, _) in self.slots.iter_mut().zip(which).filter(|(_, &w)| w) {
-            slot.restart(start);
+            slot.restart(start, self.start_terminal);
             if let Some(agent) = agent {
                 slot.play_opponents(agent);
             }
@@ -319,7 +346,7 @@ impl<G: FullGame> VecEnv<G> {
             .iter()
             .position(|slot| matches!(slot.resolved, Resolved::Illegal));
         if let Some(env) = illegal {
-            return Err(Error::IllegalMove(if self.slots[env].state.is_terminal() {
+            return Err(Error::IllegalMove(if self.slots[env].terminal {
                 format!("environment {env} has ended: give it -1, or reset it (or create the environment with auto_reset)")
             } else {
                 format!("action {} is not legal in environment {env}", actions[env])
@@ -327,6 +354,7 @@ impl<G: FullGame> VecEnv<G> {
         }
 
         let (start, auto_reset, agent) = (&self.start, self.auto_reset, self.agent);
+        let start_terminal = self.start_terminal;
         returns.fill(0.0);
         chunked(
             &mut self.slots,
@@ -344,15 +372,13 @@ impl<G: FullGame> VecEnv<G> {
                             continue;
                         }
                         Resolved::Move(mv) => {
-                            slot.partial.clear();
-                            slot.state.play_unchecked(mv);
-                            slot.length += 1;
+                            slot.play(mv);
                             if let Some(agent) = agent {
                                 slot.play_opponents(agent);
                             }
                         }
                     }
-                    if slot.state.is_terminal() {
+                    if slot.terminal {
                         let truncated = slot.state.ended_by_ply_limit();
                         row.copy_from_slice(&slot.state.outcome().returns(players));
                         slot.result = StepResult {
@@ -362,7 +388,7 @@ impl<G: FullGame> VecEnv<G> {
                             reward: row[mover],
                         };
                         if auto_reset {
-                            slot.restart(start);
+                            slot.restart(start, start_terminal);
                             if let Some(agent) = agent {
                                 slot.play_opponents(agent);
                             }
@@ -387,7 +413,7 @@ impl<G: FullGame> VecEnv<G> {
             self.threads,
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
-                    slot.partial.write_mask(&slot.state, row);
+                    slot.for_each_legal_action(|a| row[a] = true);
                 }
             },
         );
@@ -404,12 +430,13 @@ impl<G: FullGame> VecEnv<G> {
                 for &a in &slot.marked {
                     row[usize::from(a)] = false;
                 }
-                slot.marked.clear();
-                let marked = &mut slot.marked;
-                slot.partial.for_each_legal_action(&slot.state, |a| {
+                let mut marked = std::mem::take(&mut slot.marked);
+                marked.clear();
+                slot.for_each_legal_action(|a| {
                     row[a] = true;
                     marked.push(a as u16);
                 });
+                slot.marked = marked;
             }
         });
     }
@@ -424,8 +451,7 @@ impl<G: FullGame> VecEnv<G> {
     /// The legal-action mask of environment `env` (`NUM_DISTINCT_ACTIONS` long).
     pub fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
         out.fill(false);
-        let slot = &self.slots[env];
-        slot.partial.write_mask(&slot.state, out);
+        self.slots[env].for_each_legal_action(|a| out[a] = true);
     }
 
     /// Observations (num_envs x OBSERVATION_SHAPE), each from the point of view of
@@ -455,11 +481,18 @@ impl<G: FullGame> VecEnv<G> {
     pub fn random_actions(&mut self, out: &mut [i64]) {
         chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
             for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
-                let rng = &mut slot.rng;
-                *action = slot
-                    .partial
-                    .random_action(&slot.state, |n| rng.below(n))
-                    .map_or(-1, |a| a as i64);
+                // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
+                // legal action replaces the choice with probability 1/k.
+                let mut rng = slot.rng.clone();
+                let (mut seen, mut chosen) = (0u64, -1);
+                slot.for_each_legal_action(|a| {
+                    seen += 1;
+                    if rng.below(seen) == 0 {
+                        chosen = a as i64;
+                    }
+                });
+                slot.rng = rng;
+                *action = chosen;
             }
         });
     }
@@ -475,11 +508,9 @@ impl<G: FullGame> VecEnv<G> {
     pub fn play_move(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
         let players = self.num_players();
         let slot = &mut self.slots[env];
-        slot.partial.clear();
-        slot.state.play_unchecked(mv);
-        slot.length += 1;
+        slot.play(mv);
         returns.fill(0.0);
-        if !slot.state.is_terminal() {
+        if !slot.terminal {
             return StepResult::default();
         }
         let truncated = slot.state.ended_by_ply_limit();
@@ -491,7 +522,7 @@ impl<G: FullGame> VecEnv<G> {
             reward: self.agent.map_or(0.0, |agent| returns[agent]),
         };
         if self.auto_reset {
-            slot.restart(&self.start);
+            slot.restart(&self.start, self.start_terminal);
         }
         result
     }
@@ -505,8 +536,17 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
     let Ok(action) = usize::try_from(action) else {
         return Resolved::Illegal;
     };
-    if slot.state.is_terminal() {
+    if slot.terminal || action >= G::NUM_DISTINCT_ACTIONS {
         return Resolved::Illegal;
+    }
+    // The game's fast path first, as `PartialMove::take` begins, without asking the state
+    // again whether it is over.
+    if slot.partial.is_empty() {
+        match slot.state.quick_take(action) {
+            QuickTake::Illegal => return Resolved::Illegal,
+            QuickTake::Move(mv) => return Resolved::Move(mv),
+            QuickTake::Choice | QuickTake::Unknown => {}
+        }
     }
     let mut partial = slot.partial;
     match partial.take(&slot.state, action) {
