@@ -9,7 +9,7 @@
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
 
-use crate::actions::{PartialMove, QuickTake, Taken};
+use crate::actions::{ActionList, PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
@@ -35,6 +35,16 @@ struct Slot<G: FullGame> {
     /// Whether `state` is over, worked out once per change of the state: in some games
     /// (Ice Age Chess) asking takes a move generation.
     terminal: bool,
+    /// In games whose moves are one action each: the move of each action of `marked`, in
+    /// the same order, while `moves_known` (the state has not changed since they were
+    /// generated), so that the next step finds its move without generating them again.
+    moves: Vec<G::Move>,
+    moves_known: bool,
+    /// What the last [`VecEnv::update_observations`] wrote in this environment's row: the
+    /// key of the fixed part (`None`: nothing written), its cells, and the other cells.
+    fixed_key: Option<u64>,
+    fixed_cells: Vec<u32>,
+    cells: Vec<u32>,
 }
 
 impl<G: FullGame> Slot<G> {
@@ -43,6 +53,7 @@ impl<G: FullGame> Slot<G> {
         self.partial.clear();
         self.length = 0;
         self.terminal = start_terminal;
+        self.moves_known = false;
     }
 
     /// Plays `mv`, which completes the move being made.
@@ -51,6 +62,7 @@ impl<G: FullGame> Slot<G> {
         self.state.play_unchecked(mv);
         self.length += 1;
         self.terminal = self.state.is_terminal();
+        self.moves_known = false;
     }
 
     /// Calls `visit` for every legal action, as [`PartialMove::for_each_legal_action`]
@@ -228,6 +240,11 @@ impl<G: FullGame> VecEnv<G> {
             result: StepResult::default(),
             marked: Vec::new(),
             terminal: start.is_terminal(),
+            moves: Vec::new(),
+            moves_known: false,
+            fixed_key: None,
+            fixed_cells: Vec::new(),
+            cells: Vec::new(),
         }));
         Ok(VecEnv {
             start_terminal: start.is_terminal(),
@@ -369,6 +386,7 @@ impl<G: FullGame> VecEnv<G> {
                         Resolved::Idle | Resolved::Illegal => continue,
                         Resolved::Continues(partial) => {
                             slot.partial = partial;
+                            slot.moves_known = false;
                             continue;
                         }
                         Resolved::Move(mv) => {
@@ -432,10 +450,30 @@ impl<G: FullGame> VecEnv<G> {
                 }
                 let mut marked = std::mem::take(&mut slot.marked);
                 marked.clear();
-                slot.for_each_legal_action(|a| {
-                    row[a] = true;
-                    marked.push(a as u16);
-                });
+                if G::ONE_ACTION_MOVES && slot.partial.is_empty() {
+                    // The moves themselves, kept for the next step's action.
+                    let mut moves = std::mem::take(&mut slot.moves);
+                    moves.clear();
+                    if !slot.terminal {
+                        let (state, mut list) = (&slot.state, ActionList::new());
+                        state.generate_moves(&mut |mv| {
+                            list.clear();
+                            state.move_actions(mv, &mut list);
+                            if let Some(a) = list.get(0) {
+                                row[a] = true;
+                                marked.push(a as u16);
+                                moves.push(mv);
+                            }
+                        });
+                    }
+                    slot.moves = moves;
+                    slot.moves_known = true;
+                } else {
+                    slot.for_each_legal_action(|a| {
+                        row[a] = true;
+                        marked.push(a as u16);
+                    });
+                }
                 slot.marked = marked;
             }
         });
@@ -445,6 +483,7 @@ impl<G: FullGame> VecEnv<G> {
     pub fn forget_marks(&mut self) {
         for slot in &mut self.slots {
             slot.marked.clear();
+            slot.moves_known = false;
         }
     }
 
@@ -463,6 +502,58 @@ impl<G: FullGame> VecEnv<G> {
             for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
                 let who = player.unwrap_or_else(|| slot.state.current_player());
                 slot.partial.observe(&slot.state, who, row);
+            }
+        });
+    }
+
+    /// Brings the observations in `out` (as [`VecEnv::observations`] writes them) up to
+    /// date, touching only the cells that change: `out` must be the buffer of the last call,
+    /// unchanged since, or else `fresh` (then it is written in full). Where the game gives
+    /// its observation cell by cell ([`crate::game::Observation::SPARSE_OBSERVATION`]) only the cells
+    /// set last time are cleared, and the fixed part is rewritten only when its key
+    /// changes; a whole tensor is tens of kilobytes in some games, with a few hundred
+    /// non-zero cells.
+    pub fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool) {
+        if !G::SPARSE_OBSERVATION {
+            self.observations(player, out);
+            return;
+        }
+        if fresh {
+            out.fill(0.0);
+            for slot in &mut self.slots {
+                slot.fixed_key = None;
+                slot.fixed_cells.clear();
+                slot.cells.clear();
+            }
+        }
+        let size: usize = G::OBSERVATION_SHAPE.iter().product();
+        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
+            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
+                let who = player.unwrap_or_else(|| slot.state.current_player());
+                let key = slot.state.fixed_observation_key(who);
+                if slot.fixed_key != Some(key) {
+                    for &cell in &slot.fixed_cells {
+                        row[cell as usize] = 0.0;
+                    }
+                    slot.fixed_cells.clear();
+                    let fixed = &mut slot.fixed_cells;
+                    slot.state.fixed_observation_cells(who, &mut |cell, value| {
+                        row[cell] = value;
+                        fixed.push(cell as u32);
+                    });
+                    slot.fixed_key = Some(key);
+                }
+                for &cell in &slot.cells {
+                    row[cell as usize] = 0.0;
+                }
+                slot.cells.clear();
+                let cells = &mut slot.cells;
+                let pending = slot.partial.path().as_slice();
+                slot.state
+                    .observation_cells(pending, who, &mut |cell, value| {
+                        row[cell] = value;
+                        cells.push(cell as u32);
+                    });
             }
         });
     }
@@ -538,6 +629,13 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
     };
     if slot.terminal || action >= G::NUM_DISTINCT_ACTIONS {
         return Resolved::Illegal;
+    }
+    if slot.moves_known {
+        // One action per move: the action is legal if it is marked, and makes its move.
+        return match slot.marked.iter().position(|&a| usize::from(a) == action) {
+            Some(i) => Resolved::Move(slot.moves[i]),
+            None => Resolved::Illegal,
+        };
     }
     // The game's fast path first, as `PartialMove::take` begins, without asking the state
     // again whether it is over.
