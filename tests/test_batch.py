@@ -196,3 +196,57 @@ def test_vector_env_writes_into_given_buffers(game: str) -> None:
         env.legal_mask(out=np.zeros((5, 3), dtype=bool))
     with pytest.raises(InvalidParameterError):
         env.observations(out=observations[:, ::2].reshape(-1))
+
+
+def _observations_kept_change_by_change(game: str, **params: object) -> None:
+    """Steps that write observations change by change into the same buffer, across
+    resets, viewpoints that change, moves of several actions and a full write in between,
+    leave exactly what a fresh full write gives."""
+    env = glacier.VectorEnv(game, num_envs=7, seed=3, max_plies=25, **params)
+    kept = np.full((7, *env.observation_shape), 7.0, dtype=np.float32)  # not zeros: the first write is whole
+    masks = np.zeros((7, env.num_actions), dtype=bool)
+    rng = np.random.default_rng(1)
+    for turn in range(120):
+        player = [None, 0, env.num_players - 1][turn // 40]
+        env.step(env.sample_actions(), observations_out=kept, masks_out=masks, player=player)
+        np.testing.assert_array_equal(kept, env.observations(player))
+        np.testing.assert_array_equal(masks, env.legal_mask())
+        if turn % 17 == 5:
+            env.reset(rng.random(7) < 0.5)
+            written = env.observations(player, out=kept, changes_only=True)
+            np.testing.assert_array_equal(written, env.observations(player))
+        if turn == 60:
+            env.observations(out=kept)  # a full write: the next step writes afresh
+    other = np.zeros_like(kept)  # another array is written in full, not change by change
+    env.step(env.sample_actions(), observations_out=other)
+    np.testing.assert_array_equal(other, env.observations())
+
+
+def test_observations_written_change_by_change(game: str) -> None:
+    _observations_kept_change_by_change(game)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_e_observations_written_change_by_change(players: int) -> None:
+    _observations_kept_change_by_change("martian_chinese_checkers", players=players)
+
+
+def test_gymnasium_vector_env_lends_read_only_buffers() -> None:
+    """With ``copy=False`` the arrays a step returns are the buffers the next step brings up
+    to date: they refuse writes, and hold what ``copy=True`` returns."""
+    pytest.importorskip("gymnasium")
+    from glacier.gymnasium_env import GlacierVectorEnv
+
+    lent = GlacierVectorEnv("martian_chinese_checkers", 4, copy=False, max_plies=30)
+    copied = GlacierVectorEnv("martian_chinese_checkers", 4, max_plies=30)
+    obs, _ = lent.reset(seed=2)
+    fresh, _ = copied.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(obs[key], fresh[key])
+            with pytest.raises(ValueError, match="read-only"):
+                obs[key][0, 0] = 1
+        actions = (fresh["action_mask"] * rng.random(fresh["action_mask"].shape[1])).argmax(axis=1)
+        obs = lent.step(actions)[0]
+        fresh = copied.step(actions)[0]

@@ -117,6 +117,8 @@ class VectorEnv:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._agent = agent
         self._fresh_masks = True
+        # The observation buffer that the last change-by-change write left up to date.
+        self._observations_kept: Optional[npt.NDArray[np.float32]] = None
         self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, agent=agent, **params)
 
     @property
@@ -169,8 +171,9 @@ class VectorEnv:
         ``IllegalMoveError`` naming the environment, and then nothing is played.
 
         ``observations_out`` and ``masks_out`` have the step write the new observations
-        (as ``observations(player, out=...)``) and masks (as ``legal_mask(out=...,
-        changes_only=True)``) in the same call into Rust."""
+        (as ``observations(player, out=..., changes_only=True)``) and masks (as
+        ``legal_mask(out=..., changes_only=True)``) in the same call into Rust: give the
+        same arrays every step, left as the last step left them."""
         given = np.asarray(actions)
         if given.shape != (self.num_envs,):
             raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {given.shape}")
@@ -179,11 +182,14 @@ class VectorEnv:
             raise IllegalMoveError(f"actions must be integers (int64), got an array of {given.dtype}")
         actions = np.ascontiguousarray(given, dtype=np.int64)
         fresh = self._fresh_masks and masks_out is not None
+        fresh_observations = observations_out is not None and observations_out is not self._observations_kept
         rewards, returns, terminated, truncated, lengths = self._env.step(
-            actions, observations_out, masks_out, player, fresh
+            actions, observations_out, masks_out, player, fresh, fresh_observations
         )
         if masks_out is not None:
             self._fresh_masks = False
+        if observations_out is not None:
+            self._observations_kept = observations_out
         return StepResult(rewards, returns, terminated, truncated, lengths)
 
     def legal_mask(
@@ -220,15 +226,26 @@ class VectorEnv:
         env: Optional[int] = None,
         *,
         out: Optional[npt.NDArray[np.float32]] = None,
+        changes_only: bool = False,
     ) -> npt.NDArray[np.float32]:
         """Each environment's state, from the point of view of ``player`` (by default each
         environment's player to move); one environment's alone when ``env`` is given. With
-        ``out`` (a C-contiguous float32 array of envs x shape) they are written into it."""
+        ``out`` (a C-contiguous float32 array of envs x shape) they are written into it.
+        With ``changes_only`` as well, only the cells that changed since the last such
+        write into the same array are written (``out`` must be left as that write left
+        it; any other array is written in full): an observation is mostly zeros, and in
+        some games tens of kilobytes."""
         if out is None:
             return self._env.observations(player, env)
         if env is not None:
             raise InvalidParameterError("out= takes the observations of every environment, not of one")
-        self._env.write_observations(out, player)
+        if changes_only:
+            self._env.update_observations(out, player, out is not self._observations_kept)
+            self._observations_kept = out
+        else:
+            self._env.write_observations(out, player)
+            if out is self._observations_kept:
+                self._observations_kept = None
         return out
 
     def current_players(self) -> npt.NDArray[np.int32]:

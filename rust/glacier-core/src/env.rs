@@ -9,7 +9,7 @@
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
 
-use crate::actions::{PartialMove, Taken};
+use crate::actions::{ActionList, PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
@@ -32,19 +32,56 @@ struct Slot<G: FullGame> {
     result: StepResult,
     /// The actions marked in this environment's row by the last [`VecEnv::update_mask`].
     marked: Vec<u16>,
+    /// Whether `state` is over, worked out once per change of the state: in some games
+    /// (Ice Age Chess) asking takes a move generation.
+    terminal: bool,
+    /// In games whose moves are one action each: the move of each action of `marked`, in
+    /// the same order, while `moves_known` (the state has not changed since they were
+    /// generated), so that the next step finds its move without generating them again.
+    moves: Vec<G::Move>,
+    moves_known: bool,
+    /// What the last [`VecEnv::update_observations`] wrote in this environment's row: the
+    /// key of the fixed part (`None`: nothing written), its cells, and the other cells.
+    fixed_key: Option<u64>,
+    fixed_cells: Vec<u32>,
+    cells: Vec<u32>,
 }
 
 impl<G: FullGame> Slot<G> {
-    fn restart(&mut self, start: &G) {
+    fn restart(&mut self, start: &G, start_terminal: bool) {
         self.state = start.clone();
         self.partial.clear();
         self.length = 0;
+        self.terminal = start_terminal;
+        self.moves_known = false;
+    }
+
+    /// Plays `mv`, which completes the move being made.
+    fn play(&mut self, mv: G::Move) {
+        self.partial.clear();
+        self.state.play_unchecked(mv);
+        self.length += 1;
+        self.terminal = self.state.is_terminal();
+        self.moves_known = false;
+    }
+
+    /// Calls `visit` for every legal action, as [`PartialMove::for_each_legal_action`]
+    /// does (in the same order), but without asking the state again whether it is over.
+    fn for_each_legal_action(&self, visit: impl FnMut(usize)) {
+        if self.partial.is_empty() {
+            let mut visit = visit;
+            if !self.terminal {
+                self.state.for_each_first_action(&mut visit);
+            }
+        } else {
+            self.partial.for_each_legal_action(&self.state, visit);
+        }
     }
 
     /// Plays uniformly random whole moves for every seat but `agent` until the agent is to
     /// move or the game is over.
     fn play_opponents(&mut self, agent: usize) {
-        while !self.state.is_terminal() && self.state.current_player() != agent {
+        while !self.terminal && self.state.current_player() != agent {
             let mut seen = 0u64;
             let mut chosen = None;
             let rng = &mut self.rng;
@@ -55,8 +92,7 @@ impl<G: FullGame> Slot<G> {
                 }
             });
             let Some(mv) = chosen else { break };
-            self.state.play_unchecked(mv);
-            self.length += 1;
+            self.play(mv);
         }
     }
 }
@@ -65,6 +101,7 @@ impl<G: FullGame> Slot<G> {
 #[derive(Debug, Clone)]
 pub struct VecEnv<G: FullGame> {
     start: G,
+    start_terminal: bool,
     slots: Vec<Slot<G>>,
     auto_reset: bool,
     /// The agent's seat when the other seats are played by the built-in random opponent.
@@ -202,8 +239,15 @@ impl<G: FullGame> VecEnv<G> {
             resolved: Resolved::Idle,
             result: StepResult::default(),
             marked: Vec::new(),
+            terminal: start.is_terminal(),
+            moves: Vec::new(),
+            moves_known: false,
+            fixed_key: None,
+            fixed_cells: Vec::new(),
+            cells: Vec::new(),
         }));
         Ok(VecEnv {
+            start_terminal: start.is_terminal(),
             start,
             slots,
             auto_reset,
@@ -255,7 +299,7 @@ impl<G: FullGame> VecEnv<G> {
     pub fn reset(&mut self) {
         let (start, agent) = (&self.start, self.agent);
         for slot in &mut self.slots {
-            slot.restart(start);
+            slot.restart(start, self.start_terminal);
             if let Some(agent) = agent {
                 slot.play_opponents(agent);
             }
@@ -273,7 +317,7 @@ impl<G: FullGame> VecEnv<G> {
         }
         let (start, agent) = (&self.start, self.agent);
         for (slot, _) in self.slots.iter_mut().zip(which).filter(|(_, &w)| w) {
-            slot.restart(start);
+            slot.restart(start, self.start_terminal);
             if let Some(agent) = agent {
                 slot.play_opponents(agent);
             }
@@ -319,7 +363,7 @@ impl<G: FullGame> VecEnv<G> {
             .iter()
             .position(|slot| matches!(slot.resolved, Resolved::Illegal));
         if let Some(env) = illegal {
-            return Err(Error::IllegalMove(if self.slots[env].state.is_terminal() {
+            return Err(Error::IllegalMove(if self.slots[env].terminal {
                 format!("environment {env} has ended: give it -1, or reset it (or create the environment with auto_reset)")
             } else {
                 format!("action {} is not legal in environment {env}", actions[env])
@@ -327,6 +371,7 @@ impl<G: FullGame> VecEnv<G> {
         }
 
         let (start, auto_reset, agent) = (&self.start, self.auto_reset, self.agent);
+        let start_terminal = self.start_terminal;
         returns.fill(0.0);
         chunked(
             &mut self.slots,
@@ -341,18 +386,17 @@ impl<G: FullGame> VecEnv<G> {
                         Resolved::Idle | Resolved::Illegal => continue,
                         Resolved::Continues(partial) => {
                             slot.partial = partial;
+                            slot.moves_known = false;
                             continue;
                         }
                         Resolved::Move(mv) => {
-                            slot.partial.clear();
-                            slot.state.play_unchecked(mv);
-                            slot.length += 1;
+                            slot.play(mv);
                             if let Some(agent) = agent {
                                 slot.play_opponents(agent);
                             }
                         }
                     }
-                    if slot.state.is_terminal() {
+                    if slot.terminal {
                         let truncated = slot.state.ended_by_ply_limit();
                         row.copy_from_slice(&slot.state.outcome().returns(players));
                         slot.result = StepResult {
@@ -362,7 +406,7 @@ impl<G: FullGame> VecEnv<G> {
                             reward: row[mover],
                         };
                         if auto_reset {
-                            slot.restart(start);
+                            slot.restart(start, start_terminal);
                             if let Some(agent) = agent {
                                 slot.play_opponents(agent);
                             }
@@ -387,7 +431,7 @@ impl<G: FullGame> VecEnv<G> {
             self.threads,
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
-                    slot.partial.write_mask(&slot.state, row);
+                    slot.for_each_legal_action(|a| row[a] = true);
                 }
             },
         );
@@ -404,12 +448,33 @@ impl<G: FullGame> VecEnv<G> {
                 for &a in &slot.marked {
                     row[usize::from(a)] = false;
                 }
-                slot.marked.clear();
-                let marked = &mut slot.marked;
-                slot.partial.for_each_legal_action(&slot.state, |a| {
-                    row[a] = true;
-                    marked.push(a as u16);
-                });
+                let mut marked = std::mem::take(&mut slot.marked);
+                marked.clear();
+                if G::ONE_ACTION_MOVES && slot.partial.is_empty() {
+                    // The moves themselves, kept for the next step's action.
+                    let mut moves = std::mem::take(&mut slot.moves);
+                    moves.clear();
+                    if !slot.terminal {
+                        let (state, mut list) = (&slot.state, ActionList::new());
+                        state.generate_moves(&mut |mv| {
+                            list.clear();
+                            state.move_actions(mv, &mut list);
+                            if let Some(a) = list.get(0) {
+                                row[a] = true;
+                                marked.push(a as u16);
+                                moves.push(mv);
+                            }
+                        });
+                    }
+                    slot.moves = moves;
+                    slot.moves_known = true;
+                } else {
+                    slot.for_each_legal_action(|a| {
+                        row[a] = true;
+                        marked.push(a as u16);
+                    });
+                }
+                slot.marked = marked;
             }
         });
     }
@@ -418,14 +483,14 @@ impl<G: FullGame> VecEnv<G> {
     pub fn forget_marks(&mut self) {
         for slot in &mut self.slots {
             slot.marked.clear();
+            slot.moves_known = false;
         }
     }
 
     /// The legal-action mask of environment `env` (`NUM_DISTINCT_ACTIONS` long).
     pub fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
         out.fill(false);
-        let slot = &self.slots[env];
-        slot.partial.write_mask(&slot.state, out);
+        self.slots[env].for_each_legal_action(|a| out[a] = true);
     }
 
     /// Observations (num_envs x OBSERVATION_SHAPE), each from the point of view of
@@ -437,6 +502,58 @@ impl<G: FullGame> VecEnv<G> {
             for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
                 let who = player.unwrap_or_else(|| slot.state.current_player());
                 slot.partial.observe(&slot.state, who, row);
+            }
+        });
+    }
+
+    /// Brings the observations in `out` (as [`VecEnv::observations`] writes them) up to
+    /// date, touching only the cells that change: `out` must be the buffer of the last call,
+    /// unchanged since, or else `fresh` (then it is written in full). Where the game gives
+    /// its observation cell by cell ([`crate::game::Observation::SPARSE_OBSERVATION`]) only the cells
+    /// set last time are cleared, and the fixed part is rewritten only when its key
+    /// changes; a whole tensor is tens of kilobytes in some games, with a few hundred
+    /// non-zero cells.
+    pub fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool) {
+        if !G::SPARSE_OBSERVATION {
+            self.observations(player, out);
+            return;
+        }
+        if fresh {
+            out.fill(0.0);
+            for slot in &mut self.slots {
+                slot.fixed_key = None;
+                slot.fixed_cells.clear();
+                slot.cells.clear();
+            }
+        }
+        let size: usize = G::OBSERVATION_SHAPE.iter().product();
+        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
+            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
+                let who = player.unwrap_or_else(|| slot.state.current_player());
+                let key = slot.state.fixed_observation_key(who);
+                if slot.fixed_key != Some(key) {
+                    for &cell in &slot.fixed_cells {
+                        row[cell as usize] = 0.0;
+                    }
+                    slot.fixed_cells.clear();
+                    let fixed = &mut slot.fixed_cells;
+                    slot.state.fixed_observation_cells(who, &mut |cell, value| {
+                        row[cell] = value;
+                        fixed.push(cell as u32);
+                    });
+                    slot.fixed_key = Some(key);
+                }
+                for &cell in &slot.cells {
+                    row[cell as usize] = 0.0;
+                }
+                slot.cells.clear();
+                let cells = &mut slot.cells;
+                let pending = slot.partial.path().as_slice();
+                slot.state
+                    .observation_cells(pending, who, &mut |cell, value| {
+                        row[cell] = value;
+                        cells.push(cell as u32);
+                    });
             }
         });
     }
@@ -455,11 +572,18 @@ impl<G: FullGame> VecEnv<G> {
     pub fn random_actions(&mut self, out: &mut [i64]) {
         chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
             for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
-                let rng = &mut slot.rng;
-                *action = slot
-                    .partial
-                    .random_action(&slot.state, |n| rng.below(n))
-                    .map_or(-1, |a| a as i64);
+                // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
+                // legal action replaces the choice with probability 1/k.
+                let mut rng = slot.rng.clone();
+                let (mut seen, mut chosen) = (0u64, -1);
+                slot.for_each_legal_action(|a| {
+                    seen += 1;
+                    if rng.below(seen) == 0 {
+                        chosen = a as i64;
+                    }
+                });
+                slot.rng = rng;
+                *action = chosen;
             }
         });
     }
@@ -475,11 +599,9 @@ impl<G: FullGame> VecEnv<G> {
     pub fn play_move(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
         let players = self.num_players();
         let slot = &mut self.slots[env];
-        slot.partial.clear();
-        slot.state.play_unchecked(mv);
-        slot.length += 1;
+        slot.play(mv);
         returns.fill(0.0);
-        if !slot.state.is_terminal() {
+        if !slot.terminal {
             return StepResult::default();
         }
         let truncated = slot.state.ended_by_ply_limit();
@@ -491,7 +613,7 @@ impl<G: FullGame> VecEnv<G> {
             reward: self.agent.map_or(0.0, |agent| returns[agent]),
         };
         if self.auto_reset {
-            slot.restart(&self.start);
+            slot.restart(&self.start, self.start_terminal);
         }
         result
     }
@@ -505,8 +627,24 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
     let Ok(action) = usize::try_from(action) else {
         return Resolved::Illegal;
     };
-    if slot.state.is_terminal() {
+    if slot.terminal || action >= G::NUM_DISTINCT_ACTIONS {
         return Resolved::Illegal;
+    }
+    if slot.moves_known {
+        // One action per move: the action is legal if it is marked, and makes its move.
+        return match slot.marked.iter().position(|&a| usize::from(a) == action) {
+            Some(i) => Resolved::Move(slot.moves[i]),
+            None => Resolved::Illegal,
+        };
+    }
+    // The game's fast path first, as `PartialMove::take` begins, without asking the state
+    // again whether it is over.
+    if slot.partial.is_empty() {
+        match slot.state.quick_take(action) {
+            QuickTake::Illegal => return Resolved::Illegal,
+            QuickTake::Move(mv) => return Resolved::Move(mv),
+            QuickTake::Choice | QuickTake::Unknown => {}
+        }
     }
     let mut partial = slot.partial;
     match partial.take(&slot.state, action) {

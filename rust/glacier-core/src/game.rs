@@ -326,6 +326,33 @@ pub trait Observation: ActionEncoding {
     /// taken in the move being made (empty between moves), which the tensor shows too.
     /// The board is turned so that every player sees itself in the same place.
     fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]);
+
+    /// Whether the game also gives its observation cell by cell (the three methods below),
+    /// for a buffer kept from one call to the next: the batched environment then clears
+    /// only the cells it set last time instead of the whole tensor, and rewrites the fixed
+    /// part only when its key changes.
+    const SPARSE_OBSERVATION: bool = false;
+
+    /// A number that changes whenever the fixed part of `player`'s observation
+    /// ([`Observation::fixed_observation_cells`]) changes.
+    fn fixed_observation_key(&self, _player: usize) -> u64 {
+        0
+    }
+
+    /// The fixed part of the observation: `put(index, value)` for each of its cells that is
+    /// not 0, each once. Its cells follow from the key alone, and are never among those of
+    /// [`Observation::observation_cells`].
+    fn fixed_observation_cells(&self, _player: usize, _put: &mut impl FnMut(usize, f32)) {}
+
+    /// The rest of the observation, likewise: with the fixed part, exactly the cells that
+    /// [`Observation::observation`] makes non-zero, with the same values.
+    fn observation_cells(
+        &self,
+        _pending: &[u16],
+        _player: usize,
+        _put: &mut impl FnMut(usize, f32),
+    ) {
+    }
 }
 
 /// A game with every layer: what the bindings and the batched environment serve.

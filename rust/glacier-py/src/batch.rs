@@ -120,6 +120,7 @@ trait DynEnv: Send + Sync {
     fn forget_marks(&mut self);
     fn legal_mask_of(&self, env: usize, out: &mut [bool]);
     fn observations(&self, player: Option<usize>, out: &mut [f32]);
+    fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool);
     fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]);
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
@@ -181,6 +182,9 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     }
     fn observations(&self, player: Option<usize>, out: &mut [f32]) {
         VecEnv::observations(self, player, out);
+    }
+    fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool) {
+        VecEnv::update_observations(self, player, out, fresh);
     }
     fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]) {
         VecEnv::observation_of(self, env, player, out);
@@ -375,11 +379,11 @@ impl NativeVectorEnv {
     /// whose game is over must be given -1). Returns `(rewards, returns, terminated,
     /// truncated, episode_lengths)`: returns (envs x players) of the episodes that ended on
     /// this step, rewards those of the players who acted (or of the agent). With
-    /// `observations` and `masks` (the buffers of `write_observations` and
-    /// `update_legal_mask`), the step also writes them, from `player`'s point of view, in
-    /// the same call; `fresh_masks` as for `update_legal_mask`.
-    #[pyo3(signature = (actions, observations = None, masks = None, player = None, fresh_masks = false))]
-    #[allow(clippy::type_complexity)]
+    /// `observations` and `masks` (the buffers of `update_observations` and
+    /// `update_legal_mask`), the step also brings them up to date, from `player`'s point of
+    /// view, in the same call; `fresh_observations` and `fresh_masks` as `fresh` there.
+    #[pyo3(signature = (actions, observations = None, masks = None, player = None, fresh_masks = false, fresh_observations = false))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -388,6 +392,7 @@ impl NativeVectorEnv {
         masks: Option<PyReadwriteArrayDyn<'py, bool>>,
         player: Option<&Bound<'py, PyAny>>,
         fresh_masks: bool,
+        fresh_observations: bool,
     ) -> PyResult<(
         Bound<'py, PyArray1<f64>>,
         Bound<'py, PyAny>,
@@ -424,7 +429,7 @@ impl NativeVectorEnv {
                 inner.update_mask(out);
             }
             if let Some(out) = obs_out {
-                inner.observations(player, out);
+                inner.update_observations(player, out, fresh_observations);
             }
             Ok(())
         })
@@ -538,6 +543,25 @@ impl NativeVectorEnv {
         let out = writable(&mut out, size, "observations")?;
         let inner = &self.inner;
         py.detach(|| inner.observations(player, out));
+        Ok(())
+    }
+
+    /// Brings the observations in `out` (float32, C-contiguous, envs x shape) up to date,
+    /// touching only the cells that change: `out` must be the buffer of the last call,
+    /// unchanged since (or, with `fresh`, any buffer: it is then written in full).
+    #[pyo3(signature = (out, player = None, fresh = false))]
+    fn update_observations(
+        &mut self,
+        py: Python<'_>,
+        mut out: PyReadwriteArrayDyn<'_, f32>,
+        player: Option<&Bound<'_, PyAny>>,
+        fresh: bool,
+    ) -> PyResult<()> {
+        let player = self.check_player(player)?;
+        let size = self.inner.num_envs() * self.inner.observation_shape().iter().product::<usize>();
+        let out = writable(&mut out, size, "observations")?;
+        let inner = &mut self.inner;
+        py.detach(|| inner.update_observations(player, out, fresh));
         Ok(())
     }
 

@@ -28,6 +28,28 @@ const PLANES: usize = 68;
 const GRID: usize = 13;
 const CELLS: usize = GRID * GRID;
 
+/// `TURNED_CELL[t][h]`: the grid cell (`(q + 6) * 13 + (r + 6)`) of hex `h` on the board
+/// turned `t` times by `(q, r) -> (-r, q + r)`, which takes territory `t` to territory 0.
+const TURNED_CELL: [[u8; HEXES]; 6] = {
+    let mut table = [[0; HEXES]; 6];
+    let mut turns = 0;
+    while turns < 6 {
+        let mut h = 0;
+        while h < HEXES {
+            let (mut q, mut r) = (GEO.q[h], GEO.r[h]);
+            let mut k = 0;
+            while k < turns {
+                (q, r) = (-r, q + r);
+                k += 1;
+            }
+            table[turns][h] = ((q + 6) as usize * GRID + (r + 6) as usize) as u8;
+            h += 1;
+        }
+        turns += 1;
+    }
+    table
+};
+
 impl ActionEncoding for MartianChineseCheckers {
     /// 2632 actions: 2286 movements, 127 hexes of X, 127 of G, 90 levels, `no exchange`
     /// and `pass`.
@@ -225,10 +247,66 @@ impl<const P: usize> Board<P> {
         None
     }
 
-    /// The observation of [`Observation::observation`].
-    fn observe(&self, pending: &[u16], player: usize, out: &mut [f32]) {
+    /// The relative seat of player `p` seen from `me` (0 = `me`, 1 = the next to move, ...).
+    fn relative(p: usize, me: usize) -> usize {
+        (p + P - me) % P
+    }
+
+    /// The key of the fixed part of `player`'s observation: for every player counted from
+    /// `player`, its territory on the board turned to `player` (which places its goal and
+    /// its home), the relative seat of the player to move, and the stack-limit plane.
+    fn fixed_observation_key(&self, player: usize) -> u64 {
         let me = player.min(P - 1);
         let colour = Self::COLOURS[me];
+        let mut key = 0u64;
+        for j in 0..P {
+            let turned = (Self::COLOURS[(me + j) % P] + 6 - colour) % 6;
+            key |= u64::from(turned) << (3 * j);
+        }
+        key |= (Self::relative(self.player as usize, me) as u64) << 20;
+        key | u64::from(self.stack_plane().to_bits()) << 32
+    }
+
+    /// The value of plane 63: the stack limit / 90 (1 without one).
+    fn stack_plane(&self) -> f32 {
+        self.params
+            .stack_limit
+            .map_or(1.0, |limit| fraction(u64::from(limit), MAX_PIECES as u64))
+    }
+
+    /// Planes 43-63 but 62: the board, the goals and homes, whose turn it is, the stack
+    /// limit. They change only with the key above.
+    fn fixed_observation_cells(&self, player: usize, put: &mut impl FnMut(usize, f32)) {
+        let me = player.min(P - 1);
+        let cells = &TURNED_CELL[usize::from(Self::COLOURS[me])];
+        // The board is the same hexagon whichever way it is turned.
+        let everywhere = |put: &mut dyn FnMut(usize, f32), plane: usize, value: f32| {
+            for &c in &TURNED_CELL[0] {
+                put(plane * CELLS + usize::from(c), value);
+            }
+        };
+        everywhere(put, 43, 1.0);
+        for j in 0..P {
+            let seat = Self::COLOURS[(me + j) % P];
+            for h in 0..HEXES {
+                if TERRITORY[h] == goal_of(seat) {
+                    put((44 + j) * CELLS + usize::from(cells[h]), 1.0);
+                }
+            }
+            for h in 0..HEXES {
+                if HOME[h] >> seat & 1 != 0 {
+                    put((50 + j) * CELLS + usize::from(cells[h]), 1.0);
+                }
+            }
+        }
+        everywhere(put, 56 + Self::relative(self.player as usize, me), 1.0);
+        everywhere(put, 63, self.stack_plane());
+    }
+
+    /// Every other plane: the pieces, the tops and heights of the stacks, the ply limit
+    /// used, the move being made. Only the occupied hexes are visited.
+    fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
+        let me = player.min(P - 1);
         // The board as it stands: after a chosen movement, with the pieces moved.
         let mut after = None;
         let (mut moved_from, mut x_hex, mut x_level, mut g_hex) = (None, None, None, None);
@@ -259,68 +337,52 @@ impl<const P: usize> Board<P> {
             }
         }
         let board = after.as_ref().unwrap_or(self);
-        // Turning (q, r) to (-r, q + r) takes territory t to t - 1; do it `colour` times.
-        let cell = |h: usize| {
-            let (mut q, mut r) = (GEO.q[h], GEO.r[h]);
-            for _ in 0..colour {
-                (q, r) = (-r, q + r);
-            }
-            (q + 6) as usize * GRID + (r + 6) as usize
-        };
-        let relative = |p: usize| (p + P - me) % P;
-        let mut counts = [[[0u8; 2]; 18]; HEXES];
-        for id in Self::piece_ids() {
-            let slot = relative(player_of(id)) * 3 + usize::from(size_of(id) - 1);
-            let count = &mut counts[board.hex(id)][slot];
-            count[0] += 1;
-            count[1] += u8::from(board.is_free(id));
-        }
-        let mut constant = [0.0f32; PLANES];
-        constant[56 + relative(self.player as usize)] = 1.0;
-        constant[62] = fraction(u64::from(self.ply), u64::from(self.params.max_plies));
-        constant[63] = self
-            .params
-            .stack_limit
-            .map_or(1.0, |limit| fraction(u64::from(limit), MAX_PIECES as u64));
+        let cells = &TURNED_CELL[usize::from(Self::COLOURS[me])];
+        let cell = |h: usize| usize::from(cells[h]);
         for h in 0..HEXES {
-            let c = cell(h);
-            let mut put = |plane: usize, value: f32| out[plane * CELLS + c] = value;
-            for (slot, &[total, free]) in counts[h].iter().enumerate() {
-                if total > 0 {
-                    put(slot * 2, f32::from(total) / PER_SIZE as f32);
-                    put(slot * 2 + 1, f32::from(free) / PER_SIZE as f32);
-                }
-            }
             let top = board.top[h];
-            if top != NONE {
-                put(36 + relative(player_of(top as usize)), 1.0);
-                put(42, fraction(board.height(h) as u64, (PIECES * P) as u64));
+            if top == NONE {
+                continue;
             }
-            put(43, 1.0);
-            for j in 0..P {
-                let seat = Self::COLOURS[(me + j) % P];
-                if TERRITORY[h] == goal_of(seat) {
-                    put(44 + j, 1.0);
-                }
-                if HOME[h] >> seat & 1 != 0 {
-                    put(50 + j, 1.0);
+            let c = cell(h);
+            // Pieces of each (relative player, size): how many, and how many are free.
+            let mut counts = [[0u8; 2]; 18];
+            let mut id = top;
+            while id != NONE {
+                let piece = usize::from(id);
+                let slot = Self::relative(player_of(piece), me) * 3 + usize::from(size_of(piece) - 1);
+                counts[slot][0] += 1;
+                counts[slot][1] += u8::from(board.is_free(piece));
+                id = board.below(piece);
+            }
+            for (slot, &[total, free]) in counts[..P * 3].iter().enumerate() {
+                if total > 0 {
+                    put(slot * 2 * CELLS + c, f32::from(total) / PER_SIZE as f32);
+                    if free > 0 {
+                        put((slot * 2 + 1) * CELLS + c, f32::from(free) / PER_SIZE as f32);
+                    }
                 }
             }
-            for plane in [56 + relative(self.player as usize), 62, 63] {
-                put(plane, constant[plane]);
+            put((36 + Self::relative(player_of(usize::from(top)), me)) * CELLS + c, 1.0);
+            put(42 * CELLS + c, fraction(board.height(h) as u64, (PIECES * P) as u64));
+        }
+        let used = fraction(u64::from(self.ply), u64::from(self.params.max_plies));
+        if used != 0.0 {
+            for &c in &TURNED_CELL[0] {
+                put(62 * CELLS + usize::from(c), used);
             }
         }
         if let Some(h) = moved_from {
-            out[64 * CELLS + cell(h)] = 1.0;
+            put(64 * CELLS + cell(h), 1.0);
         }
         if let Some(h) = x_hex {
-            out[65 * CELLS + cell(h)] = 1.0;
+            put(65 * CELLS + cell(h), 1.0);
             if let Some(level) = x_level {
-                out[66 * CELLS + cell(h)] = fraction(level as u64 + 1, board.height(h) as u64);
+                put(66 * CELLS + cell(h), fraction(level as u64 + 1, board.height(h) as u64));
             }
         }
         if let Some(h) = g_hex {
-            out[67 * CELLS + cell(h)] = 1.0;
+            put(67 * CELLS + cell(h), 1.0);
         }
     }
 }
@@ -342,6 +404,24 @@ impl Observation for MartianChineseCheckers {
     const OBSERVATION_SHAPE: &'static [usize] = &[PLANES, GRID, GRID];
 
     fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]) {
-        on_board!(&self.0, b => b.observe(pending, player, out));
+        let mut put = |cell: usize, value: f32| out[cell] = value;
+        on_board!(&self.0, b => {
+            b.fixed_observation_cells(player, &mut put);
+            b.observation_cells(pending, player, &mut put);
+        });
+    }
+
+    const SPARSE_OBSERVATION: bool = true;
+
+    fn fixed_observation_key(&self, player: usize) -> u64 {
+        on_board!(&self.0, b => b.fixed_observation_key(player))
+    }
+
+    fn fixed_observation_cells(&self, player: usize, put: &mut impl FnMut(usize, f32)) {
+        on_board!(&self.0, b => b.fixed_observation_cells(player, put));
+    }
+
+    fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
+        on_board!(&self.0, b => b.observation_cells(pending, player, put));
     }
 }
