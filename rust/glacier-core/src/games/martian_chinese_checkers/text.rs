@@ -55,6 +55,9 @@ pub(super) fn parse_place(s: &str) -> Option<(usize, usize)> {
 
 type Place = (usize, usize);
 
+/// Movements from the levels below this one have a move-text key (stacks are rarely taller).
+const KEYED_LEVELS: usize = 10;
+
 /// Splits a move text into its movement `((from, level), to)` and its exchange `(X, G)`,
 /// either of which may be absent; `None` when it is not in the notation.
 #[allow(clippy::type_complexity)]
@@ -210,6 +213,22 @@ impl<const P: usize> Board<P> {
         };
         let _ = write!(out, "{P} players, {status}, ply {}", self.ply);
         out
+    }
+
+    /// See [`MartianChineseCheckers::move_text_key`].
+    #[inline]
+    fn move_text_key(&self, mv: MartianChineseCheckersMove) -> Option<usize> {
+        if mv.piece == NONE || mv.x != NONE {
+            return None;
+        }
+        let id = mv.piece as usize;
+        let (from, level) = (self.hex(id), self.level(id));
+        if level >= KEYED_LEVELS {
+            return None;
+        }
+        let size = size_of(id) as usize;
+        let d = (0..6).find(|&d| LINE[from][d][size - 1] == mv.to)?;
+        Some(((from * KEYED_LEVELS + level) * 3 + size - 1) * 6 + d)
     }
 
     fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
@@ -377,6 +396,16 @@ impl Notation for MartianChineseCheckers {
 
     fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
         on_board!(&self.0, b => b.write_move_text(mv, out));
+    }
+
+    const MOVE_TEXT_KEYS: usize = HEXES * KEYED_LEVELS * 3 * 6;
+
+    /// Movements without an exchange from the lowest [`KEYED_LEVELS`] levels: the text
+    /// `<hex>/<level>-<hex>` is fixed by the piece's hex and level, its size (the distance)
+    /// and the direction.
+    #[inline]
+    fn move_text_key(&self, mv: MartianChineseCheckersMove) -> Option<usize> {
+        on_board!(&self.0, b => b.move_text_key(mv))
     }
 
     fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
