@@ -429,3 +429,52 @@ impl Notation for MartianChineseCheckers {
         Err(Error::IllegalMove(on_board!(&self.0, b => b.explain_illegal(text))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Over random games of every player count: a key is below `MOVE_TEXT_KEYS`, one key
+    /// always names one text and one text one key, and only exchange-free movements from
+    /// the lowest levels have one.
+    #[test]
+    fn move_text_keys_name_texts_one_to_one() {
+        let mut text_of: HashMap<usize, String> = HashMap::new();
+        let mut key_of: HashMap<String, usize> = HashMap::new();
+        for players in 2..=6u8 {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit: None,
+                max_plies: 400,
+            };
+            let mut rng = crate::rng::SplitMix64::new(u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                for &mv in &moves {
+                    let text = state.move_text(mv);
+                    match state.move_text_key(mv) {
+                        Some(key) => {
+                            assert!(key < MartianChineseCheckers::MOVE_TEXT_KEYS);
+                            assert!(!text.contains('x') && text != "pass", "{text}");
+                            assert_eq!(text_of.entry(key).or_insert_with(|| text.clone()), &text);
+                            assert_eq!(*key_of.entry(text).or_insert(key), key);
+                        }
+                        None => assert!(
+                            text.contains('x') || text == "pass" || {
+                                let level = text.split(['/', '-']).nth(1).unwrap_or("");
+                                level.len() > 1
+                            },
+                            "{text} has no key"
+                        ),
+                    }
+                }
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(text_of.len() > 1000, "only {} keyed texts seen", text_of.len());
+    }
+}
