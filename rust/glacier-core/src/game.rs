@@ -238,6 +238,17 @@ pub trait Notation: Game {
     /// Appends the text of `mv`, a legal move of this (the pre-move) state, to `out`.
     fn write_move_text(&self, mv: Self::Move, out: &mut String);
 
+    /// How many numbers [`Notation::move_text_key`] gives (0: the game gives none).
+    const MOVE_TEXT_KEYS: usize = 0;
+
+    /// A number below [`Notation::MOVE_TEXT_KEYS`] for the text of `mv` (a legal move of
+    /// this state), the same number for the same text in every position and different
+    /// numbers for different texts, so a binding can keep one string per text; `None` for a
+    /// move whose text has no number (the game numbers only its common moves).
+    fn move_text_key(&self, _mv: Self::Move) -> Option<usize> {
+        None
+    }
+
     /// The text of `mv`, a legal move of this state.
     fn move_text(&self, mv: Self::Move) -> String {
         let mut out = String::with_capacity(16);

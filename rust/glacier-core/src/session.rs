@@ -5,6 +5,7 @@ use crate::actions::{chosen_actions, PartialMove, Taken};
 use crate::game::{params_for_text, params_from};
 use crate::{ActionEncoding, ActionList, Error, GameParams, Notation, Observation, ParamValue};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// A state plus the states before it, so `undo` is a pop (copy-make keeps it cheap).
 #[derive(Debug, Clone)]
@@ -19,8 +20,8 @@ pub struct Session<G: Notation + ActionEncoding> {
     /// without them): `undo` then says so instead of "no move to undo".
     dropped: bool,
     /// The text of the state the kept history starts from, when nothing was dropped (with
-    /// the moves it rebuilds the session, e.g. when pickled).
-    initial_text: String,
+    /// the moves it rebuilds the session, e.g. when pickled); shared by copies.
+    initial_text: Arc<str>,
     /// The actions taken so far in the move being made (empty between moves).
     partial: PartialMove,
 }
@@ -37,7 +38,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
     }
 
     pub fn from_state(state: G) -> Self {
-        let initial_text = state.text();
+        let initial_text = state.text().into();
         Session {
             state,
             history: VecDeque::new(),
@@ -61,7 +62,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
                 .map_or(&self.state, |(state, _)| state)
                 .text()
         } else {
-            self.initial_text.clone()
+            self.initial_text.to_string()
         }
     }
 
@@ -101,11 +102,9 @@ impl<G: Notation + ActionEncoding> Session<G> {
             },
             history_limit: self.history_limit,
             dropped,
-            initial_text: if dropped {
-                String::new()
-            } else {
-                self.initial_text.clone()
-            },
+            // Unread once plies were dropped ([`Session::initial_text`]), but shared anyway:
+            // a copy allocates nothing for it.
+            initial_text: self.initial_text.clone(),
             partial: self.partial,
         }
     }

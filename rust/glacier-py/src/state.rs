@@ -16,13 +16,14 @@ use glacier_core::actions::max_game_length;
 use glacier_core::games::GAME_NAMES;
 use glacier_core::interrupt::{Interrupt, Stopped};
 use glacier_core::perft::{perft_no_bulk_until, PerftTable};
-use glacier_core::{with_game, Error, FullGame, ParamValue, PartialMove, Session, Taken};
+use glacier_core::{with_game, Error, FullGame, Notation, ParamValue, PartialMove, Session, Taken};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 /// Interned move strings for games whose moves are single actions named by their move text
 /// (`ActionEncoding::ONE_ACTION_MOVES`, as UCI moves are): `legal_moves()` then hands out
@@ -104,6 +105,81 @@ impl ActionTable {
     }
 }
 
+/// One shared Python string per move-text key of a game ([`Notation::move_text_key`]),
+/// made the first time its text appears, with the text's first 16 bytes as a sort key:
+/// `legal_moves()` then hands out shared strings and sorts integers, for the common moves
+/// of games whose moves are not single actions (E's movements).
+struct KeyedStrings {
+    slots: Vec<Option<(Py<PyString>, u128)>>,
+    /// Room reused by every call: the sort prefixes of the moves, the numbers sorted, the
+    /// moves' order.
+    prefixes: Vec<u128>,
+    keys: Vec<u128>,
+    order: Vec<usize>,
+}
+
+impl KeyedStrings {
+    /// The table of `G`, one per process, or `None` when `G` numbers no move texts.
+    fn of<G: FullGame>(py: Python<'_>) -> Option<&'static Mutex<KeyedStrings>> {
+        static TABLES: PyOnceLock<Vec<Mutex<KeyedStrings>>> = PyOnceLock::new();
+        let tables = TABLES.get_or_init(py, || {
+            GAME_NAMES
+                .iter()
+                .map(|&name| {
+                    let keys = with_game!(name, H => <H as Notation>::MOVE_TEXT_KEYS, _ => 0);
+                    Mutex::new(KeyedStrings {
+                        slots: (0..keys).map(|_| None).collect(),
+                        prefixes: Vec::new(),
+                        keys: Vec::new(),
+                        order: Vec::new(),
+                    })
+                })
+                .collect()
+        });
+        if G::MOVE_TEXT_KEYS == 0 {
+            return None;
+        }
+        let index = GAME_NAMES.iter().position(|&name| name == G::NAME)?;
+        tables.get(index)
+    }
+}
+
+/// The first 16 bytes of `text` as a big-endian number, zero-padded: numbers compare as the
+/// texts do, except that texts sharing their first 16 bytes compare equal.
+fn sort_prefix(text: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = text.len().min(16);
+    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
+}
+
+/// The strings the last `legal_moves()` returned, while the state has not changed since:
+/// the address of each with its move, so that `play()` of one of those very objects plays its
+/// move without reading the text again. An address names one string only while that string
+/// lives: the shared ones live as long as the process, and the others are held here.
+struct LastMoves<M> {
+    moves: Vec<(usize, M)>,
+    held: Vec<Py<PyString>>,
+}
+
+impl<M> LastMoves<M> {
+    fn new() -> Mutex<Self> {
+        Mutex::new(LastMoves {
+            moves: Vec::new(),
+            held: Vec::new(),
+        })
+    }
+}
+
+/// Where `legal_moves()` takes a move's string from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The shared string of this key.
+    Keyed(usize),
+    /// This entry of the new strings made for moves without a key.
+    Made(usize),
+}
+
 /// What `GameState` asks of a session, whatever its game.
 pub(crate) trait DynSession: Send + Sync {
     fn name(&self) -> &'static str;
@@ -115,6 +191,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn initial_text(&self) -> String;
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
     fn play(&mut self, py: Python<'_>, text: &str) -> PyResult<()>;
+    fn play_object(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<()>;
     fn num_distinct_actions(&self) -> usize;
     fn max_game_length(&self) -> u64;
     fn observation_shape(&self) -> &'static [usize];
@@ -163,10 +240,133 @@ pub(crate) trait DynSession: Send + Sync {
 }
 
 /// A session of game `G` with its interned move strings.
-#[derive(Clone)]
 struct Native<G: FullGame> {
     session: Session<G>,
     table: Option<&'static ActionTable>,
+    keyed: Option<&'static Mutex<KeyedStrings>>,
+    /// Emptied whenever the session changes.
+    last_moves: Mutex<LastMoves<G::Move>>,
+}
+
+impl<G: FullGame> Native<G> {
+    fn new(py: Python<'_>, session: Session<G>) -> Self {
+        Native {
+            session,
+            table: ActionTable::of::<G>(py),
+            keyed: KeyedStrings::of::<G>(py),
+            last_moves: LastMoves::new(),
+        }
+    }
+
+    fn with_session(&self, session: Session<G>) -> Self {
+        Native {
+            session,
+            table: self.table,
+            keyed: self.keyed,
+            last_moves: LastMoves::new(),
+        }
+    }
+
+    /// Forgets the last `legal_moves()` (the session is about to change).
+    fn forget_moves(&mut self) {
+        let last = self
+            .last_moves
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        last.moves.clear();
+        last.held.clear();
+    }
+
+    /// `legal_moves()` through the keyed strings: a shared string for every move with a
+    /// key, a new one for the others, sorted by text; remembered for `play()`.
+    fn keyed_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        keyed: &Mutex<KeyedStrings>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let state = self.session.state();
+        let partial = self.session.partial();
+        let mut guard = keyed.lock().unwrap_or_else(PoisonError::into_inner);
+        let KeyedStrings {
+            slots,
+            prefixes,
+            keys,
+            order,
+        } = &mut *guard;
+        prefixes.clear();
+        let mut moves: Vec<(Source, G::Move)> = Vec::with_capacity(64);
+        let mut made: Vec<Py<PyString>> = Vec::new();
+        let mut text = String::with_capacity(32);
+        state.generate_moves(&mut |mv| {
+            if !partial.allows(state, mv) {
+                return;
+            }
+            let key = state.move_text_key(mv).filter(|&key| key < slots.len());
+            let prefix = match key {
+                Some(key) => match &slots[key] {
+                    Some((_, prefix)) => *prefix,
+                    None => {
+                        text.clear();
+                        state.write_move_text(mv, &mut text);
+                        let prefix = sort_prefix(&text);
+                        slots[key] = Some((PyString::new(py, &text).unbind(), prefix));
+                        prefix
+                    }
+                },
+                None => {
+                    text.clear();
+                    state.write_move_text(mv, &mut text);
+                    made.push(PyString::new(py, &text).unbind());
+                    sort_prefix(&text)
+                }
+            };
+            let source = key.map_or(Source::Made(made.len().wrapping_sub(1)), Source::Keyed);
+            prefixes.push(prefix);
+            moves.push((source, mv));
+        });
+        // A text of up to 15 bytes (and no NUL byte: none of the notations has one) leaves
+        // the low byte of its prefix zero: with the move's index there, sorting the numbers
+        // sorts the texts.
+        order.clear();
+        if moves.len() <= 256 && prefixes.iter().all(|&p| p as u8 == 0) {
+            keys.clear();
+            keys.extend((0..).zip(prefixes.iter()).map(|(i, &p)| p | i));
+            keys.sort_unstable();
+            order.extend(keys.iter().map(|&key| key as u8 as usize));
+        } else {
+            // Texts that share their first 16 bytes are compared in full.
+            order.extend(0..moves.len());
+            order.sort_unstable_by(|&a, &b| {
+                prefixes[a].cmp(&prefixes[b]).then_with(|| {
+                    state
+                        .move_text(moves[a].1)
+                        .cmp(&state.move_text(moves[b].1))
+                })
+            });
+        }
+        let string = |source: Source| match source {
+            Source::Keyed(key) => slots[key].as_ref().map(|(string, _)| string),
+            Source::Made(i) => made.get(i),
+        };
+        let sorted: Vec<&Py<PyString>> = order.iter().filter_map(|&i| string(moves[i].0)).collect();
+        let list = PyList::new(py, sorted.iter().map(|s| s.bind(py)))?;
+        if let Ok(mut last) = self.last_moves.try_lock() {
+            last.moves.clear();
+            for &(source, mv) in &moves {
+                if let Some(s) = string(source) {
+                    last.moves.push((s.as_ptr() as usize, mv));
+                }
+            }
+            last.held = made;
+        }
+        Ok(list)
+    }
+}
+
+impl<G: FullGame> Clone for Native<G> {
+    fn clone(&self) -> Self {
+        self.with_session(self.session.clone())
+    }
 }
 
 impl<G: FullGame> DynSession for Native<G> {
@@ -177,10 +377,7 @@ impl<G: FullGame> DynSession for Native<G> {
         Box::new(self.clone())
     }
     fn copy_with_history(&self, plies: Option<usize>) -> Box<dyn DynSession> {
-        Box::new(Native {
-            session: self.session.copy_with_history(plies),
-            table: self.table,
-        })
+        Box::new(self.with_session(self.session.copy_with_history(plies)))
     }
     fn history_limit(&self) -> Option<usize> {
         self.session.history_limit()
@@ -202,6 +399,9 @@ impl<G: FullGame> DynSession for Native<G> {
         {
             return PyList::new(py, moves);
         }
+        if let Some(keyed) = self.keyed {
+            return self.keyed_legal_moves(py, keyed);
+        }
         let (mut texts, mut spans) = (String::new(), Vec::new());
         self.session.legal_move_texts(&mut texts, &mut spans);
         PyList::new(
@@ -211,6 +411,7 @@ impl<G: FullGame> DynSession for Native<G> {
     }
 
     fn play(&mut self, _py: Python<'_>, text: &str) -> PyResult<()> {
+        self.forget_moves();
         let state = self.session.state();
         if let Some(table) = self.table {
             if !state.is_terminal() && self.session.partial().is_empty() {
@@ -221,6 +422,21 @@ impl<G: FullGame> DynSession for Native<G> {
             }
         }
         self.session.play(text).map_err(to_py_err)
+    }
+
+    fn play_object(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let last = self
+            .last_moves
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        // The very string object the last `legal_moves()` gave for this move, in this state.
+        let address = mv.as_ptr() as usize;
+        if let Some(&(_, found)) = last.moves.iter().find(|&&(a, _)| a == address) {
+            self.forget_moves();
+            self.session.play_move(found);
+            return Ok(());
+        }
+        self.play(py, &args::move_text(mv)?)
     }
 
     fn num_distinct_actions(&self) -> usize {
@@ -245,6 +461,7 @@ impl<G: FullGame> DynSession for Native<G> {
         self.session.partial().write_mask(self.session.state(), out);
     }
     fn apply_action(&mut self, action: usize) -> Result<(), Error> {
+        self.forget_moves();
         self.session.apply_action(action)
     }
     fn illegal_action(&self, shown: &str) -> Error {
@@ -260,6 +477,7 @@ impl<G: FullGame> DynSession for Native<G> {
         self.session.observe(player, out);
     }
     fn undo_action(&mut self) -> Result<usize, Error> {
+        self.forget_moves();
         self.session.undo_action()
     }
     fn move_to_actions(&self, text: &str) -> Result<Vec<usize>, Error> {
@@ -272,6 +490,7 @@ impl<G: FullGame> DynSession for Native<G> {
         self.session.action_history()
     }
     fn undo(&mut self) -> Result<String, Error> {
+        self.forget_moves();
         self.session.undo()
     }
     fn moves(&self) -> Vec<String> {
@@ -355,7 +574,7 @@ fn new_session(
             None => Session::<G>::new(&params),
         }
         .map_err(to_py_err)?;
-        Ok(Box::new(Native { session, table: ActionTable::of::<G>(py) }))
+        Ok(Box::new(Native::new(py, session)))
     }, _ => Err(unknown_game(name)))
 }
 
@@ -485,7 +704,7 @@ impl GameState {
 
     /// Plays a move given in the game's notation (its rules page).
     fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.session.play(py, &args::move_text(r#move)?)
+        self.session.play_object(py, r#move)
     }
 
     /// The number of action numbers: every action is below it, and an action means the

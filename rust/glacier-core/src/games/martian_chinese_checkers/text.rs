@@ -55,6 +55,9 @@ pub(super) fn parse_place(s: &str) -> Option<(usize, usize)> {
 
 type Place = (usize, usize);
 
+/// Movements from the levels below this one have a move-text key (stacks are rarely taller).
+const KEYED_LEVELS: usize = 10;
+
 /// Splits a move text into its movement `((from, level), to)` and its exchange `(X, G)`,
 /// either of which may be absent; `None` when it is not in the notation.
 #[allow(clippy::type_complexity)]
@@ -210,6 +213,22 @@ impl<const P: usize> Board<P> {
         };
         let _ = write!(out, "{P} players, {status}, ply {}", self.ply);
         out
+    }
+
+    /// See [`MartianChineseCheckers::move_text_key`].
+    #[inline]
+    fn move_text_key(&self, mv: MartianChineseCheckersMove) -> Option<usize> {
+        if mv.piece == NONE || mv.x != NONE {
+            return None;
+        }
+        let id = mv.piece as usize;
+        let (from, level) = (self.hex(id), self.level(id));
+        if level >= KEYED_LEVELS {
+            return None;
+        }
+        let size = size_of(id) as usize;
+        let d = (0..6).find(|&d| LINE[from][d][size - 1] == mv.to)?;
+        Some(((from * KEYED_LEVELS + level) * 3 + size - 1) * 6 + d)
     }
 
     fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
@@ -379,6 +398,16 @@ impl Notation for MartianChineseCheckers {
         on_board!(&self.0, b => b.write_move_text(mv, out));
     }
 
+    const MOVE_TEXT_KEYS: usize = HEXES * KEYED_LEVELS * 3 * 6;
+
+    /// Movements without an exchange from the lowest [`KEYED_LEVELS`] levels: the text
+    /// `<hex>/<level>-<hex>` is fixed by the piece's hex and level, its size (the distance)
+    /// and the direction.
+    #[inline]
+    fn move_text_key(&self, mv: MartianChineseCheckersMove) -> Option<usize> {
+        on_board!(&self.0, b => b.move_text_key(mv))
+    }
+
     fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
         if self.is_terminal() {
             return Err(crate::notation::game_over(text));
@@ -398,5 +427,54 @@ impl Notation for MartianChineseCheckers {
             ));
         }
         Err(Error::IllegalMove(on_board!(&self.0, b => b.explain_illegal(text))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Over random games of every player count: a key is below `MOVE_TEXT_KEYS`, one key
+    /// always names one text and one text one key, and only exchange-free movements from
+    /// the lowest levels have one.
+    #[test]
+    fn move_text_keys_name_texts_one_to_one() {
+        let mut text_of: HashMap<usize, String> = HashMap::new();
+        let mut key_of: HashMap<String, usize> = HashMap::new();
+        for players in 2..=6u8 {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit: None,
+                max_plies: 400,
+            };
+            let mut rng = crate::rng::SplitMix64::new(u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                for &mv in &moves {
+                    let text = state.move_text(mv);
+                    match state.move_text_key(mv) {
+                        Some(key) => {
+                            assert!(key < MartianChineseCheckers::MOVE_TEXT_KEYS);
+                            assert!(!text.contains('x') && text != "pass", "{text}");
+                            assert_eq!(text_of.entry(key).or_insert_with(|| text.clone()), &text);
+                            assert_eq!(*key_of.entry(text).or_insert(key), key);
+                        }
+                        None => assert!(
+                            text.contains('x') || text == "pass" || {
+                                let level = text.split(['/', '-']).nth(1).unwrap_or("");
+                                level.len() > 1
+                            },
+                            "{text} has no key"
+                        ),
+                    }
+                }
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(text_of.len() > 1000, "only {} keyed texts seen", text_of.len());
     }
 }
