@@ -593,3 +593,23 @@ def test_docstring_examples(name: str) -> None:
     # ``glacier.arena`` is the function; the module is in sys.modules.
     result = doctest.testmod(importlib.import_module(name), raise_on_error=False, report=True)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_flat_monte_carlo_cuts_its_playouts_in_e() -> None:
+    # Random games of E never finish: whole playouts would all score 0 (a draw at the ply
+    # limit), so the player cuts them after 20 plies by default there and scores the rest by
+    # the heuristic; from the walled position that finds the way out, as MCTS does.
+    player = players.from_spec("flat:200", seed=1)
+    assert isinstance(player, players.MonteCarloPlayer) and player.name == "flat:200"
+    assert players.PLAYOUT_PLIES["martian_chinese_checkers"] == 20
+    state = glacier.from_text("martian_chinese_checkers", WALLED)
+    move = player.choose(state)
+    assert move in state.legal_moves() and state.text() == glacier.from_text("martian_chinese_checkers", WALLED).text()
+    cut = players.from_spec("flat:200:6", seed=1)
+    assert isinstance(cut, players.MonteCarloPlayer) and (cut.playout_plies, cut.name) == (6, "flat:200:6")
+    assert cut.spawn(2).playout_plies == 6
+    assert cut.choose(state) in state.legal_moves()
+    with pytest.raises(errors.InvalidParameterError, match="playout_plies"):
+        players.MonteCarloPlayer(playout_plies=-1)
+    with pytest.raises(errors.InvalidParameterError, match="whole number"):
+        players.from_spec("flat:200:x")
