@@ -1,7 +1,9 @@
 """The strength of the searches (docs/search.md, "Strength"): MCTS at 400 simulations
 against the random player and against flat Monte Carlo with the same playouts, alpha-beta
 for 0.2 s a move against random, and how often games of E between two MCTS players finish.
-Fixed seeds; one game at a time (``--threads`` to change). Prints one line per match.
+Fixed seeds; one game at a time (``--threads`` to change). Prints one line per match. In E,
+``flat:400`` cuts its playouts after 20 plies and scores them by the heuristic (the
+player's default there: whole random games of E run to the ply limit).
 
     python benches/search_strength.py [--games 20] [--only kuba,e3]
 """

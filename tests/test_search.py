@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import glacier
-from glacier import errors, search
+from glacier import errors, players, search
 
 #: Hand-built positions whose best move is forced, with that move.
 FORCED = {
@@ -80,6 +80,39 @@ def test_alphabeta_finds_the_forced_move(name: str) -> None:
     result = search.alphabeta(state, depth=4)
     assert (result.move, result.mate, result.score, result.depth) == (best, 1, 1.0, 1)
     assert result.pv == (best,)
+
+
+#: Colour 0 home but for its large on a7, whose only goal hex is a10 (a large keeps its
+#: hexes modulo 3), walled in by colour 0's own pieces on a8/a9, b10/c10 and b9/c8: one of
+#: them has to step out first. (Colour 3 is in the same plight at k5.)
+WALLED = (
+    "2 0 100 a7=0l a8=0l a9=0m a11=0l a12=0l b8=0s b9=0s b10=0s b11=0m c8=0m c9=0m c10=0m d8=0l "
+    "d9=0s e8=0s h6=3l i5=3l i6=3s j5=3s j6=3m k4=3m k6=3l l3=3m l4=3s l6=3m m2=3s m3=3l m4=3l "
+    "m5=3m m6=3s"
+)
+
+
+def heuristic(state: Any) -> tuple[float, ...]:
+    """The game's heuristic values of ``state``: a search's first simulation evaluates its root."""
+    return search.mcts(state, simulations=1, evaluator="heuristic").values
+
+
+def test_the_e_heuristic_sees_a_goal_hex_walled_in_by_own_pieces() -> None:
+    state = glacier.from_text("martian_chinese_checkers", WALLED)
+    assert "a7/0-a10" not in state.legal_moves()
+    # The wall counts 2 movements on top of the large's one (docs/rules/
+    # martian_chinese_checkers.md, "Heuristic"); the medium on a9 stepping out to c7 leaves
+    # two in all (the large jumps a8 to a9 and steps in; the medium comes back).
+    opened = state.copy()
+    opened.play("a9/0-c7")
+    assert heuristic(opened)[0] > heuristic(state)[0]
+    # So a search player gets out, where the wall used to hold both players to the ply limit.
+    for evaluator in ("heuristic", None):
+        seats = [players.MCTSPlayer(400, evaluator, seed=seat) for seat in range(2)]
+        game = state.copy()
+        while not game.is_terminal() and len(game.moves) < 40:
+            game.play(seats[game.current_player].choose(game))
+        assert game.is_terminal() and game.returns() == [1.0, -1.0], evaluator
 
 
 def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
@@ -560,3 +593,23 @@ def test_docstring_examples(name: str) -> None:
     # ``glacier.arena`` is the function; the module is in sys.modules.
     result = doctest.testmod(importlib.import_module(name), raise_on_error=False, report=True)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_flat_monte_carlo_cuts_its_playouts_in_e() -> None:
+    # Random games of E never finish: whole playouts would all score 0 (a draw at the ply
+    # limit), so the player cuts them after 20 plies by default there and scores the rest by
+    # the heuristic; from the walled position that finds the way out, as MCTS does.
+    player = players.from_spec("flat:200", seed=1)
+    assert isinstance(player, players.MonteCarloPlayer) and player.name == "flat:200"
+    assert players.PLAYOUT_PLIES["martian_chinese_checkers"] == 20
+    state = glacier.from_text("martian_chinese_checkers", WALLED)
+    move = player.choose(state)
+    assert move in state.legal_moves() and state.text() == glacier.from_text("martian_chinese_checkers", WALLED).text()
+    cut = players.from_spec("flat:200:6", seed=1)
+    assert isinstance(cut, players.MonteCarloPlayer) and (cut.playout_plies, cut.name) == (6, "flat:200:6")
+    assert cut.spawn(2).playout_plies == 6
+    assert cut.choose(state) in state.legal_moves()
+    with pytest.raises(errors.InvalidParameterError, match="playout_plies"):
+        players.MonteCarloPlayer(playout_plies=-1)
+    with pytest.raises(errors.InvalidParameterError, match="whole number"):
+        players.from_spec("flat:200:x")

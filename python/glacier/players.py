@@ -24,6 +24,7 @@ from .errors import InvalidParameterError
 
 __all__ = [
     "MCTS_DEFAULTS",
+    "PLAYOUT_PLIES",
     "AlphaBetaPlayer",
     "MCTSPlayer",
     "MonteCarloPlayer",
@@ -60,27 +61,50 @@ class MonteCarloPlayer:
     ``playouts`` games per move; or, with ``budget``, that many in all, shared out evenly
     among the legal moves (at least one each), for comparisons with a search given the
     same number of playouts. ``threads`` as for :func:`glacier.playouts` (0 = every core).
+
+    ``playout_plies=K`` cuts every playout after K plies and scores a game still going by
+    the game's heuristic (as MCTS's ``rollout_plies`` does), for games whose random games
+    say nothing: in E they run to the 2000-ply limit, a draw. None takes the game's default
+    (:data:`PLAYOUT_PLIES`: 20 plies for E, as its MCTS player's rollouts; whole games
+    elsewhere); 0 plays whole games.
     """
 
     def __init__(
-        self, playouts: int = 200, seed: Optional[int] = None, *, budget: Optional[int] = None, threads: int = 0
+        self,
+        playouts: int = 200,
+        seed: Optional[int] = None,
+        *,
+        budget: Optional[int] = None,
+        threads: int = 0,
+        playout_plies: Optional[int] = None,
     ) -> None:
         if playouts < 1 or (budget is not None and budget < 1):
             raise InvalidParameterError("a Monte Carlo player needs at least one playout")
+        if playout_plies is not None and playout_plies < 0:
+            raise InvalidParameterError(f"playout_plies must be 0 (whole games) or more, got {playout_plies}")
         self.playouts = playouts
         self.budget = budget
+        self.playout_plies = playout_plies
         self.threads = threads
         self.seed = seed
         self._rng = random.Random(seed)
 
     @property
     def name(self) -> str:
-        return f"flat:{self.budget}" if self.budget is not None else f"montecarlo:{self.playouts}"
+        name = f"flat:{self.budget}" if self.budget is not None else f"montecarlo:{self.playouts}"
+        return name if self.playout_plies is None else f"{name}:{self.playout_plies}"
 
     def choose(self, state: Any) -> str:
         me = state.current_player
         moves = state.legal_moves()
         per_move = self.playouts if self.budget is None else max(1, self.budget // len(moves))
+        plies = PLAYOUT_PLIES.get(state.game, 0) if self.playout_plies is None else self.playout_plies
+        cut = None
+        if plies:
+            # One playout is the first simulation of a search: the evaluation of its root.
+            cut = search.MCTS(
+                state.game, evaluator="rollout", rollout_plies=plies, seed=self._rng.randrange(2**63), reuse=False
+            )
         best: list[str] = []
         best_score = -np.inf
         for move in moves:
@@ -88,6 +112,8 @@ class MonteCarloPlayer:
             child.play(move)
             if child.is_terminal():
                 score = child.returns()[me]
+            elif cut is not None:
+                score = float(np.mean([cut.search(child, simulations=1).values[me] for _ in range(per_move)]))
             else:
                 result = playouts(
                     state.game,
@@ -105,7 +131,14 @@ class MonteCarloPlayer:
         return self._rng.choice(best)
 
     def spawn(self, seed: int) -> MonteCarloPlayer:
-        return MonteCarloPlayer(self.playouts, seed, budget=self.budget, threads=self.threads)
+        return MonteCarloPlayer(
+            self.playouts, seed, budget=self.budget, threads=self.threads, playout_plies=self.playout_plies
+        )
+
+
+#: The plies after which :class:`MonteCarloPlayer` cuts its playouts by default, per game
+#: (the rest play whole games): random games of E never finish, so whole ones score 0.
+PLAYOUT_PLIES: dict[str, int] = {"martian_chinese_checkers": 20}
 
 
 #: The evaluation each game's MCTS player uses when none is named (``evaluator=None``):
@@ -115,7 +148,7 @@ MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
     "ice_cube_checkers": {"evaluator": "heuristic"},
     "kings_court": {"evaluator": "heuristic"},
     "kuba": {"evaluator": "rollout"},
-    "martian_chinese_checkers": {"evaluator": "heuristic"},
+    "martian_chinese_checkers": {"evaluator": "rollout", "rollout_plies": 20},
 }
 
 
@@ -216,6 +249,13 @@ def _budget(text: str, what: str) -> tuple[Optional[int], Optional[float]]:
         raise InvalidParameterError(f"{what}: expected a count or seconds such as 2s, got {text!r}") from None
 
 
+def _count(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidParameterError(f"{what}: expected a whole number, got {text!r}") from None
+
+
 def _option(text: str) -> tuple[str, Any]:
     key, _, value = text.partition("=")
     if not key or not value:
@@ -232,8 +272,10 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     """A player from a short text:
 
     - ``random``;
-    - ``montecarlo[:N]``: flat Monte Carlo, N playouts per legal move (200);
-    - ``flat:N``: flat Monte Carlo with N playouts in all per move, shared among the moves;
+    - ``montecarlo[:N[:K]]``: flat Monte Carlo, N playouts per legal move (200), cut after
+      K plies and scored by the heuristic (the game's default, :data:`PLAYOUT_PLIES`);
+    - ``flat:N[:K]``: flat Monte Carlo with N playouts in all per move, shared among the
+      moves, cut likewise;
     - ``mcts[:N][:EVALUATOR][:key=value...]``: MCTS with N simulations (800) or a time such
       as ``2s``; EVALUATOR ``rollout``, ``heuristic`` or ``rolloutK`` (rollouts cut after K
       plies, then the heuristic); further options as keywords, e.g. ``c_puct=1.2``;
@@ -242,10 +284,12 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     name, *args = spec.split(":")
     if name == "random" and not args:
         return RandomPlayer(seed)
-    if name == "montecarlo" and len(args) <= 1:
-        return MonteCarloPlayer(int(args[0]) if args else 200, seed, threads=1)
-    if name == "flat" and len(args) == 1:
-        return MonteCarloPlayer(1, seed, budget=int(args[0]), threads=1)
+    if name == "montecarlo" and len(args) <= 2:
+        plies = _count(args[1], spec) if len(args) == 2 else None
+        return MonteCarloPlayer(_count(args[0], spec) if args else 200, seed, threads=1, playout_plies=plies)
+    if name == "flat" and len(args) in (1, 2):
+        plies = _count(args[1], spec) if len(args) == 2 else None
+        return MonteCarloPlayer(1, seed, budget=_count(args[0], spec), threads=1, playout_plies=plies)
     if name == "alphabeta" and len(args) <= 1:
         depth, seconds = _budget(args[0], spec) if args else (None, 1.0)
         return AlphaBetaPlayer(depth, seconds)
@@ -265,5 +309,5 @@ def from_spec(spec: str, seed: int = 0) -> Player:
                 raise InvalidParameterError(f"{spec}: unknown MCTS option {arg!r}")
         return MCTSPlayer(simulations, evaluator, seed, seconds=seconds, **options)
     raise InvalidParameterError(
-        f"unknown player {spec!r}: random, montecarlo[:N], flat:N, mcts[:N][:evaluator], alphabeta[:D]"
+        f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D]"
     )

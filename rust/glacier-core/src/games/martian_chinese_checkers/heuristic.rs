@@ -15,6 +15,10 @@ const DAMPING: f32 = 8.0;
 const WRONG_LATTICE: u8 = 4;
 /// Work counted for a trapped piece that is not on its hex yet (it waits for its trapper).
 const TRAPPED: u8 = 1;
+/// Work counted on top for a piece whose goal hex no piece of its size can enter as the
+/// board stands (see [`Board::sealed`]): one of the pieces in the way has to leave and
+/// come back.
+const SEALED: u8 = 2;
 /// A piece's size keeps it off a hex for good (in [`Tables::moves`]).
 const NEVER: u8 = u8::MAX;
 
@@ -172,20 +176,71 @@ impl<const P: usize> Board<P> {
         let t = tables();
         let goal = &t.goal[goal_of(Self::COLOURS[p]) as usize];
         let seat = &self.seats[p];
+        // The goal hexes that already hold a piece of p, and for the others, which sizes
+        // could not come in.
+        let mut held = 0u16;
+        for &hex in &seat.hex[..PIECES] {
+            if let Some(i) = goal.iter().position(|&g| g == hex) {
+                held |= 1 << i;
+            }
+        }
+        let mut sealed = [0u8; PIECES];
+        for (i, &g) in goal.iter().enumerate() {
+            if held >> i & 1 == 0 {
+                for size in 1..=3u8 {
+                    if self.sealed(p, g as usize, size) {
+                        sealed[i] |= 1 << (size - 1);
+                    }
+                }
+            }
+        }
         let mut cost = [[0u8; PIECES]; PIECES];
         for (slot, row) in cost.iter_mut().enumerate() {
             let hex = seat.hex[slot] as usize;
             let size = size_of(slot);
             let trapped = if self.free[p] >> slot & 1 == 0 { TRAPPED } else { 0 };
-            for (c, &g) in row.iter_mut().zip(goal) {
+            for ((c, &g), &seal) in row.iter_mut().zip(goal).zip(&sealed) {
                 *c = if g as usize == hex {
                     0
                 } else {
-                    cost_in(&t.moves, hex, g as usize, size) + trapped
+                    let walled = if seal >> (size - 1) & 1 != 0 { SEALED } else { 0 };
+                    cost_in(&t.moves, hex, g as usize, size) + trapped + walled
                 };
             }
         }
         assignment(&cost) as f32
+    }
+
+    /// Whether p's own pieces wall the hex `g` in against a piece of p of `size`: along
+    /// every line of `size` hexes that ends on `g`, the hex the piece would start from is
+    /// off the board or topped by another piece of p (not a free one of that size, which
+    /// could go), or the movement would have to touch down on a piece of p on the way.
+    /// Typically a goal hex with p's pieces parked all around it, which one of them has to
+    /// leave before the last piece can come in. Only p's own pieces count: the others' come
+    /// and go, and counting them would pay a player for parking its pieces in its home
+    /// to keep the others out of their goal.
+    fn sealed(&self, p: usize, g: usize, size: u8) -> bool {
+        let mine = |h: u8| usize::from(self.cell[h as usize] >> 3) == p;
+        // A touch-down p's own pieces allow (the other rules of landing aside).
+        let l = |h: u8| h != OFF_BOARD && !mine(h);
+        let o = |h: u8| self.cell[h as usize] < EMPTY_CELL;
+        let ready = |h: u8| {
+            let top = self.top[h as usize] as usize;
+            size_of(top) == size && self.is_free(top)
+        };
+        !LINE[g].iter().any(|&[a1, a2, a3]| {
+            let start = [a1, a2, a3][size as usize - 1];
+            if start == OFF_BOARD || (mine(start) && !ready(start)) {
+                return false;
+            }
+            // The piece goes from `start` towards g: its first hex is the one nearest
+            // `start` (as in `directions_within`).
+            match size {
+                1 => true,
+                2 => o(a1) || l(a1),
+                _ => (o(a2) && l(a1)) || (l(a2) && (o(a1) || l(a1))),
+            }
+        })
     }
 
     fn heuristic_values(&self, values: &mut Values) {
@@ -364,5 +419,34 @@ mod tests {
         let (value, mv) = best.expect("a move");
         assert!(value > 0.0, "{value}");
         assert!(start.move_priority(mv) > 0, "{}", start.move_text(mv));
+    }
+
+    #[test]
+    fn a_goal_hex_walled_in_by_own_pieces_costs_more() {
+        let params = MartianChineseCheckersParams {
+            players: 2,
+            stack_limit: None,
+            max_plies: 2000,
+        };
+        // Colour 0 home but for its large on a7, whose only goal hex is a10 (a large keeps
+        // its hexes modulo 3): its own pieces on a8/a9, b10/c10 and b9/c8 wall a10 in.
+        let text = "2 0 100 a7=0l a8=0l a9=0m a11=0l a12=0l b8=0s b9=0s b10=0s b11=0m c8=0m \
+                    c9=0m c10=0m d8=0l d9=0s e8=0s h6=3l i5=3l i6=3s j5=3s j6=3m k4=3m k6=3l \
+                    l3=3m l4=3s l6=3m m2=3s m3=3l m4=3l m5=3m m6=3s";
+        let state = MartianChineseCheckers::from_text(text, &params).expect("valid");
+        assert!(state.parse_move("a7/0-a10").is_err(), "the large cannot go in");
+        on_board!(&state.0, b => {
+            let hex = |name: &str| (0..HEXES).find(|&h| super::text::hex_name(h) == name).expect("a hex");
+            assert!(b.sealed(0, hex("a10"), 3));
+            assert!(!b.sealed(0, hex("a10"), 2), "a medium on c10 could jump in over b10");
+            // One movement (the large) plus the wall.
+            assert_eq!(b.work(0), f32::from(1 + SEALED));
+        });
+        // The medium on a9 stepping out opens the wall: the large then jumps a8 to a9 and
+        // steps in, and the medium comes back, two movements in all.
+        let mut after = state.clone();
+        after.play_unchecked(state.parse_move("a9/0-c7").expect("legal"));
+        on_board!(&after.0, b => assert_eq!(b.work(0), 2.0));
+        assert!(values(&after)[0] > values(&state)[0]);
     }
 }
