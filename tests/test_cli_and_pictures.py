@@ -115,7 +115,7 @@ def test_e_comparisons_name_both_engines() -> None:
     rows = e_comparisons(quick=True)
     hows = " ".join(row.how for row in rows)
     assert "glacier" in hows and "OpenSpiel chinese_checkers in C++" in hows and "pyspiel" not in hows
-    assert len(rows) == 4 and all(row.rate > 0 for row in rows)
+    assert len(rows) == 5 and all(row.rate > 0 for row in rows)
 
 
 def test_perft_depth_zero_and_long_counts() -> None:

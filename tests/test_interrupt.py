@@ -117,10 +117,11 @@ LIMITED = textwrap.dedent(
     import resource, sys
     import glacier
 
-    # Room for the work and a handful of thread stacks, not for 256 of them.
+    # Room for the work (140,000 Kuba environments with their kept masks and moves) and a
+    # few dozen thread stacks of 2 MiB, not for 256 of them.
     with open("/proc/self/status") as status:
         size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
-    limit = size + 96 * 2**20
+    limit = size + 160 * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     exec(sys.argv[1])
     """
