@@ -27,7 +27,7 @@ from typing import Any, Callable
 import pytest
 
 import glacier
-from glacier.bench import python_api_steps
+from glacier.bench import python_action_steps, python_api_steps
 
 chess = pytest.importorskip("chess")
 
@@ -218,17 +218,7 @@ def test_glacier_chess_random_games(benchmark: Any) -> None:
 
 def test_glacier_chess_random_games_actions(benchmark: Any) -> None:
     def plies() -> int:
-        rng = random.Random(0)
-        done = 0
-        while done < RANDOM_PLIES:
-            state = chess_start()
-            while done < RANDOM_PLIES:
-                actions = state.legal_actions()
-                if not actions:
-                    break
-                state.apply_action(actions[int(rng.random() * len(actions))])
-                done += 1
-        return done
+        return python_action_steps(chess_start, RANDOM_PLIES, seed=0)
 
     run(
         benchmark,
