@@ -100,6 +100,51 @@ pub const DIRECTION_SYMMETRIES: [[u8; 4]; 8] = {
     out
 };
 
+/// Test support for games with symmetric perft keys: along a line of play from `state`
+/// (every third position from ply `first` on, for `plies` plies), each of the position's
+/// eight images (`image(state, g)`) must have the same perft(1..3) counts, the fact a
+/// symmetric key relies on, and the same key from `key_depth` plies to go, while below it
+/// the key stays the plain hash. Calls `seen` with every position checked and returns how
+/// many there were.
+#[cfg(test)]
+pub(crate) fn check_mirror_images<G: crate::game::Game>(
+    mut state: G,
+    image: impl Fn(&G, usize) -> G,
+    key_depth: u32,
+    first: usize,
+    plies: usize,
+    mut seen: impl FnMut(&G),
+) -> usize {
+    let mut checked = 0;
+    for ply in 0..plies {
+        let mut list = Vec::new();
+        state.generate_moves(&mut |mv| list.push(mv));
+        if ply >= first && (ply - first) % 3 == 0 {
+            let counts: Vec<u64> = (1..=3).map(|d| crate::perft::perft(&state, d)).collect();
+            let key = state.transposition_key(key_depth);
+            for g in 1..8 {
+                let other = image(&state, g);
+                for (d, &n) in (1..=3).zip(&counts) {
+                    assert_eq!(crate::perft::perft(&other, d), n, "ply {ply}, symmetry {g}");
+                }
+                assert_eq!(
+                    other.transposition_key(key_depth),
+                    key,
+                    "ply {ply}, symmetry {g}"
+                );
+                assert_eq!(other.transposition_key(key_depth - 1), other.hash());
+            }
+            seen(&state);
+            checked += 1;
+        }
+        let Some(&mv) = list.get((ply * 7 + 3) % list.len().max(1)) else {
+            break;
+        };
+        state.play_unchecked(mv);
+    }
+    checked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

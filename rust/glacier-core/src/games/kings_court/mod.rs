@@ -887,29 +887,14 @@ mod tests {
     fn mirror_images_after_the_opening_share_their_counts_and_key() {
         // Positions along a line of play with jumps and captures: each of the eight images
         // has the same perft counts (the fact the symmetric key relies on) and the same key.
-        let mut state = KingsCourt::start(&params());
-        let mut checked = 0;
-        for ply in 0..60 {
-            let mut list = Vec::new();
-            state.generate_moves(&mut |mv| list.push(mv));
-            if ply >= 2 && ply % 3 == 2 {
-                let counts: Vec<u64> = (1..=3).map(|d| crate::perft::perft(&state, d)).collect();
-                let key = state.transposition_key(SYMMETRIC_KEY_DEPTH);
-                for g in 1..8 {
-                    let other = image(&state, g);
-                    for (d, &n) in (1..=3).zip(&counts) {
-                        assert_eq!(crate::perft::perft(&other, d), n, "ply {ply}, symmetry {g}");
-                    }
-                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH), key);
-                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH - 1), other.hash);
-                }
-                checked += 1;
-            }
-            let Some(&mv) = list.get((ply * 7 + 3) % list.len().max(1)) else {
-                break;
-            };
-            state.play_unchecked(mv);
-        }
+        let checked = zobrist::check_mirror_images(
+            KingsCourt::start(&params()),
+            image,
+            SYMMETRIC_KEY_DEPTH,
+            2,
+            60,
+            |_| {},
+        );
         assert!(checked >= 10, "only {checked} positions");
         // In the opening the key is the hash: Red's and Green's ring squares differ.
         let start = KingsCourt::start(&params());

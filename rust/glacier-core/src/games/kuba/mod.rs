@@ -682,30 +682,15 @@ mod tests {
         // Positions along a line of play with captures, bonus turns and kos: each of the
         // eight images has the same perft counts (the fact the symmetric key relies on) and
         // the same key.
-        let mut state = Kuba::start(&params());
-        let (mut checked, mut kos) = (0, 0);
-        for ply in 0..120 {
-            let mut list = Vec::new();
-            state.generate_moves(&mut |mv| list.push(mv));
-            if ply % 3 == 0 {
-                let counts: Vec<u64> = (1..=3).map(|d| crate::perft::perft(&state, d)).collect();
-                let key = state.transposition_key(SYMMETRIC_KEY_DEPTH);
-                for g in 1..8 {
-                    let other = image(&state, g);
-                    for (d, &n) in (1..=3).zip(&counts) {
-                        assert_eq!(crate::perft::perft(&other, d), n, "ply {ply}, symmetry {g}");
-                    }
-                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH), key);
-                    assert_eq!(other.transposition_key(SYMMETRIC_KEY_DEPTH - 1), other.hash);
-                }
-                checked += 1;
-                kos += usize::from(state.ko != KubaMove::NO_KO);
-            }
-            let Some(&mv) = list.get((ply * 7 + 3) % list.len().max(1)) else {
-                break;
-            };
-            state.play_unchecked(mv);
-        }
+        let mut kos = 0;
+        let checked = zobrist::check_mirror_images(
+            Kuba::start(&params()),
+            image,
+            SYMMETRIC_KEY_DEPTH,
+            0,
+            120,
+            |state| kos += usize::from(state.ko != KubaMove::NO_KO),
+        );
         assert!(checked >= 10 && kos >= 2, "{checked} positions, {kos} with a ko");
     }
 }
