@@ -532,28 +532,17 @@ impl<G: FullGame> VecEnv<G> {
                 let who = player.unwrap_or_else(|| slot.state.current_player());
                 let key = slot.state.fixed_observation_key(who);
                 if slot.fixed_key != Some(key) {
-                    for &cell in &slot.fixed_cells {
-                        row[cell as usize] = 0.0;
-                    }
-                    slot.fixed_cells.clear();
-                    let fixed = &mut slot.fixed_cells;
-                    slot.state.fixed_observation_cells(who, &mut |cell, value| {
-                        row[cell] = value;
-                        fixed.push(cell as u32);
-                    });
+                    clear_cells(row, &mut slot.fixed_cells);
+                    slot.state.fixed_observation_cells(
+                        who,
+                        &mut record_cells(row, &mut slot.fixed_cells),
+                    );
                     slot.fixed_key = Some(key);
                 }
-                for &cell in &slot.cells {
-                    row[cell as usize] = 0.0;
-                }
-                slot.cells.clear();
-                let cells = &mut slot.cells;
+                clear_cells(row, &mut slot.cells);
                 let pending = slot.partial.path().as_slice();
                 slot.state
-                    .observation_cells(pending, who, &mut |cell, value| {
-                        row[cell] = value;
-                        cells.push(cell as u32);
-                    });
+                    .observation_cells(pending, who, &mut record_cells(row, &mut slot.cells));
             }
         });
     }
@@ -651,6 +640,24 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
         Some(Taken::Move(mv)) => Resolved::Move(mv),
         Some(Taken::Continues) => Resolved::Continues(partial),
         None => Resolved::Illegal,
+    }
+}
+
+/// Sets back to 0 the cells of `row` that `kept` lists (those a change-by-change write set
+/// last time), and forgets them.
+fn clear_cells(row: &mut [f32], kept: &mut Vec<u32>) {
+    for &cell in kept.iter() {
+        row[cell as usize] = 0.0;
+    }
+    kept.clear();
+}
+
+/// A sink for a game's observation cells that writes each into `row` and lists it in
+/// `kept`, for [`clear_cells`] at the next write.
+fn record_cells<'a>(row: &'a mut [f32], kept: &'a mut Vec<u32>) -> impl FnMut(usize, f32) + 'a {
+    move |cell, value| {
+        row[cell] = value;
+        kept.push(cell as u32);
     }
 }
 
