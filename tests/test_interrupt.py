@@ -24,7 +24,7 @@ LONG_CALLS = {
     "perft, one thread": "glacier.new_game('kuba').perft(9)",
     "perft, every core": "glacier.new_game('kuba').perft(9, threads=0)",
     "perft without bulk counting": "glacier.new_game('kuba').perft(9, bulk=False)",
-    "perft with a table, every core": "glacier.new_game('kuba').perft(10, hash_mb=16, threads=0)",
+    "perft with a table, every core": "glacier.new_game('kuba').perft(12, hash_mb=16, threads=0)",
     "perft divide, one thread": "glacier.new_game('kuba').perft_divide(9)",
     "perft divide, every core": "glacier.new_game('ice_age_chess').perft_divide(7, threads=0)",
     "playouts, one thread": "glacier.playouts('kuba', 10**7, threads=1)",
@@ -81,7 +81,7 @@ def test_ctrl_c_stops_a_long_native_call_within_half_a_second(call: str) -> None
 def test_a_table_kept_from_an_interrupted_perft_counts_right() -> None:
     """A count cut short by Ctrl-C stores nothing in the table, so the next count of the
     same size, which reuses that table, still gives the true count."""
-    script = INTERRUPTED.format(call="glacier.new_game('kuba').perft(10, hash_mb=16, threads=2)")
+    script = INTERRUPTED.format(call="glacier.new_game('kuba').perft(12, hash_mb=16, threads=2)")
     script += "print(glacier.new_game('kuba').perft(6, hash_mb=16), glacier.new_game('kuba').perft(6))\n"
     done = run_python(script)
     assert done.returncode == 0, done.stderr
