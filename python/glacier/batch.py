@@ -201,10 +201,10 @@ class VectorEnv:
     ) -> npt.NDArray[np.bool_]:
         """Legal actions, envs x num_actions (or one environment's row). With ``out`` (a
         C-contiguous bool array of that shape), the masks are written into it and it is
-        returned: no new array per step. With ``changes_only`` as well, only the entries
-        that changed since the last such call are written: ``out`` must be the same buffer,
-        left as that call left it (the first time, and after :meth:`reset_masks`, all false).
-        Masks are nearly all zeros, so this writes a few bytes per environment."""
+        returned: no new array per step. With ``changes_only`` as well, the legal actions
+        found are kept, so that the next :meth:`step` finds its moves without generating
+        them again. Either way every row is written whole: in a large batch one pass along
+        a row streams through memory faster than a few scattered writes per row."""
         if out is None:
             return self._env.legal_mask(env)
         if env is not None:
@@ -217,7 +217,7 @@ class VectorEnv:
         return out
 
     def reset_masks(self) -> None:
-        """Starts :meth:`legal_mask`'s ``changes_only`` writes afresh, on an all-false buffer."""
+        """Forgets the legal actions that :meth:`legal_mask`'s ``changes_only`` writes kept."""
         self._fresh_masks = True
 
     def observations(

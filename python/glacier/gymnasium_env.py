@@ -291,9 +291,8 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         return self.agent
 
     def _write(self) -> None:
-        """Brings the observation and mask buffers up to date. The masks change in a few
-        places per step: only those are written, into a buffer that nothing else writes
-        (``copy=False`` hands out read-only views of both)."""
+        """Brings the observation and mask buffers up to date (``copy=False`` hands out
+        read-only views of both), keeping the legal actions found for the next step."""
         self._env.observations(self._viewer(), out=self._observations)
         self._env.legal_mask(out=self._masks, changes_only=True)
 

@@ -30,7 +30,8 @@ struct Slot<G: FullGame> {
     action: i64,
     resolved: Resolved<G::Move>,
     result: StepResult,
-    /// The actions marked in this environment's row by the last [`VecEnv::update_mask`].
+    /// In games whose moves are one action each: the actions marked in this environment's
+    /// row by the last [`VecEnv::update_mask`].
     marked: Vec<u16>,
     /// Whether `state` is over, worked out once per change of the state: in some games
     /// (Ice Age Chess) asking takes a move generation.
@@ -423,7 +424,6 @@ impl<G: FullGame> VecEnv<G> {
 
     /// Legal-action masks, num_envs x `NUM_DISTINCT_ACTIONS`.
     pub fn legal_mask(&self, out: &mut [bool]) {
-        out.fill(false);
         chunked_read(
             &self.slots,
             out,
@@ -431,23 +431,30 @@ impl<G: FullGame> VecEnv<G> {
             self.threads,
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
+                    // Cleared a row at a time, just before its actions are marked, so the
+                    // marks land on lines already in the cache (see `update_mask`).
+                    row.fill(false);
                     slot.for_each_legal_action(|a| row[a] = true);
                 }
             },
         );
     }
 
-    /// Brings the legal-action masks in `out` (num_envs x `NUM_DISTINCT_ACTIONS`) up to
-    /// date, touching only the entries that change: `out` must be the buffer of the last
-    /// call, unchanged since (all false before the first). Masks are mostly zeros, so this
-    /// writes a few bytes per environment where [`VecEnv::legal_mask`] clears every entry.
+    /// Writes the legal-action masks into `out` (num_envs x `NUM_DISTINCT_ACTIONS`), as
+    /// [`VecEnv::legal_mask`] does, and keeps each environment's legal actions (and, in
+    /// games of one action per move, their moves) so that the next step finds its move
+    /// without generating the moves again.
+    ///
+    /// Each row is cleared whole, just before its actions are marked, rather than clearing
+    /// only the entries marked last time: in a large batch the masks are far bigger than
+    /// the caches, and one pass along a row streams through memory faster than a few dozen
+    /// scattered writes that each wait for their own line (measured: chess with 4096
+    /// environments steps about twice as fast this way).
     pub fn update_mask(&mut self, out: &mut [bool]) {
         let size = G::NUM_DISTINCT_ACTIONS;
         chunked(&mut self.slots, out, size, self.threads, |slots, out| {
             for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
-                for &a in &slot.marked {
-                    row[usize::from(a)] = false;
-                }
+                row.fill(false);
                 let mut marked = std::mem::take(&mut slot.marked);
                 marked.clear();
                 if G::ONE_ACTION_MOVES && slot.partial.is_empty() {
@@ -469,10 +476,8 @@ impl<G: FullGame> VecEnv<G> {
                     slot.moves = moves;
                     slot.moves_known = true;
                 } else {
-                    slot.for_each_legal_action(|a| {
-                        row[a] = true;
-                        marked.push(a as u16);
-                    });
+                    // Only moves of one action are found again from the marks.
+                    slot.for_each_legal_action(|a| row[a] = true);
                 }
                 slot.marked = marked;
             }
@@ -497,9 +502,12 @@ impl<G: FullGame> VecEnv<G> {
     /// `player`, or of the environment's player to move when `None`.
     pub fn observations(&self, player: Option<usize>, out: &mut [f32]) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
-        out.fill(0.0);
         chunked_read(&self.slots, out, size, self.threads, |slots, out| {
             for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
+                // A row at a time, just before it is written, so the writes hit lines in
+                // the cache (a whole large buffer cleared first would be out of the cache
+                // again by then).
+                row.fill(0.0);
                 let who = player.unwrap_or_else(|| slot.state.current_player());
                 slot.partial.observe(&slot.state, who, row);
             }

@@ -509,9 +509,8 @@ impl NativeVectorEnv {
         Ok(())
     }
 
-    /// Brings the legal-action masks in `out` up to date, touching only the entries that
-    /// change: `out` must be the buffer of the last call, unchanged since (or, with
-    /// `fresh`, an all-false buffer).
+    /// Writes the legal-action masks into `out` and keeps the legal actions found for the
+    /// next step (`fresh` forgets those kept before).
     #[pyo3(signature = (out, fresh = false))]
     fn update_legal_mask(
         &mut self,
