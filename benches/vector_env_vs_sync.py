@@ -1,0 +1,77 @@
+"""glacier's batched ``GlacierVectorEnv`` against Gymnasium's ``SyncVectorEnv`` over glacier's
+single ``GlacierEnv``, the two taking turns step by step, so that a change of load on a
+shared machine moves both sides alike (``benches/bench_batch.py`` times all of one side's
+steps, then all of the other's). Each side: one ``step()`` of ``num_envs`` environments with
+legal-action masks and observations, NextStep autoreset, ``copy=False``, the actions chosen
+beforehand from the masks the last step returned, exactly as in ``bench_batch.py``. Prints
+the median time per step of each side and their ratio.
+
+    python benches/vector_env_vs_sync.py [--games kuba,e] [--envs 256,4096] [--rounds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import glacier
+from glacier.gymnasium_env import GlacierEnv, GlacierVectorEnv
+
+
+def _first_choice(masks: Any, weights: Any) -> Any:
+    """The legal action of highest weight in each environment (as ``bench_batch.py``)."""
+    return (masks * weights).argmax(axis=1)
+
+
+class Side:
+    """One implementation, stepped one step at a time with its own seeded choices."""
+
+    def __init__(self, envs: Any) -> None:
+        self.envs = envs
+        self.obs = envs.reset(seed=0)[0]
+        self.rng = np.random.default_rng(0)
+        self.times: list[float] = []
+
+    def step(self) -> None:
+        masks = self.obs["action_mask"]
+        actions = _first_choice(masks, self.rng.random(masks.shape[1], dtype=np.float32))
+        start = time.perf_counter()
+        self.obs = self.envs.step(actions)[0]
+        self.times.append(time.perf_counter() - start)
+
+
+def compare(game: str, num_envs: int, rounds: int) -> tuple[float, float]:
+    params = {"max_plies": 200}
+    batched = Side(GlacierVectorEnv(game, num_envs, copy=False, **params))
+    single = [lambda: GlacierEnv(game, **params) for _ in range(num_envs)]
+    sync = Side(gymnasium.vector.SyncVectorEnv(single, copy=False))
+    for side in (batched, sync):  # one warm-up step each, not timed
+        side.step()
+        side.times.clear()
+    for _ in range(rounds):
+        batched.step()
+        sync.step()
+    return statistics.median(batched.times), statistics.median(sync.times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="", help="comma-separated game names (default: all)")
+    parser.add_argument("--envs", default="256,4096")
+    parser.add_argument("--rounds", type=int, default=30)
+    args = parser.parse_args()
+    games = [g for g in args.games.split(",") if g] or list(glacier.GAMES)
+    print(f"{'game':26} {'envs':>5} {'batched ms':>11} {'sync ms':>9} {'ratio':>7}")
+    for game in games:
+        for num_envs in (int(n) for n in args.envs.split(",")):
+            batched, sync = compare(game, num_envs, args.rounds)
+            print(f"{game:26} {num_envs:5} {batched * 1e3:11.3f} {sync * 1e3:9.2f} {sync / batched:6.1f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
