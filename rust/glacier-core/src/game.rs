@@ -249,6 +249,13 @@ pub trait Notation: Game {
         None
     }
 
+    /// A number below 2^48 that orders the legal moves of this state as their texts do
+    /// (byte by byte), different for different moves, so a binding can sort the moves by
+    /// number instead of by text; `None` when the game gives none.
+    fn move_order_key(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// The text of `mv`, a legal move of this state.
     fn move_text(&self, mv: Self::Move) -> String {
         let mut out = String::with_capacity(16);
