@@ -191,13 +191,12 @@ fn action_ints<G: FullGame>(py: Python<'_>) -> &'static [Py<PyInt>] {
 const ORDER_KEY_BITS: u32 = 48;
 const MOVE_INDEX_BITS: u32 = 64 - ORDER_KEY_BITS;
 
-/// Where `legal_moves()` takes a move's string from.
-#[derive(Clone, Copy)]
-enum Source {
-    /// The shared string of this key.
-    Keyed(usize),
-    /// This entry of the new strings made for moves without a key.
-    Made(usize),
+/// A legal move on its way into `legal_moves()`: its order key with its index in the scan
+/// below it, its string and the move.
+struct Listed<M> {
+    order: u64,
+    string: Py<PyString>,
+    mv: M,
 }
 
 /// The strings the last `legal_moves()` returned, while the state has not changed since, and
@@ -208,10 +207,7 @@ enum Source {
 struct LastMoves<M> {
     moves: Vec<(usize, M)>,
     held: Vec<Py<PyString>>,
-    /// Per move in generation order: the move and where its string is.
-    generated: Vec<(Source, M)>,
-    /// The moves' order keys, each with the move's index below it.
-    order: Vec<u64>,
+    listed: Vec<Listed<M>>,
     text: String,
     /// `legal_actions()`: one bit per action number, all clear between calls, and the
     /// actions in ascending order.
@@ -224,8 +220,7 @@ impl<M> LastMoves<M> {
         Mutex::new(LastMoves {
             moves: Vec::new(),
             held: Vec::new(),
-            generated: Vec::new(),
-            order: Vec::new(),
+            listed: Vec::new(),
             text: String::new(),
             action_bits: Vec::new(),
             actions: Vec::new(),
@@ -346,15 +341,13 @@ impl<G: FullGame> Native<G> {
         let LastMoves {
             moves,
             held,
-            generated,
-            order,
+            listed,
             text,
             ..
         } = &mut *last;
         moves.clear();
         held.clear();
-        generated.clear();
-        order.clear();
+        listed.clear();
         let state = self.session.state();
         let partial = self.session.partial();
         let mut keyed = self
@@ -364,56 +357,69 @@ impl<G: FullGame> Native<G> {
             Some(guard) => &mut guard.slots,
             None => &mut [],
         };
-        let complete = state.scan_moves(&mut |mv| {
+        let complete = state.scan_moves_nearly_sorted(&mut |mv| {
             if !partial.allows(state, mv) {
                 return ControlFlow::Continue(());
             }
-            let index = generated.len() as u64;
+            let index = listed.len() as u64;
             let key = state
                 .move_order_key(mv)
                 .filter(|&key| key >> ORDER_KEY_BITS == 0);
             let (Some(key), true) = (key, index >> MOVE_INDEX_BITS == 0) else {
                 return ControlFlow::Break(());
             };
-            order.push(key << MOVE_INDEX_BITS | index);
-            let source = match state.move_text_key(mv).filter(|&key| key < slots.len()) {
-                Some(key) => {
-                    if slots[key].is_none() {
+            let slot = state.move_text_key(mv).and_then(|key| slots.get_mut(key));
+            let string = match slot {
+                Some(slot) => slot
+                    .get_or_insert_with(|| {
                         text.clear();
                         state.write_move_text(mv, text);
-                        slots[key] = Some(PyString::new(py, text).unbind());
-                    }
-                    Source::Keyed(key)
-                }
+                        PyString::new(py, text).unbind()
+                    })
+                    .clone_ref(py),
                 None => {
                     text.clear();
                     state.write_move_text(mv, text);
-                    held.push(PyString::new(py, text).unbind());
-                    Source::Made(held.len() - 1)
+                    let string = PyString::new(py, text).unbind();
+                    held.push(string.clone_ref(py));
+                    string
                 }
             };
-            generated.push((source, mv));
+            listed.push(Listed {
+                order: key << MOVE_INDEX_BITS | index,
+                string,
+                mv,
+            });
             ControlFlow::Continue(())
         });
         if complete.is_break() {
+            listed.clear();
             held.clear();
             return Ok(None);
         }
-        order.sort_unstable();
-        let string = |source: Source| match source {
-            Source::Keyed(key) => slots.get(key).and_then(Option::as_ref),
-            Source::Made(i) => held.get(i),
-        };
-        let mut sorted: Vec<&Py<PyString>> = Vec::with_capacity(order.len());
-        for &entry in order.iter() {
-            let (source, mv) = generated[(entry & ((1 << MOVE_INDEX_BITS) - 1)) as usize];
-            let Some(s) = string(source) else {
-                return Ok(None);
-            };
-            sorted.push(s);
-            moves.push((s.as_ptr() as usize, mv));
+        // The scan leaves few moves out of order (E's exchanges at most): an insertion
+        // sort then costs about one comparison per move.
+        if listed.len() <= 128 {
+            for i in 1..listed.len() {
+                let mut j = i;
+                while j > 0 && listed[j - 1].order > listed[j].order {
+                    listed.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        } else {
+            listed.sort_unstable_by_key(|entry| entry.order);
         }
-        PyList::new(py, sorted.iter().map(|s| s.bind(py))).map(Some)
+        moves.extend(
+            listed
+                .iter()
+                .map(|entry| (entry.string.as_ptr() as usize, entry.mv)),
+        );
+        PyList::new(
+            py,
+            listed.drain(..).map(|entry| entry.string.into_bound(py)),
+        )
+        .map(Some)
     }
 
     /// `legal_actions()`: the actions marked in a bit set and read back in ascending order

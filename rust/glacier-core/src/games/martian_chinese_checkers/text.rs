@@ -138,6 +138,42 @@ const fn level_order(end: u8) -> [u8; MAX_PIECES] {
     rank
 }
 
+/// The rank of the text of the hex `size + 1` away from `h` in direction `d` (255 off the
+/// board).
+const fn destination_rank(h: usize, d: u8, size: usize) -> u8 {
+    match LINE[h][d as usize][size] {
+        OFF_BOARD => 255,
+        to => HEX_ORDER[to as usize],
+    }
+}
+
+/// `DIRECTIONS_BY_TEXT[h][size - 1]`: the six directions in the order of the texts of the
+/// hexes `size` away from `h` in them (those off the board last).
+const DIRECTIONS_BY_TEXT: [[[u8; 6]; 3]; HEXES] = {
+    let mut table = [[[0u8; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut order = [0u8, 1, 2, 3, 4, 5];
+            // Insertion sort: `sort` is not a const fn.
+            let mut i = 1;
+            while i < 6 {
+                let mut j = i;
+                while j > 0 && destination_rank(h, order[j - 1], size) > destination_rank(h, order[j], size) {
+                    (order[j - 1], order[j]) = (order[j], order[j - 1]);
+                    j -= 1;
+                }
+                i += 1;
+            }
+            table[h][size] = order;
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
 /// Levels followed by '-' or by the end of the move.
 const LEVEL_ORDER: [u8; MAX_PIECES] = level_order(b'-');
 /// Levels followed by '=' (X's in a whole-turn exchange).
@@ -355,6 +391,64 @@ impl<const P: usize> Board<P> {
         }
     }
 
+    /// See [`MartianChineseCheckers::scan_moves_nearly_sorted`]: the moves of
+    /// [`Board::scan_moves`], each piece's movements in the text order of its place and, a
+    /// piece's, of their destinations; each followed by its exchanges, and the whole-turn
+    /// exchanges last, as `scan_moves` orders them.
+    fn scan_moves_nearly_sorted<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome != Outcome::Ongoing {
+            return ControlFlow::Continue(());
+        }
+        let me = self.player as usize;
+        // The free pieces of the mover as (hex rank, level rank, slot), sorted.
+        let mut pieces = [0u32; SLOTS];
+        let mut count = 0;
+        let mut free = self.free[me];
+        while free != 0 {
+            let slot = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let id = me * SLOTS + slot;
+            let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
+                | u32::from(LEVEL_ORDER[self.level(id)]);
+            let entry = place << 8 | slot as u32;
+            let mut i = count;
+            while i > 0 && pieces[i - 1] > entry {
+                pieces[i] = pieces[i - 1];
+                i -= 1;
+            }
+            pieces[i] = entry;
+            count += 1;
+        }
+        let mut any = false;
+        for &entry in &pieces[..count] {
+            let id = me * SLOTS + (entry & 0xFF) as usize;
+            let size = size_of(id);
+            let from = self.hex(id);
+            let (dirs, onto) = self.directions(id, from, size);
+            for &d in &DIRECTIONS_BY_TEXT[from][size as usize - 1] {
+                if dirs >> d & 1 == 0 {
+                    continue;
+                }
+                let to = LINE[from][d as usize][size as usize - 1] as usize;
+                let mv = MartianChineseCheckersMove::movement(id, to);
+                visit(mv)?;
+                any = true;
+                if onto >> d & 1 != 0 {
+                    if let Some(partners) = self.partners_after(id, to) {
+                        partners.scan(|g| visit(mv.with_exchange(id, g)))?;
+                    }
+                }
+            }
+        }
+        if !self.scan_whole_turn_exchanges(visit)? && !any {
+            visit(MartianChineseCheckersMove::PASS)?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
     /// most significant first. A movement `<hex>/<level>-<hex>` is followed by its
     /// exchanges (`x`, then X's place, the same for every exchange of one movement, then
@@ -525,6 +619,15 @@ impl Notation for MartianChineseCheckers {
         on_board!(&self.0, b => b.move_text_key(mv))
     }
 
+    /// Movements piece by piece in text order, so only exchanges may be out of it.
+    #[inline]
+    fn scan_moves_nearly_sorted<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        on_board!(&self.0, b => b.scan_moves_nearly_sorted(visit))
+    }
+
     /// Every move has one (below 2^37).
     #[inline]
     fn move_order_key(&self, mv: MartianChineseCheckersMove) -> Option<u64> {
@@ -602,7 +705,8 @@ mod tests {
     }
 
     /// Over random games of every player count: sorting the legal moves by their order keys
-    /// sorts their texts (strictly: the keys differ), and the games reach the parts the keys
+    /// sorts their texts (strictly: the keys differ), the nearly sorted scan gives the same
+    /// moves with the movements in text order, and the games reach the parts the keys
     /// rank (exchanges after a movement, whole-turn exchanges, two-digit levels).
     #[test]
     fn move_order_keys_sort_moves_as_their_texts() {
@@ -630,6 +734,17 @@ mod tests {
                 for pair in keyed.windows(2) {
                     assert!(pair[0].1 < pair[1].1, "{} before {}", pair[0].1, pair[1].1);
                 }
+                // The nearly sorted scan: the same moves, the movements in text order.
+                let mut nearly = Vec::new();
+                let _ = state.scan_moves_nearly_sorted(&mut |mv| {
+                    nearly.push(state.move_text(mv));
+                    ControlFlow::<()>::Continue(())
+                });
+                let movements: Vec<&String> = nearly.iter().filter(|t| !t.contains('x')).collect();
+                assert!(movements.windows(2).all(|pair| pair[0] < pair[1]), "{movements:?}");
+                nearly.sort_unstable();
+                let texts: Vec<&String> = keyed.iter().map(|(_, text)| text).collect();
+                assert_eq!(nearly.iter().collect::<Vec<_>>(), texts);
                 for (_, text) in &keyed {
                     exchanges += usize::from(text.contains('x') && !text.starts_with('x'));
                     whole_turn += usize::from(text.starts_with('x'));
