@@ -174,6 +174,23 @@ const DIRECTIONS_BY_TEXT: [[[u8; 6]; 3]; HEXES] = {
     table
 };
 
+/// `STEP_DIRECTION[(dq + 3) * 7 + dr + 3]`: the direction of a movement of 1 to 3 hexes by
+/// `(dq, dr)` (NONE for none).
+const STEP_DIRECTION: [u8; 49] = {
+    let mut table = [NONE; 49];
+    let mut d = 0;
+    while d < 6 {
+        let mut distance = 1;
+        while distance <= 3 {
+            let (dq, dr) = (DIRS[d].0 * distance, DIRS[d].1 * distance);
+            table[((dq + 3) * 7 + dr + 3) as usize] = d as u8;
+            distance += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
 /// Levels followed by '-' or by the end of the move.
 const LEVEL_ORDER: [u8; MAX_PIECES] = level_order(b'-');
 /// Levels followed by '=' (X's in a whole-turn exchange).
@@ -348,7 +365,13 @@ impl<const P: usize> Board<P> {
             return None;
         }
         let size = size_of(id) as usize;
-        let d = (0..6).find(|&d| LINE[from][d][size - 1] == mv.to)?;
+        let to = mv.to as usize;
+        let step = (i32::from(GEO.q[to]) - i32::from(GEO.q[from]) + 3) * 7
+            + (i32::from(GEO.r[to]) - i32::from(GEO.r[from]) + 3);
+        let d = match STEP_DIRECTION.get(usize::try_from(step).ok()?) {
+            Some(&d) if d != NONE => d as usize,
+            _ => return None,
+        };
         Some(((from * KEYED_LEVELS + level) * 3 + size - 1) * 6 + d)
     }
 
@@ -428,10 +451,15 @@ impl<const P: usize> Board<P> {
             let size = size_of(id);
             let from = self.hex(id);
             let (dirs, onto) = self.directions(id, from, size);
-            for &d in &DIRECTIONS_BY_TEXT[from][size as usize - 1] {
-                if dirs >> d & 1 == 0 {
-                    continue;
-                }
+            let by_text = &DIRECTIONS_BY_TEXT[from][size as usize - 1];
+            // Bit i: the i-th direction in text order is open (no branch per direction).
+            let mut open = 0u8;
+            for (i, &d) in by_text.iter().enumerate() {
+                open |= (dirs >> d & 1) << i;
+            }
+            while open != 0 {
+                let d = by_text[open.trailing_zeros() as usize];
+                open &= open - 1;
                 let to = LINE[from][d as usize][size as usize - 1] as usize;
                 let mv = MartianChineseCheckersMove::movement(id, to);
                 visit(mv)?;
