@@ -65,6 +65,20 @@ def best_rate(work: Callable[[], int], min_time: float = 0.3, max_rounds: int = 
     return best
 
 
+def interleaved_best_rates(works: list[Callable[[], int]], rounds: int = 5) -> list[float]:
+    """Runs each of ``works`` (each returns a count) once per round, in turn, for ``rounds``
+    rounds; the best count/s of each. Interleaved, a load that comes and goes during the
+    measurement weighs on every work alike, so their ratios stay fair."""
+    best = [0.0] * len(works)
+    for _ in range(rounds):
+        for i, work in enumerate(works):
+            start = time.perf_counter()
+            count = work()
+            elapsed = time.perf_counter() - start
+            best[i] = max(best[i], count / elapsed if elapsed > 0 else 0.0)
+    return best
+
+
 def python_api_steps(make: Callable[[], Any], steps: int, seed: int = 0) -> int:
     """Random games through the per-move API (``legal_moves()`` then ``play()`` each ply)."""
     rng = random.Random(seed)
@@ -307,38 +321,27 @@ def e_comparisons(*, quick: bool = False) -> list[Measurement]:
                 "plies/s",
             )
         )
-    rows.append(
-        Measurement(
-            "E vs chinese_checkers",
-            "random games",
+    # Random games through Python, the engines' rounds interleaved (their ratio is the figure).
+    works: list[tuple[str, Callable[[], int]]] = [
+        (
             "glacier through Python: legal_moves() + play() per ply",
-            best_rate(lambda: python_api_steps(lambda: glacier.new_game(game), plies)),
-            "steps/s",
-        )
-    )
-    rows.append(
-        Measurement(
-            "E vs chinese_checkers",
-            "random games",
+            lambda: python_api_steps(lambda: glacier.new_game(game), plies),
+        ),
+        (
             "glacier through Python: legal_actions() + apply_action() per action",
-            best_rate(lambda: python_action_steps(lambda: glacier.new_game(game), plies)),
-            "steps/s",
-        )
-    )
+            lambda: python_action_steps(lambda: glacier.new_game(game), plies),
+        ),
+    ]
     if pyspiel is not None:
-
-        def spiel_api_plies() -> int:
-            return spiel_random_plies(spiel_game, plies)
-
-        rows.append(
-            Measurement(
-                "E vs chinese_checkers",
-                "random games",
+        works.append(
+            (
                 "OpenSpiel chinese_checkers through Python: legal_actions() + apply_action()",
-                best_rate(spiel_api_plies),
-                "steps/s",
+                lambda: spiel_random_plies(spiel_game, plies),
             )
         )
+    rates = interleaved_best_rates([work for _, work in works], rounds=2 if quick else 5)
+    for (how, _), rate in zip(works, rates):
+        rows.append(Measurement("E vs chinese_checkers", "random games", how, rate, "steps/s"))
     return rows
 
 

@@ -249,6 +249,23 @@ pub trait Notation: Game {
         None
     }
 
+    /// A number below 2^48 that orders the legal moves of this state as their texts do
+    /// (byte by byte), different for different moves, so a binding can sort the moves by
+    /// number instead of by text; `None` when the game gives none.
+    fn move_order_key(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
+    /// The legal moves as [`Game::scan_moves`] gives them, in an order close to their text
+    /// order where the game can, so that a binding sorting them by text has little left to
+    /// do; by default in `scan_moves`'s own order.
+    fn scan_moves_nearly_sorted<B>(
+        &self,
+        visit: &mut impl FnMut(Self::Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.scan_moves(visit)
+    }
+
     /// The text of `mv`, a legal move of this state.
     fn move_text(&self, mv: Self::Move) -> String {
         let mut out = String::with_capacity(16);

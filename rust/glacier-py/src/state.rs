@@ -16,13 +16,16 @@ use glacier_core::actions::max_game_length;
 use glacier_core::games::GAME_NAMES;
 use glacier_core::interrupt::{Interrupt, Stopped};
 use glacier_core::perft::{perft_no_bulk_until, PerftTable};
-use glacier_core::{with_game, Error, FullGame, Notation, ParamValue, PartialMove, Session, Taken};
+use glacier_core::{
+    with_game, ActionEncoding, Error, FullGame, Notation, ParamValue, PartialMove, Session, Taken,
+};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 /// Interned move strings for games whose moves are single actions named by their move text
@@ -106,20 +109,14 @@ impl ActionTable {
 }
 
 /// One shared Python string per move-text key of a game ([`Notation::move_text_key`]),
-/// made the first time its text appears, with the text's first 16 bytes as a sort key:
-/// `legal_moves()` then hands out shared strings and sorts integers, for the common moves
-/// of games whose moves are not single actions (E's movements).
+/// made the first time its text appears: `legal_moves()` then hands out shared strings for
+/// the common moves of games whose moves are not single actions (E's movements).
 struct KeyedStrings {
-    slots: Vec<Option<(Py<PyString>, u128)>>,
-    /// Room reused by every call: the sort prefixes of the moves, the numbers sorted, the
-    /// moves' order.
-    prefixes: Vec<u128>,
-    keys: Vec<u128>,
-    order: Vec<usize>,
+    slots: Vec<Option<Py<PyString>>>,
 }
 
 impl KeyedStrings {
-    /// The table of `G`, one per process, or `None` when `G` numbers no move texts.
+    /// The table of `G`, one per process (empty when `G` numbers no move texts).
     fn of<G: FullGame>(py: Python<'_>) -> Option<&'static Mutex<KeyedStrings>> {
         static TABLES: PyOnceLock<Vec<Mutex<KeyedStrings>>> = PyOnceLock::new();
         let tables = TABLES.get_or_init(py, || {
@@ -129,9 +126,6 @@ impl KeyedStrings {
                     let keys = with_game!(name, H => <H as Notation>::MOVE_TEXT_KEYS, _ => 0);
                     Mutex::new(KeyedStrings {
                         slots: (0..keys).map(|_| None).collect(),
-                        prefixes: Vec::new(),
-                        keys: Vec::new(),
-                        order: Vec::new(),
                     })
                 })
                 .collect()
@@ -144,22 +138,81 @@ impl KeyedStrings {
     }
 }
 
-/// The first 16 bytes of `text` as a big-endian number, zero-padded: numbers compare as the
-/// texts do, except that texts sharing their first 16 bytes compare equal.
-fn sort_prefix(text: &str) -> u128 {
-    let mut bytes = [0u8; 16];
-    let n = text.len().min(16);
-    bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
-    u128::from_be_bytes(bytes)
+/// Whether `G` gives its moves order keys ([`Notation::move_order_key`]), asked once per
+/// process of a legal move of its start position.
+fn gives_order_keys<G: FullGame>(py: Python<'_>) -> bool {
+    fn probe<H: FullGame>() -> bool {
+        let Ok(session) = Session::<H>::new(&[]) else {
+            return false;
+        };
+        let state = session.state();
+        let mut first = None;
+        let _ = state.scan_moves(&mut |mv| {
+            first = Some(mv);
+            ControlFlow::Break(())
+        });
+        first.is_some_and(|mv| state.move_order_key(mv).is_some())
+    }
+    static GIVEN: PyOnceLock<Vec<bool>> = PyOnceLock::new();
+    let given = GIVEN.get_or_init(py, || {
+        GAME_NAMES
+            .iter()
+            .map(|&name| with_game!(name, H => probe::<H>(), _ => false))
+            .collect()
+    });
+    GAME_NAMES
+        .iter()
+        .position(|&name| name == G::NAME)
+        .is_some_and(|index| given[index])
 }
 
-/// The strings the last `legal_moves()` returned, while the state has not changed since:
-/// the address of each with its move, so that `play()` of one of those very objects plays its
-/// move without reading the text again. An address names one string only while that string
-/// lives: the shared ones live as long as the process, and the others are held here.
+/// One Python int per action number of a game, made once per process: `legal_actions()`
+/// hands out shared ints instead of making new ones (CPython shares only those up to 256).
+fn action_ints<G: FullGame>(py: Python<'_>) -> &'static [Py<PyInt>] {
+    static TABLES: PyOnceLock<Vec<Vec<Py<PyInt>>>> = PyOnceLock::new();
+    let tables = TABLES.get_or_init(py, || {
+        GAME_NAMES
+            .iter()
+            .map(|&name| {
+                let n = with_game!(name, H => <H as ActionEncoding>::NUM_DISTINCT_ACTIONS, _ => 0);
+                (0..n).map(|a| PyInt::new(py, a).unbind()).collect()
+            })
+            .collect()
+    });
+    GAME_NAMES
+        .iter()
+        .position(|&name| name == G::NAME)
+        .and_then(|index| tables.get(index))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The moves of a game have at most this many bits for their order keys
+/// ([`Notation::move_order_key`]); below them, the move's index in generation order.
+const ORDER_KEY_BITS: u32 = 48;
+const MOVE_INDEX_BITS: u32 = 64 - ORDER_KEY_BITS;
+
+/// A legal move on its way into `legal_moves()`: its order key with its index in the scan
+/// below it, its string and the move.
+struct Listed<M> {
+    order: u64,
+    string: Py<PyString>,
+    mv: M,
+}
+
+/// The strings the last `legal_moves()` returned, while the state has not changed since, and
+/// room reused by every call. `moves` has the address of each string with its move, so that
+/// `play()` of one of those very objects plays its move without reading the text again. An
+/// address names one string only while that string lives: the shared ones live as long as
+/// the process, and the others are held here.
 struct LastMoves<M> {
     moves: Vec<(usize, M)>,
     held: Vec<Py<PyString>>,
+    listed: Vec<Listed<M>>,
+    text: String,
+    /// `legal_actions()`: one bit per action number, all clear between calls, and the
+    /// actions in ascending order.
+    action_bits: Vec<u64>,
+    actions: Vec<usize>,
 }
 
 impl<M> LastMoves<M> {
@@ -167,17 +220,12 @@ impl<M> LastMoves<M> {
         Mutex::new(LastMoves {
             moves: Vec::new(),
             held: Vec::new(),
+            listed: Vec::new(),
+            text: String::new(),
+            action_bits: Vec::new(),
+            actions: Vec::new(),
         })
     }
-}
-
-/// Where `legal_moves()` takes a move's string from.
-#[derive(Clone, Copy)]
-enum Source {
-    /// The shared string of this key.
-    Keyed(usize),
-    /// This entry of the new strings made for moves without a key.
-    Made(usize),
 }
 
 /// What `GameState` asks of a session, whatever its game.
@@ -195,7 +243,7 @@ pub(crate) trait DynSession: Send + Sync {
     fn num_distinct_actions(&self) -> usize;
     fn max_game_length(&self) -> u64;
     fn observation_shape(&self) -> &'static [usize];
-    fn legal_actions(&self) -> Vec<usize>;
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
     fn legal_action_mask(&self, out: &mut [bool]);
     fn apply_action(&mut self, action: usize) -> Result<(), Error>;
     fn illegal_action(&self, shown: &str) -> Error;
@@ -244,6 +292,8 @@ struct Native<G: FullGame> {
     session: Session<G>,
     table: Option<&'static ActionTable>,
     keyed: Option<&'static Mutex<KeyedStrings>>,
+    /// Whether `legal_moves()` sorts by order keys ([`Native::ordered_legal_moves`]).
+    ordered: bool,
     /// Emptied whenever the session changes.
     last_moves: Mutex<LastMoves<G::Move>>,
 }
@@ -254,6 +304,7 @@ impl<G: FullGame> Native<G> {
             session,
             table: ActionTable::of::<G>(py),
             keyed: KeyedStrings::of::<G>(py),
+            ordered: gives_order_keys::<G>(py),
             last_moves: LastMoves::new(),
         }
     }
@@ -263,6 +314,7 @@ impl<G: FullGame> Native<G> {
             session,
             table: self.table,
             keyed: self.keyed,
+            ordered: self.ordered,
             last_moves: LastMoves::new(),
         }
     }
@@ -277,89 +329,134 @@ impl<G: FullGame> Native<G> {
         last.held.clear();
     }
 
-    /// `legal_moves()` through the keyed strings: a shared string for every move with a
-    /// key, a new one for the others, sorted by text; remembered for `play()`.
-    fn keyed_legal_moves<'py>(
-        &self,
-        py: Python<'py>,
-        keyed: &Mutex<KeyedStrings>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    /// `legal_moves()` for games that give every move an order key
+    /// ([`Notation::move_order_key`]): a shared string for every move with a text key, a new
+    /// one for the others, sorted by order key (their text order); remembered for `play()`.
+    /// `None` when a move has no order key (or the scratch room is in use), for the caller
+    /// to sort texts instead.
+    fn ordered_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Ok(mut last) = self.last_moves.try_lock() else {
+            return Ok(None);
+        };
+        let LastMoves {
+            moves,
+            held,
+            listed,
+            text,
+            ..
+        } = &mut *last;
+        moves.clear();
+        held.clear();
+        listed.clear();
         let state = self.session.state();
         let partial = self.session.partial();
-        let mut guard = keyed.lock().unwrap_or_else(PoisonError::into_inner);
-        let KeyedStrings {
-            slots,
-            prefixes,
-            keys,
-            order,
-        } = &mut *guard;
-        prefixes.clear();
-        let mut moves: Vec<(Source, G::Move)> = Vec::with_capacity(64);
-        let mut made: Vec<Py<PyString>> = Vec::new();
-        let mut text = String::with_capacity(32);
-        state.generate_moves(&mut |mv| {
+        let mut keyed = self
+            .keyed
+            .map(|keyed| keyed.lock().unwrap_or_else(PoisonError::into_inner));
+        let slots: &mut [Option<Py<PyString>>] = match &mut keyed {
+            Some(guard) => &mut guard.slots,
+            None => &mut [],
+        };
+        let complete = state.scan_moves_nearly_sorted(&mut |mv| {
             if !partial.allows(state, mv) {
-                return;
+                return ControlFlow::Continue(());
             }
-            let key = state.move_text_key(mv).filter(|&key| key < slots.len());
-            let prefix = match key {
-                Some(key) => match &slots[key] {
-                    Some((_, prefix)) => *prefix,
-                    None => {
+            let index = listed.len() as u64;
+            let key = state
+                .move_order_key(mv)
+                .filter(|&key| key >> ORDER_KEY_BITS == 0);
+            let (Some(key), true) = (key, index >> MOVE_INDEX_BITS == 0) else {
+                return ControlFlow::Break(());
+            };
+            let slot = state.move_text_key(mv).and_then(|key| slots.get_mut(key));
+            let string = match slot {
+                Some(slot) => slot
+                    .get_or_insert_with(|| {
                         text.clear();
-                        state.write_move_text(mv, &mut text);
-                        let prefix = sort_prefix(&text);
-                        slots[key] = Some((PyString::new(py, &text).unbind(), prefix));
-                        prefix
-                    }
-                },
+                        state.write_move_text(mv, text);
+                        PyString::new(py, text).unbind()
+                    })
+                    .clone_ref(py),
                 None => {
                     text.clear();
-                    state.write_move_text(mv, &mut text);
-                    made.push(PyString::new(py, &text).unbind());
-                    sort_prefix(&text)
+                    state.write_move_text(mv, text);
+                    let string = PyString::new(py, text).unbind();
+                    held.push(string.clone_ref(py));
+                    string
                 }
             };
-            let source = key.map_or(Source::Made(made.len().wrapping_sub(1)), Source::Keyed);
-            prefixes.push(prefix);
-            moves.push((source, mv));
-        });
-        // A text of up to 15 bytes (and no NUL byte: none of the notations has one) leaves
-        // the low byte of its prefix zero: with the move's index there, sorting the numbers
-        // sorts the texts.
-        order.clear();
-        if moves.len() <= 256 && prefixes.iter().all(|&p| p as u8 == 0) {
-            keys.clear();
-            keys.extend((0..).zip(prefixes.iter()).map(|(i, &p)| p | i));
-            keys.sort_unstable();
-            order.extend(keys.iter().map(|&key| key as u8 as usize));
-        } else {
-            // Texts that share their first 16 bytes are compared in full.
-            order.extend(0..moves.len());
-            order.sort_unstable_by(|&a, &b| {
-                prefixes[a].cmp(&prefixes[b]).then_with(|| {
-                    state
-                        .move_text(moves[a].1)
-                        .cmp(&state.move_text(moves[b].1))
-                })
+            listed.push(Listed {
+                order: key << MOVE_INDEX_BITS | index,
+                string,
+                mv,
             });
+            ControlFlow::Continue(())
+        });
+        if complete.is_break() {
+            listed.clear();
+            held.clear();
+            return Ok(None);
         }
-        let string = |source: Source| match source {
-            Source::Keyed(key) => slots[key].as_ref().map(|(string, _)| string),
-            Source::Made(i) => made.get(i),
-        };
-        let sorted: Vec<&Py<PyString>> = order.iter().filter_map(|&i| string(moves[i].0)).collect();
-        let list = PyList::new(py, sorted.iter().map(|s| s.bind(py)))?;
-        if let Ok(mut last) = self.last_moves.try_lock() {
-            last.moves.clear();
-            for &(source, mv) in &moves {
-                if let Some(s) = string(source) {
-                    last.moves.push((s.as_ptr() as usize, mv));
+        // The scan leaves few moves out of order (E's exchanges at most): an insertion
+        // sort then costs about one comparison per move.
+        if listed.len() <= 128 {
+            for i in 1..listed.len() {
+                let mut j = i;
+                while j > 0 && listed[j - 1].order > listed[j].order {
+                    listed.swap(j - 1, j);
+                    j -= 1;
                 }
             }
-            last.held = made;
+        } else {
+            listed.sort_unstable_by_key(|entry| entry.order);
         }
-        Ok(list)
+        moves.extend(
+            listed
+                .iter()
+                .map(|entry| (entry.string.as_ptr() as usize, entry.mv)),
+        );
+        PyList::new(
+            py,
+            listed.drain(..).map(|entry| entry.string.into_bound(py)),
+        )
+        .map(Some)
+    }
+
+    /// `legal_actions()`: the actions marked in a bit set and read back in ascending order
+    /// (no sort), as the shared ints.
+    fn legal_action_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let ints = action_ints::<G>(py);
+        let Ok(mut last) = self.last_moves.try_lock() else {
+            return PyList::new(py, self.session.legal_actions());
+        };
+        let LastMoves {
+            action_bits,
+            actions,
+            ..
+        } = &mut *last;
+        action_bits.resize(G::NUM_DISTINCT_ACTIONS.div_ceil(64), 0);
+        let (mut low, mut high) = (usize::MAX, 0);
+        self.session
+            .partial()
+            .for_each_legal_action(self.session.state(), |a| {
+                if let Some(word) = action_bits.get_mut(a / 64) {
+                    *word |= 1 << (a % 64);
+                    low = low.min(a / 64);
+                    high = high.max(a / 64);
+                }
+            });
+        actions.clear();
+        for (i, word) in action_bits.iter_mut().enumerate().take(high + 1).skip(low) {
+            while *word != 0 {
+                actions.push(i * 64 + word.trailing_zeros() as usize);
+                *word &= *word - 1;
+            }
+        }
+        if actions.iter().all(|&a| a < ints.len()) {
+            PyList::new(py, actions.iter().map(|&a| ints[a].bind(py)))
+        } else {
+            PyList::new(py, actions.iter())
+        }
     }
 }
 
@@ -399,8 +496,10 @@ impl<G: FullGame> DynSession for Native<G> {
         {
             return PyList::new(py, moves);
         }
-        if let Some(keyed) = self.keyed {
-            return self.keyed_legal_moves(py, keyed);
+        if self.ordered {
+            if let Some(list) = self.ordered_legal_moves(py)? {
+                return Ok(list);
+            }
         }
         let (mut texts, mut spans) = (String::new(), Vec::new());
         self.session.legal_move_texts(&mut texts, &mut spans);
@@ -454,8 +553,8 @@ impl<G: FullGame> DynSession for Native<G> {
     fn observation_shape(&self) -> &'static [usize] {
         G::OBSERVATION_SHAPE
     }
-    fn legal_actions(&self) -> Vec<usize> {
-        self.session.legal_actions()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.legal_action_list(py)
     }
     fn legal_action_mask(&self, out: &mut [bool]) {
         self.session.partial().write_mask(self.session.state(), out);
@@ -735,8 +834,8 @@ impl GameState {
     }
 
     /// The legal actions, ascending (in the middle of a move, those that go on with it).
-    fn legal_actions(&self) -> Vec<usize> {
-        self.session.legal_actions()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.session.legal_actions(py)
     }
 
     /// The legal actions as a bool array of `num_distinct_actions`.

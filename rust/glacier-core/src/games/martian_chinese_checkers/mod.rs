@@ -534,6 +534,18 @@ impl<const P: usize> Board<P> {
                 }
             }
         }
+        let exchanged = self.scan_whole_turn_exchanges(visit)?;
+        ControlFlow::Continue(any || exchanged)
+    }
+
+    /// Every whole-turn exchange, until `visit` breaks; continues with whether there was one.
+    #[inline]
+    fn scan_whole_turn_exchanges<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B, bool> {
+        let me = self.player as usize;
+        let mut any = false;
         let (mut xs, trapping_mover) = self.whole_turn_exchanges();
         while xs != 0 {
             let x = me * SLOTS + xs.trailing_zeros() as usize;

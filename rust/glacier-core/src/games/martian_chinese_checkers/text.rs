@@ -58,6 +58,144 @@ type Place = (usize, usize);
 /// Movements from the levels below this one have a move-text key (stacks are rarely taller).
 const KEYED_LEVELS: usize = 10;
 
+/// Whether the text `a` comes before the text `b` (byte by byte) when each is followed by
+/// the byte `end`, as a hex name or a level is followed by the rest of a move text.
+const fn comes_before(a: &[u8], b: &[u8], end: u8) -> bool {
+    let mut i = 0;
+    loop {
+        let x = if i < a.len() { a[i] } else { end };
+        let y = if i < b.len() { b[i] } else { end };
+        if x != y {
+            return x < y;
+        }
+        if i >= a.len() && i >= b.len() {
+            return false;
+        }
+        i += 1;
+    }
+}
+
+/// The text of hex `h` in its first `len` bytes.
+const fn hex_bytes(h: usize) -> ([u8; 3], usize) {
+    let letter = b'a' + (GEO.q[h] + 6) as u8;
+    let number = (GEO.r[h] + 7) as u8;
+    if number >= 10 {
+        ([letter, b'1', b'0' + number % 10], 3)
+    } else {
+        ([letter, b'0' + number, 0], 2)
+    }
+}
+
+/// The text of level `level` (below 100) in its first `len` bytes.
+const fn level_bytes(level: usize) -> ([u8; 2], usize) {
+    if level >= 10 {
+        ([b'0' + (level / 10) as u8, b'0' + (level % 10) as u8], 2)
+    } else {
+        ([b'0' + level as u8, 0], 1)
+    }
+}
+
+/// Per hex, the rank of its text among the hexes' texts. A hex's text is followed by '/'
+/// or '-', by 'x' or by the end of the move, all below the digits but 'x': the shorter of
+/// two texts, one beginning the other, comes first, except before 'x'; the two differ that
+/// way only for hexes at least 9 rows apart, never both reached by one piece.
+const HEX_ORDER: [u8; HEXES] = {
+    let mut rank = [0u8; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let (a, a_len) = hex_bytes(h);
+        let mut other = 0;
+        while other < HEXES {
+            let (b, b_len) = hex_bytes(other);
+            if comes_before(b.split_at(b_len).0, a.split_at(a_len).0, b'/') {
+                rank[h] += 1;
+            }
+            other += 1;
+        }
+        h += 1;
+    }
+    rank
+};
+
+/// Per level, the rank of its text among the levels' texts when followed by `end`: '-',
+/// '/' or the end of the move (below the digits) put the shorter text first, '=' (above
+/// them) last.
+const fn level_order(end: u8) -> [u8; MAX_PIECES] {
+    let mut rank = [0u8; MAX_PIECES];
+    let mut level = 0;
+    while level < MAX_PIECES {
+        let (a, a_len) = level_bytes(level);
+        let mut other = 0;
+        while other < MAX_PIECES {
+            let (b, b_len) = level_bytes(other);
+            if comes_before(b.split_at(b_len).0, a.split_at(a_len).0, end) {
+                rank[level] += 1;
+            }
+            other += 1;
+        }
+        level += 1;
+    }
+    rank
+}
+
+/// The rank of the text of the hex `size + 1` away from `h` in direction `d` (255 off the
+/// board).
+const fn destination_rank(h: usize, d: u8, size: usize) -> u8 {
+    match LINE[h][d as usize][size] {
+        OFF_BOARD => 255,
+        to => HEX_ORDER[to as usize],
+    }
+}
+
+/// `DIRECTIONS_BY_TEXT[h][size - 1]`: the six directions in the order of the texts of the
+/// hexes `size` away from `h` in them (those off the board last).
+const DIRECTIONS_BY_TEXT: [[[u8; 6]; 3]; HEXES] = {
+    let mut table = [[[0u8; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut order = [0u8, 1, 2, 3, 4, 5];
+            // Insertion sort: `sort` is not a const fn.
+            let mut i = 1;
+            while i < 6 {
+                let mut j = i;
+                while j > 0 && destination_rank(h, order[j - 1], size) > destination_rank(h, order[j], size) {
+                    (order[j - 1], order[j]) = (order[j], order[j - 1]);
+                    j -= 1;
+                }
+                i += 1;
+            }
+            table[h][size] = order;
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+/// `STEP_DIRECTION[(dq + 3) * 7 + dr + 3]`: the direction of a movement of 1 to 3 hexes by
+/// `(dq, dr)` (NONE for none).
+const STEP_DIRECTION: [u8; 49] = {
+    let mut table = [NONE; 49];
+    let mut d = 0;
+    while d < 6 {
+        let mut distance = 1;
+        while distance <= 3 {
+            let (dq, dr) = (DIRS[d].0 * distance, DIRS[d].1 * distance);
+            table[((dq + 3) * 7 + dr + 3) as usize] = d as u8;
+            distance += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// Levels followed by '-' or by the end of the move.
+const LEVEL_ORDER: [u8; MAX_PIECES] = level_order(b'-');
+/// Levels followed by '=' (X's in a whole-turn exchange).
+const LEVEL_ORDER_BEFORE_EQUALS: [u8; MAX_PIECES] = level_order(b'=');
+
 /// Splits a move text into its movement `((from, level), to)` and its exchange `(X, G)`,
 /// either of which may be absent; `None` when it is not in the notation.
 #[allow(clippy::type_complexity)]
@@ -227,8 +365,33 @@ impl<const P: usize> Board<P> {
             return None;
         }
         let size = size_of(id) as usize;
-        let d = (0..6).find(|&d| LINE[from][d][size - 1] == mv.to)?;
+        let to = mv.to as usize;
+        let step = (i32::from(GEO.q[to]) - i32::from(GEO.q[from]) + 3) * 7
+            + (i32::from(GEO.r[to]) - i32::from(GEO.r[from]) + 3);
+        let d = match STEP_DIRECTION.get(usize::try_from(step).ok()?) {
+            Some(&d) if d != NONE => d as usize,
+            _ => return None,
+        };
         Some(((from * KEYED_LEVELS + level) * 3 + size - 1) * 6 + d)
+    }
+
+    /// The places of an exchange's X and G as they stand just before the swap, that is
+    /// after the movement if there is one (`mv` has an exchange).
+    fn exchange_places(&self, mv: MartianChineseCheckersMove) -> (Place, Place) {
+        let (x, g) = (mv.x as usize, mv.g as usize);
+        if mv.piece == NONE {
+            return ((self.hex(x), self.level(x)), (self.hex(g), self.level(g)));
+        }
+        let (id, to) = (mv.piece as usize, mv.to as usize);
+        let (base, new_base) = (self.level(id), self.height(to));
+        // G rides along when it stands above the moved piece in the stack that moves.
+        let rides = self.hex(g) == self.hex(id) && self.level(g) > base;
+        let g_place = if rides {
+            (to, self.level(g) - base + new_base)
+        } else {
+            (self.hex(g), self.level(g))
+        };
+        ((to, new_base), g_place)
     }
 
     fn write_move_text(&self, mv: MartianChineseCheckersMove, out: &mut String) {
@@ -236,35 +399,111 @@ impl<const P: usize> Board<P> {
             out.push_str("pass");
             return;
         }
-        // Places as they stand just before the swap, that is after the movement.
-        let (x_place, g_place) = if mv.piece != NONE {
+        if mv.piece != NONE {
             let id = mv.piece as usize;
-            let to = mv.to as usize;
             write_place(out, self.hex(id), self.level(id));
             out.push('-');
-            write_hex(out, to);
-            let base = self.level(id);
-            let new_base = self.height(to);
-            let g = mv.g as usize;
-            let rides = mv.x != NONE && self.hex(g) == self.hex(id) && self.level(g) > base;
-            let g_place = if rides {
-                (to, self.level(g) - base + new_base)
-            } else if mv.x != NONE {
-                (self.hex(g), self.level(g))
-            } else {
-                (0, 0)
-            };
-            ((to, new_base), g_place)
-        } else {
-            let (x, g) = (mv.x as usize, mv.g as usize);
-            ((self.hex(x), self.level(x)), (self.hex(g), self.level(g)))
-        };
+            write_hex(out, mv.to as usize);
+        }
         if mv.x != NONE {
+            let (x_place, g_place) = self.exchange_places(mv);
             out.push('x');
             write_place(out, x_place.0, x_place.1);
             out.push('=');
             write_place(out, g_place.0, g_place.1);
         }
+    }
+
+    /// See [`MartianChineseCheckers::scan_moves_nearly_sorted`]: the moves of
+    /// [`Board::scan_moves`], each piece's movements in the text order of its place and, a
+    /// piece's, of their destinations; each followed by its exchanges, and the whole-turn
+    /// exchanges last, as `scan_moves` orders them.
+    fn scan_moves_nearly_sorted<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome != Outcome::Ongoing {
+            return ControlFlow::Continue(());
+        }
+        let me = self.player as usize;
+        // The free pieces of the mover as (hex rank, level rank, slot), sorted.
+        let mut pieces = [0u32; SLOTS];
+        let mut count = 0;
+        let mut free = self.free[me];
+        while free != 0 {
+            let slot = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let id = me * SLOTS + slot;
+            let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
+                | u32::from(LEVEL_ORDER[self.level(id)]);
+            let entry = place << 8 | slot as u32;
+            let mut i = count;
+            while i > 0 && pieces[i - 1] > entry {
+                pieces[i] = pieces[i - 1];
+                i -= 1;
+            }
+            pieces[i] = entry;
+            count += 1;
+        }
+        let mut any = false;
+        for &entry in &pieces[..count] {
+            let id = me * SLOTS + (entry & 0xFF) as usize;
+            let size = size_of(id);
+            let from = self.hex(id);
+            let (dirs, onto) = self.directions(id, from, size);
+            let by_text = &DIRECTIONS_BY_TEXT[from][size as usize - 1];
+            // Bit i: the i-th direction in text order is open (no branch per direction).
+            let mut open = 0u8;
+            for (i, &d) in by_text.iter().enumerate() {
+                open |= (dirs >> d & 1) << i;
+            }
+            while open != 0 {
+                let d = by_text[open.trailing_zeros() as usize];
+                open &= open - 1;
+                let to = LINE[from][d as usize][size as usize - 1] as usize;
+                let mv = MartianChineseCheckersMove::movement(id, to);
+                visit(mv)?;
+                any = true;
+                if onto >> d & 1 != 0 {
+                    if let Some(partners) = self.partners_after(id, to) {
+                        partners.scan(|g| visit(mv.with_exchange(id, g)))?;
+                    }
+                }
+            }
+        }
+        if !self.scan_whole_turn_exchanges(visit)? && !any {
+            visit(MartianChineseCheckersMove::PASS)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
+    /// most significant first. A movement `<hex>/<level>-<hex>` is followed by its
+    /// exchanges (`x`, then X's place, the same for every exchange of one movement, then
+    /// G's); whole-turn exchanges (`x...`) come after every movement; `pass` is alone.
+    #[inline]
+    fn move_order_key(&self, mv: MartianChineseCheckersMove) -> u64 {
+        let hex = |h: usize| u64::from(HEX_ORDER[h]);
+        let level = |l: usize| u64::from(LEVEL_ORDER[l]);
+        if mv.is_pass() {
+            return 0;
+        }
+        if mv.piece != NONE {
+            let id = mv.piece as usize;
+            let movement =
+                hex(self.hex(id)) << 29 | level(self.level(id)) << 22 | hex(mv.to as usize) << 15;
+            if mv.x == NONE {
+                return movement;
+            }
+            let (_, (g_hex, g_level)) = self.exchange_places(mv);
+            return movement | 1 << 14 | hex(g_hex) << 7 | level(g_level);
+        }
+        let ((x_hex, x_level), (g_hex, g_level)) = self.exchange_places(mv);
+        1 << 36
+            | hex(x_hex) << 29
+            | u64::from(LEVEL_ORDER_BEFORE_EQUALS[x_level]) << 22
+            | hex(g_hex) << 15
+            | level(g_level) << 8
     }
 }
 
@@ -408,6 +647,21 @@ impl Notation for MartianChineseCheckers {
         on_board!(&self.0, b => b.move_text_key(mv))
     }
 
+    /// Movements piece by piece in text order, so only exchanges may be out of it.
+    #[inline]
+    fn scan_moves_nearly_sorted<B>(
+        &self,
+        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        on_board!(&self.0, b => b.scan_moves_nearly_sorted(visit))
+    }
+
+    /// Every move has one (below 2^37).
+    #[inline]
+    fn move_order_key(&self, mv: MartianChineseCheckersMove) -> Option<u64> {
+        Some(on_board!(&self.0, b => b.move_order_key(mv)))
+    }
+
     fn parse_move(&self, text: &str) -> Result<MartianChineseCheckersMove, Error> {
         if self.is_terminal() {
             return Err(crate::notation::game_over(text));
@@ -476,5 +730,78 @@ mod tests {
             }
         }
         assert!(text_of.len() > 1000, "only {} keyed texts seen", text_of.len());
+    }
+
+    /// Over random games of every player count: sorting the legal moves by their order keys
+    /// sorts their texts (strictly: the keys differ), the nearly sorted scan gives the same
+    /// moves with the movements in text order, and the games reach the parts the keys
+    /// rank (exchanges after a movement, whole-turn exchanges, two-digit levels).
+    #[test]
+    fn move_order_keys_sort_moves_as_their_texts() {
+        let (mut exchanges, mut whole_turn, mut tall) = (0, 0, 0);
+        for players in 2..=6u8 {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit: None,
+                max_plies: 2000,
+            };
+            let mut rng = crate::rng::SplitMix64::new(100 + u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                let mut keyed: Vec<(u64, String)> = moves
+                    .iter()
+                    .map(|&mv| {
+                        let key = state.move_order_key(mv).expect("every move has a key");
+                        assert!(key < 1 << 48, "key {key} too large");
+                        (key, state.move_text(mv))
+                    })
+                    .collect();
+                keyed.sort_unstable_by_key(|&(key, _)| key);
+                for pair in keyed.windows(2) {
+                    assert!(pair[0].1 < pair[1].1, "{} before {}", pair[0].1, pair[1].1);
+                }
+                // The nearly sorted scan: the same moves, the movements in text order.
+                let mut nearly = Vec::new();
+                let _ = state.scan_moves_nearly_sorted(&mut |mv| {
+                    nearly.push(state.move_text(mv));
+                    ControlFlow::<()>::Continue(())
+                });
+                let movements: Vec<&String> = nearly.iter().filter(|t| !t.contains('x')).collect();
+                assert!(movements.windows(2).all(|pair| pair[0] < pair[1]), "{movements:?}");
+                nearly.sort_unstable();
+                let texts: Vec<&String> = keyed.iter().map(|(_, text)| text).collect();
+                assert_eq!(nearly.iter().collect::<Vec<_>>(), texts);
+                for (_, text) in &keyed {
+                    exchanges += usize::from(text.contains('x') && !text.starts_with('x'));
+                    whole_turn += usize::from(text.starts_with('x'));
+                    tall += usize::from(text.split(['/', '-', '=']).any(|part| part.len() == 2
+                        && part.bytes().all(|b| b.is_ascii_digit())));
+                }
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(exchanges > 100 && whole_turn > 100 && tall > 0, "{exchanges} {whole_turn} {tall}");
+    }
+
+    /// The rank tables rank hexes and levels as their texts sort, followed by what follows
+    /// them in a move (two-digit levels are too rare in random games to rely on those).
+    #[test]
+    fn order_tables_rank_texts() {
+        let ranked = |n: usize, rank: &dyn Fn(usize) -> u8, text: &dyn Fn(usize) -> String| {
+            let mut by_rank: Vec<usize> = (0..n).collect();
+            by_rank.sort_by_key(|&i| rank(i));
+            let mut by_text = by_rank.clone();
+            by_text.sort_by_key(|&i| text(i));
+            assert_eq!(by_rank, by_text);
+        };
+        ranked(HEXES, &|h| HEX_ORDER[h], &|h| format!("{}/", hex_name(h)));
+        ranked(HEXES, &|h| HEX_ORDER[h], &|h| hex_name(h));
+        ranked(MAX_PIECES, &|l| LEVEL_ORDER[l], &|l| format!("{l}-"));
+        ranked(MAX_PIECES, &|l| LEVEL_ORDER[l], &|l| l.to_string());
+        ranked(MAX_PIECES, &|l| LEVEL_ORDER_BEFORE_EQUALS[l], &|l| format!("{l}="));
+        assert!(LEVEL_ORDER_BEFORE_EQUALS[10] < LEVEL_ORDER_BEFORE_EQUALS[1]);
     }
 }
