@@ -6,6 +6,10 @@ Fixed seeds; one game at a time (``--threads`` to change). Prints one line per m
 player's default there: whole random games of E run to the ply limit).
 
     python benches/search_strength.py [--games 20] [--only kuba,e3]
+        [--mcts mcts:400:rollout20:priors=heuristic]
+
+``--mcts`` names the MCTS player to measure (``glacier.players.from_spec``; ``mcts:400``, each
+game's default, unless given), to try other settings against the same opponents.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated labels (default: all)")
     parser.add_argument("--parts", default="random,flat,alphabeta,selfplay")
+    parser.add_argument("--mcts", default="mcts:400", help="the MCTS player (a player spec)")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     parts = set(args.parts.split(","))
@@ -55,13 +60,13 @@ def main() -> None:
             continue
         two = glacier.new_game(game, **params).num_players == 2
         if "random" in parts:
-            match(label, game, params, ["mcts:400", "random"], args.games, args.threads)
+            match(label, game, params, [args.mcts, "random"], args.games, args.threads)
         if "flat" in parts:
-            match(label, game, params, ["mcts:400", "flat:400"], args.games, args.threads)
+            match(label, game, params, [args.mcts, "flat:400"], args.games, args.threads)
         if "alphabeta" in parts and two:
             match(label, game, params, ["alphabeta:0.2s", "random"], args.games, args.threads)
         if "selfplay" in parts and game == "martian_chinese_checkers":
-            match(label, game, params, ["mcts:400", "mcts:400"], args.games, args.threads)
+            match(label, game, params, [args.mcts, args.mcts], args.games, args.threads)
 
 
 if __name__ == "__main__":

@@ -541,6 +541,15 @@ def test_guided_rollouts_are_seeded_and_differ_from_uniform_ones() -> None:
     assert guided.simulations == 100 and sum(guided.visits.values()) == 99
 
 
+def test_a_player_spec_takes_the_priors() -> None:
+    player = players.from_spec("mcts:60:rollout10:priors=heuristic:prior_temperature=0.5", seed=2)
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    move = player.choose(state)
+    assert move in state.legal_moves() and player.last is not None
+    assert len(set(player.last.priors.values())) > 1
+    assert player.last.priors[move] == pytest.approx(max(player.last.priors.values()))
+
+
 def test_a_finished_game_or_a_wrong_state_is_refused() -> None:
     state = glacier.from_text("ice_cube_checkers", "W/W/K/WK/W/W/B/B/B/B/B/- w 10")
     state.play("b:W")
