@@ -550,6 +550,26 @@ def test_a_player_spec_takes_the_priors() -> None:
     assert player.last.priors[move] == pytest.approx(max(player.last.priors.values()))
 
 
+def test_the_default_mcts_player_of_e_searches_with_the_priors() -> None:
+    # E's default (players.MCTS_DEFAULTS): rollouts cut after 20 plies, PUCT over the
+    # heuristic priors; the same search as naming them, and the other games keep theirs.
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    default = players.from_spec("mcts:60", seed=2)
+    named = players.MCTSPlayer(60, "rollout", seed=2, rollout_plies=20, priors="heuristic")
+    default.choose(state)
+    named.choose(state)
+    assert default.last is not None and named.last is not None
+    assert len(set(default.last.priors.values())) > 1
+    assert (default.last.move, default.last.visits, default.last.priors) == (
+        named.last.move,
+        named.last.visits,
+        named.last.priors,
+    )
+    kuba = players.from_spec("mcts:30", seed=2)
+    kuba.choose(glacier.new_game("kuba"))
+    assert kuba.last is not None and len(set(kuba.last.priors.values())) == 1
+
+
 def test_a_finished_game_or_a_wrong_state_is_refused() -> None:
     state = glacier.from_text("ice_cube_checkers", "W/W/K/WK/W/W/B/B/B/B/B/- w 10")
     state.play("b:W")
