@@ -56,8 +56,14 @@ def position(name: str) -> tuple[Any, str]:
 @pytest.mark.parametrize("name", list(FORCED))
 @pytest.mark.parametrize(
     "options",
-    [{"evaluator": "rollout"}, {"evaluator": "rollout", "rollout_plies": 4}, {"evaluator": "heuristic"}],
-    ids=["rollout", "cut rollout", "heuristic"],
+    [
+        {"evaluator": "rollout"},
+        {"evaluator": "rollout", "rollout_plies": 4},
+        {"evaluator": "heuristic"},
+        {"evaluator": "rollout", "rollout_plies": 4, "priors": "heuristic", "rollout_policy": "move_priority"},
+        {"evaluator": "heuristic", "priors": "heuristic", "prior_temperature": 0.5},
+    ],
+    ids=["rollout", "cut rollout", "heuristic", "guided rollout with priors", "heuristic with priors"],
 )
 def test_mcts_finds_the_forced_move(name: str, options: dict[str, Any]) -> None:
     state, best = position(name)
@@ -485,6 +491,14 @@ def test_a_bad_evaluator_is_refused_and_the_state_unchanged(evaluator: Any, mess
         ({"dirichlet_fraction": 1.5}, "dirichlet_fraction"),
         ({"rollout_plies": -1}, "rollout_plies"),
         ({"evaluator": Recorder(), "batch_size": 0}, "batch_size"),
+        ({"priors": "gain"}, "unknown priors"),
+        ({"priors": "heuristic", "prior_temperature": 0.0}, "prior_temperature"),
+        ({"priors": "heuristic", "prior_temperature": float("inf")}, "prior_temperature"),
+        ({"evaluator": Recorder(), "priors": "heuristic"}, "gives its own priors"),
+        ({"rollout_policy": "greedy"}, "rollout_policy"),
+        ({"evaluator": "heuristic", "rollout_policy": "move_priority"}, "is for the 'rollout' evaluator"),
+        ({"rollout_policy": "move_priority", "rollout_temperature": -1.0}, "rollout_temperature"),
+        ({"rollout_policy": "move_priority", "rollout_temperature": float("nan")}, "rollout_temperature"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict[str, Any], message: str) -> None:
@@ -492,6 +506,68 @@ def test_bad_search_options_are_refused(options: dict[str, Any], message: str) -
     with pytest.raises(errors.InvalidParameterError, match=message):
         search.mcts(state, **options)
     assert state.moves == []
+
+
+def test_heuristic_priors_follow_the_work_each_move_saves() -> None:
+    # E rates a move by the movements of work (the heuristic's) it saves its player: the
+    # priors are a softmax over it, so a move saving one movement more has e (at temperature
+    # 1) or e**2 (at 0.5) times the prior, and the search selects by PUCT.
+    state = glacier.new_game("martian_chinese_checkers", players=2)
+    uniform = search.mcts(state, simulations=50, evaluator="heuristic")
+    assert len(set(uniform.priors.values())) == 1
+    for temperature in (1.0, 0.5):
+        result = search.mcts(
+            state, simulations=50, evaluator="heuristic", priors="heuristic", prior_temperature=temperature
+        )
+        priors = sorted({round(p, 6) for p in result.priors.values()})
+        assert sum(result.priors.values()) == pytest.approx(1.0, abs=1e-5)
+        assert len(priors) > 1
+        ratios = [b / a for a, b in zip(priors, priors[1:])]
+        # Neighbouring levels differ by whole movements: e ** (k / temperature) for k >= 1.
+        for ratio in ratios:
+            k = np.log(ratio) * temperature
+            assert k == pytest.approx(round(k), abs=1e-3) and round(k) >= 1
+        # PUCT follows the priors: the most visited move is among the most promising.
+        best = max(result.priors.values())
+        assert result.priors[result.move] == pytest.approx(best)
+
+
+def test_guided_rollouts_are_seeded_and_differ_from_uniform_ones() -> None:
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    options: dict[str, Any] = {"evaluator": "rollout", "rollout_plies": 20, "simulations": 100, "seed": 4}
+    guided = search.mcts(state, rollout_policy="move_priority", **options)
+    assert guided == search.mcts(state, rollout_policy="move_priority", **options)._replace(seconds=guided.seconds)
+    assert guided.visits != search.mcts(state, **options).visits
+    assert guided.simulations == 100 and sum(guided.visits.values()) == 99
+
+
+def test_a_player_spec_takes_the_priors() -> None:
+    player = players.from_spec("mcts:60:rollout10:priors=heuristic:prior_temperature=0.5", seed=2)
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    move = player.choose(state)
+    assert move in state.legal_moves() and player.last is not None
+    assert len(set(player.last.priors.values())) > 1
+    assert player.last.priors[move] == pytest.approx(max(player.last.priors.values()))
+
+
+def test_the_default_mcts_player_of_e_searches_with_the_priors() -> None:
+    # E's default (players.MCTS_DEFAULTS): rollouts cut after 20 plies, PUCT over the
+    # heuristic priors; the same search as naming them, and the other games keep theirs.
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    default = players.from_spec("mcts:60", seed=2)
+    named = players.MCTSPlayer(60, "rollout", seed=2, rollout_plies=20, priors="heuristic")
+    default.choose(state)
+    named.choose(state)
+    assert default.last is not None and named.last is not None
+    assert len(set(default.last.priors.values())) > 1
+    assert (default.last.move, default.last.visits, default.last.priors) == (
+        named.last.move,
+        named.last.visits,
+        named.last.priors,
+    )
+    kuba = players.from_spec("mcts:30", seed=2)
+    kuba.choose(glacier.new_game("kuba"))
+    assert kuba.last is not None and len(set(kuba.last.priors.values())) == 1
 
 
 def test_a_finished_game_or_a_wrong_state_is_refused() -> None:

@@ -180,6 +180,10 @@ class NativeSearch:
         trees: int | None = None,
         seed: int = 0,
         reuse: bool = True,
+        priors: str = "uniform",
+        prior_temperature: float = 1.0,
+        rollout_policy: str = "uniform",
+        rollout_temperature: float = 1.0,
     ) -> NativeSearch: ...
     @property
     def game(self) -> str: ...

@@ -31,9 +31,18 @@ MCTS evaluates the leaves of its tree with
   leaves from its tree, kept apart by virtual loss. The policy target over actions is
   :attr:`SearchResult.action_visits` (see :meth:`SearchResult.action_policy`).
 
+With ``"rollout"``, ``rollout_policy="move_priority"`` draws each rollout move with
+probability proportional to ``exp(move_priority / rollout_temperature)`` (the game's own
+rating of moves, as alpha-beta orders them: captures first; in E, the movements it brings
+its piece nearer its goal) instead of uniformly.
+
 Values are kept per player (each node backs up the whole vector), so the same search plays
-E with 3 or 6 players. The engine's evaluations select by UCT (every move tried once first);
-a callable's priors select by PUCT. See docs/search.md.
+E with 3 or 6 players. The engine's evaluations give every move the same prior and select
+by UCT (every move tried once first), unless ``priors="heuristic"``: then a leaf's moves get
+a softmax over the game's heuristic rating of each move divided by ``prior_temperature``
+(in E, the movements of work the move saves its player; elsewhere the move priority above),
+and selection is PUCT, so the search looks first at the moves the game rates promising. A
+callable's priors select by PUCT. See docs/search.md.
 """
 
 from __future__ import annotations
@@ -135,10 +144,14 @@ class AlphaBetaResult(NamedTuple):
     seconds: float
 
 
-def _selection(evaluator: Union[str, Evaluator], selection: Optional[str]) -> str:
+#: The priors the engine's evaluations can give a leaf's moves (``priors=``).
+PRIORS = ("uniform", "heuristic")
+
+
+def _selection(evaluator: Union[str, Evaluator], selection: Optional[str], priors: str) -> str:
     if selection is not None:
         return selection
-    return "puct" if callable(evaluator) else "uct"
+    return "puct" if callable(evaluator) or priors != "uniform" else "uct"
 
 
 class MCTS:
@@ -156,6 +169,13 @@ class MCTS:
     the same number of simulations, plays weaker (each tree is smaller; docs/search.md has
     the measurements). ``dirichlet_fraction`` > 0 mixes Dirichlet noise of concentration
     ``dirichlet_alpha`` into the root's priors.
+
+    With the engine's evaluations, ``priors="heuristic"`` gives a leaf's moves a softmax over
+    the game's rating of each move divided by ``prior_temperature`` (> 0) instead of equal
+    priors, and selects by PUCT unless ``selection`` says otherwise; with ``"rollout"``,
+    ``rollout_policy="move_priority"`` draws rollout moves by a softmax over the game's move
+    priority divided by ``rollout_temperature`` (> 0) instead of uniformly (see the module
+    docs). A callable evaluator gives its own priors: ``priors`` must stay ``"uniform"``.
     """
 
     def __init__(
@@ -174,8 +194,22 @@ class MCTS:
         parallel: str = "tree",
         trees: Optional[int] = None,
         reuse: bool = True,
+        priors: str = "uniform",
+        prior_temperature: float = 1.0,
+        rollout_policy: str = "uniform",
+        rollout_temperature: float = 1.0,
     ) -> None:
-        chosen = _selection(evaluator, selection)
+        if priors not in PRIORS:
+            raise InvalidParameterError(f"unknown priors {priors!r}: 'uniform' or 'heuristic'")
+        if callable(evaluator) and priors != "uniform":
+            raise InvalidParameterError(
+                "priors= is for the engine's evaluations: a callable evaluator gives its own priors"
+            )
+        if rollout_policy != "uniform" and evaluator != "rollout":
+            raise InvalidParameterError(
+                f"rollout_policy={rollout_policy!r} is for the 'rollout' evaluator, not {evaluator!r}"
+            )
+        chosen = _selection(evaluator, selection, priors)
         if chosen not in DEFAULT_C:
             raise InvalidParameterError(f"unknown selection {chosen!r}: 'uct' or 'puct'")
         if not callable(evaluator) and not isinstance(evaluator, str):
@@ -198,6 +232,10 @@ class MCTS:
             trees=trees,
             seed=seed,
             reuse=reuse,
+            priors=priors,
+            prior_temperature=prior_temperature,
+            rollout_policy=rollout_policy,
+            rollout_temperature=rollout_temperature,
         )
 
     def search(
@@ -267,6 +305,10 @@ def mcts(
     parallel: str = "tree",
     trees: Optional[int] = None,
     batch_size: int = 8,
+    priors: str = "uniform",
+    prior_temperature: float = 1.0,
+    rollout_policy: str = "uniform",
+    rollout_temperature: float = 1.0,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (left unchanged); see :class:`MCTS` for the
     options. The same seed gives the same result on one thread, and for any thread count
@@ -285,6 +327,10 @@ def mcts(
         parallel=parallel,
         trees=trees,
         reuse=False,
+        priors=priors,
+        prior_temperature=prior_temperature,
+        rollout_policy=rollout_policy,
+        rollout_temperature=rollout_temperature,
     )
     return searcher.search(
         state, simulations=simulations, seconds=seconds, temperature=temperature, batch_size=batch_size

@@ -36,10 +36,20 @@ fn mcts_move<G: Heuristic + Notation>(
     simulations: u64,
     seed: u64,
 ) -> String {
+    mcts_move_with(root, &MctsConfig::default(), evaluation, simulations, seed)
+}
+
+/// The move MCTS chooses after `simulations` with `config` and `evaluation`.
+fn mcts_move_with<G: Heuristic + Notation>(
+    root: &G,
+    config: &MctsConfig,
+    evaluation: LeafEvaluation,
+    simulations: u64,
+    seed: u64,
+) -> String {
     let stop = AtomicBool::new(false);
     let mut tree = Tree::new(root.clone(), seed).expect("a tree");
-    let config = MctsConfig::default();
-    let done = search(&mut tree, &config, evaluation, &budget(&stop, simulations));
+    let done = search(&mut tree, config, evaluation, &budget(&stop, simulations));
     assert_eq!(done, simulations);
     let stats = tree.root_stats();
     assert_eq!(stats.visits, simulations);
@@ -54,8 +64,29 @@ fn all_find<G: Heuristic + Notation>(root: &G, best: &str) {
         LeafEvaluation::Rollout { plies: None },
         LeafEvaluation::Rollout { plies: Some(4) },
         LeafEvaluation::Heuristic,
+        LeafEvaluation::GuidedRollout {
+            plies: Some(4),
+            temperature: 1.0,
+        },
     ] {
         assert_eq!(mcts_move(root, evaluation, 400, 1), best, "{evaluation:?}");
+    }
+    // With the game's own priors, selected by PUCT.
+    let config = MctsConfig {
+        selection: Selection::Puct,
+        exploration: 1.5,
+        move_priors: Some(1.0),
+        ..MctsConfig::default()
+    };
+    for evaluation in [
+        LeafEvaluation::Rollout { plies: Some(4) },
+        LeafEvaluation::Heuristic,
+    ] {
+        assert_eq!(
+            mcts_move_with(root, &config, evaluation, 400, 1),
+            best,
+            "{evaluation:?} with priors"
+        );
     }
     let stop = AtomicBool::new(false);
     let result = alphabeta(root, &budget(&stop, 3)).expect("a result");

@@ -704,7 +704,9 @@ impl NativeSearch {
     #[pyo3(signature = (
         game, *, evaluator = "rollout", rollout_plies = None, selection = "uct",
         c_puct = 1.4, dirichlet_alpha = 0.3, dirichlet_fraction = 0.0, virtual_loss = 1.0,
-        threads = 1, parallel = "tree", trees = None, seed = 0, reuse = true
+        threads = 1, parallel = "tree", trees = None, seed = 0, reuse = true,
+        priors = "uniform", prior_temperature = 1.0, rollout_policy = "uniform",
+        rollout_temperature = 1.0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -722,6 +724,10 @@ impl NativeSearch {
         trees: Option<i64>,
         seed: u64,
         reuse: bool,
+        priors: &str,
+        prior_temperature: f64,
+        rollout_policy: &str,
+        rollout_temperature: f64,
     ) -> PyResult<Self> {
         let plies = match rollout_plies {
             None => None,
@@ -729,7 +735,30 @@ impl NativeSearch {
                 InvalidParameterError::new_err(format!("rollout_plies must be >= 0, got {p}"))
             })?),
         };
+        let temperature = |name: &str, t: f64| {
+            if t.is_finite() && t > 0.0 && (t as f32).is_finite() {
+                Ok(t as f32)
+            } else {
+                Err(InvalidParameterError::new_err(format!(
+                    "{name} must be a finite number > 0, got {t}"
+                )))
+            }
+        };
+        let rollout_temperature = temperature("rollout_temperature", rollout_temperature)?;
+        let guided = match rollout_policy {
+            "uniform" => false,
+            "move_priority" => true,
+            other => {
+                return Err(InvalidParameterError::new_err(format!(
+                    "unknown rollout_policy '{other}': 'uniform' or 'move_priority'"
+                )))
+            }
+        };
         let evaluation = match evaluator {
+            "rollout" if guided => LeafEvaluation::GuidedRollout {
+                plies,
+                temperature: rollout_temperature,
+            },
             "rollout" => LeafEvaluation::Rollout { plies },
             "heuristic" => LeafEvaluation::Heuristic,
             other => {
@@ -747,12 +776,23 @@ impl NativeSearch {
                 )))
             }
         };
+        let prior_temperature = temperature("prior_temperature", prior_temperature)?;
+        let move_priors = match priors {
+            "uniform" => None,
+            "heuristic" => Some(prior_temperature),
+            other => {
+                return Err(InvalidParameterError::new_err(format!(
+                    "unknown priors '{other}': 'uniform' or 'heuristic'"
+                )))
+            }
+        };
         let config = MctsConfig {
             selection,
             exploration: check_positive("c_puct", c_puct)?,
             dirichlet_alpha: check_positive("dirichlet_alpha", dirichlet_alpha)?,
             dirichlet_fraction: check_positive("dirichlet_fraction", dirichlet_fraction)?,
             virtual_loss: check_positive("virtual_loss", virtual_loss)?,
+            move_priors,
         };
         config.check().map_err(to_py_err)?;
         let threads = check_threads(threads.into_pyobject(py)?.as_any())?;

@@ -54,6 +54,12 @@ pub struct MctsConfig {
     /// The loss each simulation in flight counts for on its path (for its mover at each
     /// node): 1 counts it as one lost game.
     pub virtual_loss: f32,
+    /// The priors the engine's own evaluations give a leaf's moves: `None`, every move
+    /// alike; `Some(t)`, a softmax over the game's [`Heuristic::prior_scores`] of each
+    /// move divided by `t` (in E, the movements of work a move saves its player), so
+    /// that PUCT looks first at the moves the game rates promising. An outside evaluator
+    /// gives its own priors and this is not used.
+    pub move_priors: Option<f32>,
 }
 
 impl Default for MctsConfig {
@@ -64,6 +70,7 @@ impl Default for MctsConfig {
             dirichlet_alpha: 0.3,
             dirichlet_fraction: 0.0,
             virtual_loss: 1.0,
+            move_priors: None,
         }
     }
 }
@@ -86,6 +93,12 @@ impl MctsConfig {
         }
         if !(self.virtual_loss.is_finite() && self.virtual_loss >= 0.0) {
             return bad("virtual_loss must be a finite number >= 0");
+        }
+        if self
+            .move_priors
+            .is_some_and(|t| !(t.is_finite() && t > 0.0))
+        {
+            return bad("prior_temperature must be a finite number > 0");
         }
         Ok(())
     }
@@ -679,6 +692,35 @@ fn legal_moves<G: Game>(state: &G, moves: &mut Vec<G::Move>) {
     state.generate_moves(&mut |mv| moves.push(mv));
 }
 
+/// The priors of `moves` (legal moves of `state`) into `priors` (cleared first) as
+/// `config.move_priors` asks: a softmax over each move's [`Heuristic::prior_scores`]
+/// divided by the temperature; left empty for uniform priors.
+fn engine_priors<G: Heuristic>(
+    state: &G,
+    moves: &[G::Move],
+    config: &MctsConfig,
+    priors: &mut Vec<f32>,
+) {
+    priors.clear();
+    let Some(temperature) = config.move_priors else {
+        return;
+    };
+    state.prior_scores(moves, priors);
+    for p in priors.iter_mut() {
+        *p /= temperature;
+    }
+    // Relative to the largest, so that the exponentials cannot overflow.
+    let most = priors.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for p in priors.iter_mut() {
+        *p = (*p - most).exp();
+        total += *p;
+    }
+    for p in priors.iter_mut() {
+        *p /= total;
+    }
+}
+
 /// Whether a search that has run `done` simulations should stop: the limit reached, the
 /// deadline passed or the stop flag raised (every search runs at least one simulation).
 fn spent(budget: &Budget<'_>, done: u64) -> bool {
@@ -694,6 +736,7 @@ pub fn search<G: Heuristic>(
     budget: &Budget<'_>,
 ) -> u64 {
     let (mut path, mut moves, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let mut priors = Vec::new();
     let mut done = 0;
     while !spent(budget, done) {
         match tree.select(config, &mut path) {
@@ -707,7 +750,14 @@ pub fn search<G: Heuristic>(
                     evaluation.evaluate(state, rng, &mut scratch)
                 };
                 shuffle(&mut moves, &mut tree.rng);
-                tree.expand(&path, &moves, None, &values);
+                engine_priors(
+                    &tree.nodes[index as usize].state,
+                    &moves,
+                    config,
+                    &mut priors,
+                );
+                let priors = (!priors.is_empty()).then_some(priors.as_slice());
+                tree.expand(&path, &moves, priors, &values);
             }
             Leaf::Terminal(values) => tree.backup(&path, &values),
             // One thread: no leaf is ever pending at a descent.
@@ -743,6 +793,7 @@ pub fn search_shared<G: Heuristic>(
             scope.spawn(move || {
                 let mut rng = SplitMix64::stream(seed, t as u64);
                 let (mut path, mut moves, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+                let mut priors = Vec::new();
                 loop {
                     let claimed = started.fetch_add(1, Ordering::Relaxed);
                     let finished = done.load(Ordering::Relaxed);
@@ -763,7 +814,9 @@ pub fn search_shared<G: Heuristic>(
                                 evaluation.evaluate(&state, &mut rng, &mut scratch)
                             };
                             shuffle(&mut moves, &mut rng);
-                            lock().expand(&path, &moves, None, &values);
+                            engine_priors(&state, &moves, config, &mut priors);
+                            let priors = (!priors.is_empty()).then_some(priors.as_slice());
+                            lock().expand(&path, &moves, priors, &values);
                         }
                         Leaf::Terminal(values) => tree.backup(&path, &values),
                         Leaf::Collision => {

@@ -48,6 +48,15 @@ pub trait Heuristic: Game {
     /// promotions before quiet moves, say).
     fn move_priority(&self, mv: Self::Move) -> i32;
 
+    /// How promising each of `moves` (legal moves of this state) looks to the engine's
+    /// move priors (a search with `priors="heuristic"` gives each move a softmax over
+    /// its score), appended to `scores` in the order of `moves`: by default
+    /// [`Heuristic::move_priority`]. A game may rate moves more finely here than
+    /// alpha-beta's move ordering, which runs at every node, can afford.
+    fn prior_scores(&self, moves: &[Self::Move], scores: &mut Vec<f32>) {
+        scores.extend(moves.iter().map(|&mv| self.move_priority(mv) as f32));
+    }
+
     /// Whether `mv` changes the material balance (a capture, a promotion): alpha-beta's
     /// quiescence search goes on through such moves past its depth, so that it never stops
     /// in the middle of an exchange.

@@ -286,6 +286,21 @@ impl Heuristic for MartianChineseCheckers {
         on_board!(&self.0, b => b.gain(mv))
     }
 
+    /// The movements of work (as the heuristic counts it) the move saves its player: the
+    /// exact cost of its pieces' best assignment to the goal before the move less after it.
+    /// Finer than [`Heuristic::move_priority`], which looks at the moved piece's nearest goal
+    /// hex only, and dearer (a copy of the state and an assignment per move), so only the
+    /// search's priors use it.
+    fn prior_scores(&self, moves: &[MartianChineseCheckersMove], scores: &mut Vec<f32>) {
+        let mover = self.current_player();
+        let before = on_board!(&self.0, b => b.work(mover));
+        scores.extend(moves.iter().map(|&mv| {
+            let mut after = self.clone();
+            after.play_unchecked(mv);
+            before - on_board!(&after.0, b => b.work(mover))
+        }));
+    }
+
     /// Nothing is captured in E.
     fn is_tactical(&self, _mv: MartianChineseCheckersMove) -> bool {
         false
