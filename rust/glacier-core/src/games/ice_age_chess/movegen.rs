@@ -145,10 +145,26 @@ impl IceAgeChess {
         let occ = us | them | self.ice;
         let king = self.pieces(us_c, KING);
         let ksq = king.trailing_zeros() as usize;
-        let checkers = self.attackers(s, ksq, occ, them_c);
 
         let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
         let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
+
+        // Checkers and pins from the enemy sliders on a line with the king, by the squares
+        // between (no slider lookup): none between is a check, exactly one of ours a pin
+        // (ice between is a blocker that pins nothing). Knights and pawns check from their
+        // squares; a king never does (the side not to move is never in check).
+        let mut checkers = them
+            & ((KNIGHT_ATTACKS[ksq] & self.by_role[KNIGHT])
+                | (PAWN_ATTACKS[us_c][ksq] & self.by_role[PAWN]));
+        let mut pinned = 0;
+        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
+            let blockers = between(ksq, sniper) & occ;
+            if blockers == 0 {
+                checkers |= bit(sniper);
+            } else if blockers & blockers.wrapping_sub(1) == 0 {
+                pinned |= blockers & us;
+            }
+        }
 
         // King moves, judged with the king lifted off the board: by the map of every square
         // the opponent attacks when that costs fewer lookups (few opposing pieces, many
@@ -198,16 +214,6 @@ impl IceAgeChess {
         } else {
             between(ksq, checkers.trailing_zeros() as usize) | checkers
         };
-
-        // Pins: an enemy slider on a line with the king and exactly one piece between,
-        // ours (ice between is a blocker that pins nothing).
-        let mut pinned = 0;
-        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
-            let blockers = between(ksq, sniper) & occ;
-            if blockers & blockers.wrapping_sub(1) == 0 {
-                pinned |= blockers & us;
-            }
-        }
 
         let targets = !us & check_mask;
         for from in Squares(self.by_role[KNIGHT] & us & !pinned) {
