@@ -22,7 +22,7 @@ mod heuristic;
 mod movegen;
 mod text;
 
-use self::bitboard::{bit, east, north, sliders, south, west, Bitboard, Sliders, Squares, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use self::bitboard::{bit, east, north, sliders, south, west, Bitboard, Sliders, Squares, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS};
 use self::movegen::{Counter, Emitter};
 use crate::error::Error;
 use crate::game::{Game, GameParams, Notation, Outcome};
@@ -295,38 +295,12 @@ impl IceAgeChess {
         let them = self.by_colour[by];
         let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
         let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
-        // The slider tables are read only when such a slider is on the board.
+        // The slider tables are read only when such a slider stands on one of the lines.
         (KNIGHT_ATTACKS[sq] & self.by_role[KNIGHT] & them) != 0
             || (PAWN_ATTACKS[by ^ 1][sq] & self.by_role[PAWN] & them) != 0
             || (KING_ATTACKS[sq] & self.by_role[KING] & them) != 0
-            || (diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
-            || (straight != 0 && s.rook(sq, occupied) & straight != 0)
-    }
-
-    /// Every square a piece of `by` attacks with the given occupancy (ice never attacks).
-    #[inline(always)]
-    fn attacks_of(&self, s: &Sliders, occupied: Bitboard, by: usize) -> Bitboard {
-        let them = self.by_colour[by];
-        let pawns = self.by_role[PAWN] & them;
-        let ahead = if by == WHITE {
-            north(pawns)
-        } else {
-            south(pawns)
-        };
-        let mut attacked = east(ahead) | west(ahead);
-        for sq in Squares(self.by_role[KING] & them) {
-            attacked |= KING_ATTACKS[sq];
-        }
-        for sq in Squares(self.by_role[KNIGHT] & them) {
-            attacked |= KNIGHT_ATTACKS[sq];
-        }
-        for sq in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & them) {
-            attacked |= s.bishop(sq, occupied);
-        }
-        for sq in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & them) {
-            attacked |= s.rook(sq, occupied);
-        }
-        attacked
+            || (BISHOP_RAYS[sq] & diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
+            || (ROOK_RAYS[sq] & straight != 0 && s.rook(sq, occupied) & straight != 0)
     }
 
     fn king_square(&self, colour: usize) -> Option<usize> {

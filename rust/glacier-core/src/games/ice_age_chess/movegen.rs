@@ -166,29 +166,30 @@ impl IceAgeChess {
             }
         }
 
-        // King moves, judged with the king lifted off the board: by the map of every square
-        // the opponent attacks when that costs fewer lookups (few opposing pieces, many
-        // squares to try, as in endgames), else square by square.
+        // King moves, judged with the king lifted off the board: first against the squares
+        // the opposing pawns, knights and king attack (all at once), then the squares left
+        // against the sliders, each slider lookup only where a slider stands on one of the
+        // square's lines.
         let without_king = occ ^ king;
-        let candidates = KING_ATTACKS[ksq] & !us;
-        let pieces = (self.by_role[KNIGHT] & them) | diagonal | straight;
-        let attacked = if candidates.count_ones() > pieces.count_ones() {
-            Some(self.attacks_of(s, without_king, them_c))
-        } else {
-            None
+        let their_pawns = self.by_role[PAWN] & them;
+        let ahead = forward(their_pawns, them_c);
+        let mut leaper_attacks = east(ahead) | west(ahead);
+        for sq in Squares(self.by_role[KNIGHT] & them) {
+            leaper_attacks |= KNIGHT_ATTACKS[sq];
+        }
+        for sq in Squares(self.by_role[KING] & them) {
+            leaper_attacks |= KING_ATTACKS[sq];
+        }
+        let slider_attacks = |sq: usize, occupied: Bitboard| {
+            (BISHOP_RAYS[sq] & diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
+                || (ROOK_RAYS[sq] & straight != 0 && s.rook(sq, occupied) & straight != 0)
         };
-        let king_targets = match attacked {
-            Some(attacked) => candidates & !attacked,
-            None => {
-                let mut targets = 0;
-                for to in Squares(candidates) {
-                    if !self.is_attacked(s, to, without_king, them_c) {
-                        targets |= bit(to);
-                    }
-                }
-                targets
+        let mut king_targets = KING_ATTACKS[ksq] & !us & !leaper_attacks;
+        for to in Squares(king_targets) {
+            if slider_attacks(to, without_king) {
+                king_targets ^= bit(to);
             }
-        };
+        }
         v.piece(ksq, king_targets)?;
         if checkers & checkers.wrapping_sub(1) != 0 {
             return ControlFlow::Continue(()); // double check: only the king moves
@@ -198,12 +199,8 @@ impl IceAgeChess {
             let base = if us_c == WHITE { 0 } else { 56 };
             let rights = self.castling >> (2 * us_c);
             // With the king not in check, lifting it changes no attack on the squares it
-            // crosses (a line through the king onto them would be a check), so the map
-            // serves here too.
-            let safe = |sq: usize| match attacked {
-                Some(attacked) => attacked & bit(sq) == 0,
-                None => !self.is_attacked(s, sq, occ, them_c),
-            };
+            // crosses (a line through the king onto them would be a check).
+            let safe = |sq: usize| leaper_attacks & bit(sq) == 0 && !slider_attacks(sq, occ);
             if rights & 1 != 0 && occ & (0x60 << base) == 0 && safe(base + 5) && safe(base + 6) {
                 v.special(IceAgeChessMove::new(base + 4, base + 6, CASTLE))?;
             }
