@@ -29,7 +29,6 @@ use crate::game::{Game, GameParams, Notation, Outcome};
 use crate::params::{ParamSpec, ParamValue};
 use crate::zobrist;
 use crate::interrupt::Watch;
-use std::convert::Infallible;
 use std::ops::ControlFlow;
 
 const WHITE: usize = 0;
@@ -631,26 +630,126 @@ impl IceAgeChess {
     pub(crate) fn perft_plain(&self, depth: u32, watch: &mut Watch<'_, '_>) -> u64 {
         match depth {
             0 => 1,
-            1 => {
-                let mut counter = Counter(0);
-                let _ = self.generate(&mut counter);
-                counter.0
-            }
+            1 => self.count_plain(),
             _ => {
                 if watch.should_stop() {
                     return 0;
                 }
-                let mut nodes = 0;
-                let mut visit = |mv| {
-                    let mut child = self.clone();
-                    child.make::<false>(mv);
-                    nodes += child.perft_plain(depth - 1, watch);
-                    ControlFlow::<Infallible>::Continue(())
+                let mut node = PerftNode {
+                    parent: self,
+                    depth: depth - 1,
+                    nodes: 0,
+                    watch,
                 };
-                let _ = self.generate(&mut Emitter::new(&mut visit));
-                nodes
+                let _ = self.generate(&mut node);
+                node.nodes
             }
         }
+    }
+
+    /// The legal moves, counted in bulk (perft's last ply).
+    #[inline(never)]
+    fn count_plain(&self) -> u64 {
+        let mut counter = Counter(0);
+        let _ = self.generate(&mut counter);
+        counter.0
+    }
+
+    /// The plain make of a move of one piece (`role`, of the side to move) from `from` to
+    /// `to`, capturing what stands there; `promotion` is the role it ends as. Not for
+    /// castling, en passant or a double push's en-passant square.
+    #[inline(always)]
+    fn move_plain(&mut self, from: usize, to: usize, role: usize, promotion: usize) {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        let target = bit(to);
+        self.ep = NO_EP;
+        if self.by_colour[them] & target != 0 {
+            self.by_colour[them] ^= target;
+            self.by_role[self.role_at(to)] ^= target;
+        } else {
+            self.ice &= !target;
+        }
+        self.by_colour[us] ^= bit(from) | target;
+        self.by_role[role] ^= bit(from);
+        self.by_role[promotion] ^= target;
+        self.castling &= CASTLE_MASKS[from] & CASTLE_MASKS[to];
+        self.side ^= 1;
+    }
+}
+
+/// An inner node of [`IceAgeChess::perft_plain`]: every move the generator hands it is
+/// played on a copy (by the plain make, the moving piece's role read once per piece) and
+/// counted `depth` plies further down.
+struct PerftNode<'a, 'w, 'i, 'c> {
+    parent: &'a IceAgeChess,
+    depth: u32,
+    nodes: u64,
+    watch: &'w mut Watch<'i, 'c>,
+}
+
+impl PerftNode<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn below(&mut self, child: &IceAgeChess) {
+        self.nodes += if self.depth == 1 {
+            child.count_plain()
+        } else {
+            child.perft_plain(self.depth, self.watch)
+        };
+    }
+}
+
+impl movegen::Visitor for PerftNode<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        let role = self.parent.role_at(from);
+        for to in Squares(targets) {
+            let mut child = self.parent.clone();
+            child.move_plain(from, to, role, role);
+            self.below(&child);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let from = (to as i32 - delta) as usize;
+            if bit(to) & (bitboard::RANK_1 | bitboard::RANK_8) != 0 {
+                for promotion in KNIGHT..=QUEEN {
+                    let mut child = self.parent.clone();
+                    child.move_plain(from, to, PAWN, promotion);
+                    self.below(&child);
+                }
+            } else {
+                let mut child = self.parent.clone();
+                child.move_plain(from, to, PAWN, PAWN);
+                self.below(&child);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let mut child = self.parent.clone();
+            child.make::<false>(IceAgeChessMove::new(
+                (to as i32 - delta) as usize,
+                to,
+                DOUBLE_PUSH,
+            ));
+            self.below(&child);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        let mut child = self.parent.clone();
+        child.make::<false>(mv);
+        self.below(&child);
+        ControlFlow::Continue(())
     }
 }
 

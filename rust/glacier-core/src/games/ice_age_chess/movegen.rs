@@ -212,18 +212,28 @@ impl IceAgeChess {
             between(ksq, checkers.trailing_zeros() as usize) | checkers
         };
 
+        // In check a pinned piece has no move (its line meets the checking line only at
+        // the king), and a slider whose lines miss the check mask needs no lookup.
+        let in_check = checkers != 0;
+        let movers = if in_check { us & !pinned } else { us };
         let targets = !us & check_mask;
         for from in Squares(self.by_role[KNIGHT] & us & !pinned) {
             v.piece(from, KNIGHT_ATTACKS[from] & targets)?;
         }
-        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & us) {
+        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & movers) {
+            if in_check && BISHOP_RAYS[from] & targets == 0 {
+                continue;
+            }
             let mut t = s.bishop(from, occ) & targets;
             if pinned & bit(from) != 0 {
                 t &= line(ksq, from);
             }
             v.piece(from, t)?;
         }
-        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & us) {
+        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & movers) {
+            if in_check && ROOK_RAYS[from] & targets == 0 {
+                continue;
+            }
             let mut t = s.rook(from, occ) & targets;
             if pinned & bit(from) != 0 {
                 t &= line(ksq, from);
@@ -250,7 +260,7 @@ impl IceAgeChess {
         )?;
         v.pawns(west(forward(free, us_c)) & capturable, up - 1)?;
         v.pawns(east(forward(free, us_c)) & capturable, up + 1)?;
-        for from in Squares(pawns & pinned) {
+        for from in Squares(pawns & pinned & movers) {
             let along = line(ksq, from);
             let single = forward(bit(from), us_c) & empty & along;
             v.pawns(single & check_mask, up)?;
