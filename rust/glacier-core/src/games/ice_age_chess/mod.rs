@@ -261,7 +261,8 @@ impl IceAgeChess {
     #[inline(always)]
     fn role_at(&self, sq: usize) -> usize {
         let has = |role: usize| ((self.by_role[role] >> sq) & 1) as usize;
-        has(KNIGHT) | has(BISHOP) << 1 | has(ROOK) * 3 | has(QUEEN) << 2 | has(KING) * 5
+        // One role holds the square: the sum is its number.
+        has(KNIGHT) + 2 * has(BISHOP) + 3 * has(ROOK) + 4 * has(QUEEN) + 5 * has(KING)
     }
 
     /// What stands on `sq`: a piece code (`colour * 6 + role`), [`ICE`] or [`EMPTY`].
