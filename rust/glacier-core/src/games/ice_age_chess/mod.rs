@@ -319,8 +319,8 @@ impl IceAgeChess {
     /// it, and a pawn of the side to move beside that one).
     fn ep_capturable(&self, ep: usize) -> bool {
         let us = self.side as usize;
-        self.code_at(ep) == EMPTY
-            && self.code_at(ep ^ 8) == ((us ^ 1) * 6 + PAWN) as u8
+        self.occupied() & bit(ep) == 0
+            && self.pieces(us ^ 1, PAWN) & bit(ep ^ 8) != 0
             && PAWN_ATTACKS[us ^ 1][ep] & self.pieces(us, PAWN) != 0
     }
 
@@ -371,8 +371,7 @@ impl IceAgeChess {
         let mut rights = self.castling;
         for (right, &(k, r)) in CASTLE_SQUARES.iter().enumerate() {
             let colour = right / 2;
-            if self.code_at(k) != (colour * 6 + KING) as u8
-                || self.code_at(r) != (colour * 6 + ROOK) as u8
+            if self.pieces(colour, KING) & bit(k) == 0 || self.pieces(colour, ROOK) & bit(r) == 0
             {
                 rights &= !(1 << right);
             }

@@ -184,12 +184,28 @@ impl IceAgeChess {
             (BISHOP_RAYS[sq] & diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
                 || (ROOK_RAYS[sq] & straight != 0 && s.rook(sq, occupied) & straight != 0)
         };
+        // The squares every opposing slider attacks, when that costs fewer lookups than the
+        // squares left to try (few sliders, many squares: as in endgames).
         let mut king_targets = KING_ATTACKS[ksq] & !us & !leaper_attacks;
-        for to in Squares(king_targets) {
-            if slider_attacks(to, without_king) {
-                king_targets ^= bit(to);
+        let slider_map = if king_targets.count_ones() > diagonal.count_ones() + straight.count_ones()
+        {
+            let mut map = 0;
+            for sq in Squares(diagonal) {
+                map |= s.bishop(sq, without_king);
             }
-        }
+            for sq in Squares(straight) {
+                map |= s.rook(sq, without_king);
+            }
+            king_targets &= !map;
+            Some(map)
+        } else {
+            for to in Squares(king_targets) {
+                if slider_attacks(to, without_king) {
+                    king_targets ^= bit(to);
+                }
+            }
+            None
+        };
         v.piece(ksq, king_targets)?;
         if checkers & checkers.wrapping_sub(1) != 0 {
             return ControlFlow::Continue(()); // double check: only the king moves
@@ -200,7 +216,13 @@ impl IceAgeChess {
             let rights = self.castling >> (2 * us_c);
             // With the king not in check, lifting it changes no attack on the squares it
             // crosses (a line through the king onto them would be a check).
-            let safe = |sq: usize| leaper_attacks & bit(sq) == 0 && !slider_attacks(sq, occ);
+            let safe = |sq: usize| {
+                leaper_attacks & bit(sq) == 0
+                    && match slider_map {
+                        Some(map) => map & bit(sq) == 0,
+                        None => !slider_attacks(sq, occ),
+                    }
+            };
             if rights & 1 != 0 && occ & (0x60 << base) == 0 && safe(base + 5) && safe(base + 6) {
                 v.special(IceAgeChessMove::new(base + 4, base + 6, CASTLE))?;
             }
