@@ -84,7 +84,7 @@ impl IceAgeChess {
             let mut frozen = 0i32;
             if risk > 0.0 {
                 for sq in Squares(isolated & own) {
-                    let code = self.board[sq] as usize;
+                    let code = self.code_at(sq) as usize;
                     frozen += if code % 6 == KING {
                         KING_FREEZE
                     } else {
@@ -100,7 +100,7 @@ impl IceAgeChess {
 
     /// The value of what stands on `sq` for a capture (ice: nothing).
     fn captured_value(&self, sq: usize) -> i32 {
-        match self.board[sq] {
+        match self.code_at(sq) {
             code if code < ICE => VALUE[code as usize % 6],
             _ => 0,
         }
@@ -128,8 +128,8 @@ impl Heuristic for IceAgeChess {
             self.captured_value(to)
         };
         if victim > 0 {
-            priority += victim * 10 - VALUE[self.board[from] as usize % 6] / 10;
-        } else if self.board[to] == ICE {
+            priority += victim * 10 - VALUE[self.code_at(from) as usize % 6] / 10;
+        } else if self.code_at(to) == ICE {
             priority += 1;
         }
         priority
@@ -138,7 +138,7 @@ impl Heuristic for IceAgeChess {
     /// Captures of pieces (not of ice) and promotions.
     fn is_tactical(&self, mv: IceAgeChessMove) -> bool {
         let (to, kind) = (mv.to(), mv.kind());
-        kind >= PROMOTE_KNIGHT || kind == EN_PASSANT || self.board[to] < ICE
+        kind >= PROMOTE_KNIGHT || kind == EN_PASSANT || self.code_at(to) < ICE
     }
 
     /// Every move generated, one drawn: one generation costs less here than a count

@@ -22,12 +22,13 @@ mod heuristic;
 mod movegen;
 mod text;
 
-use self::bitboard::{bit, east, north, sliders, south, west, Bitboard, Sliders, Squares, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use self::bitboard::{bit, east, north, sliders, south, west, Bitboard, Sliders, Squares, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_RAYS};
 use self::movegen::{Counter, Emitter};
 use crate::error::Error;
 use crate::game::{Game, GameParams, Notation, Outcome};
 use crate::params::{ParamSpec, ParamValue};
 use crate::zobrist;
+use crate::interrupt::Watch;
 use std::ops::ControlFlow;
 
 const WHITE: usize = 0;
@@ -167,7 +168,6 @@ pub struct IceAgeChess {
     by_role: [Bitboard; 6],
     by_colour: [Bitboard; 2],
     ice: Bitboard,
-    board: [u8; 64],
     /// 0 = White, 1 = Black.
     side: u8,
     /// Bits 0-3: K, Q, k, q. A right implies its king and rook on their original squares.
@@ -189,7 +189,6 @@ impl IceAgeChess {
             by_role: [0; 6],
             by_colour: [0; 2],
             ice: 0,
-            board: [EMPTY; 64],
             side: WHITE as u8,
             castling: 0,
             ep: NO_EP,
@@ -201,25 +200,12 @@ impl IceAgeChess {
         }
     }
 
-    // --- board updates (every one keeps the hash) ------------------------------------
+    // --- board updates (every one keeps the hash, unless told not to) ------------------
 
+    /// Puts `code` on `sq` where it is absent, or takes it off where it stands; with
+    /// `HASH`, the hash follows.
     #[inline(always)]
-    fn put(&mut self, sq: usize, code: u8) {
-        let b = bit(sq);
-        if code == ICE {
-            self.ice |= b;
-        } else {
-            self.by_colour[code as usize / 6] |= b;
-            self.by_role[code as usize % 6] |= b;
-        }
-        self.board[sq] = code;
-        self.hash ^= SQUARE_KEYS[code as usize * 64 + sq];
-    }
-
-    /// Empties a square that is not empty; returns what was there.
-    #[inline(always)]
-    fn remove(&mut self, sq: usize) -> u8 {
-        let code = self.board[sq];
+    fn toggle<const HASH: bool>(&mut self, sq: usize, code: u8) {
         let b = bit(sq);
         if code == ICE {
             self.ice ^= b;
@@ -227,8 +213,22 @@ impl IceAgeChess {
             self.by_colour[code as usize / 6] ^= b;
             self.by_role[code as usize % 6] ^= b;
         }
-        self.board[sq] = EMPTY;
-        self.hash ^= SQUARE_KEYS[code as usize * 64 + sq];
+        if HASH {
+            self.hash ^= SQUARE_KEYS[code as usize * 64 + sq];
+        }
+    }
+
+    /// Puts `code` on an empty square.
+    #[inline(always)]
+    fn put(&mut self, sq: usize, code: u8) {
+        self.toggle::<true>(sq, code);
+    }
+
+    /// Empties a square that is not empty; returns what was there.
+    #[inline(always)]
+    fn remove(&mut self, sq: usize) -> u8 {
+        let code = self.code_at(sq);
+        self.toggle::<true>(sq, code);
         code
     }
 
@@ -255,6 +255,31 @@ impl IceAgeChess {
 
     // --- queries -----------------------------------------------------------------------
 
+    /// The role of the piece on `sq` (which holds a piece, not ice), read from the role
+    /// bitboards without a branch. (The state keeps no square-by-square board: copying one
+    /// would cost every copy-make more than these reads cost the few that need them.)
+    #[inline(always)]
+    fn role_at(&self, sq: usize) -> usize {
+        let has = |role: usize| ((self.by_role[role] >> sq) & 1) as usize;
+        // One role holds the square: the sum is its number.
+        has(KNIGHT) + 2 * has(BISHOP) + 3 * has(ROOK) + 4 * has(QUEEN) + 5 * has(KING)
+    }
+
+    /// What stands on `sq`: a piece code (`colour * 6 + role`), [`ICE`] or [`EMPTY`].
+    #[inline(always)]
+    fn code_at(&self, sq: usize) -> u8 {
+        let b = bit(sq);
+        if self.ice & b != 0 {
+            ICE
+        } else if self.by_colour[WHITE] & b != 0 {
+            self.role_at(sq) as u8
+        } else if self.by_colour[BLACK] & b != 0 {
+            (6 + self.role_at(sq)) as u8
+        } else {
+            EMPTY
+        }
+    }
+
     #[inline(always)]
     fn pieces(&self, colour: usize, role: usize) -> Bitboard {
         self.by_colour[colour] & self.by_role[role]
@@ -265,56 +290,17 @@ impl IceAgeChess {
         self.by_colour[0] | self.by_colour[1] | self.ice
     }
 
-    /// The pieces of `by` that attack `sq` with the given occupancy (ice never attacks).
-    #[inline(always)]
-    fn attackers(&self, s: &Sliders, sq: usize, occupied: Bitboard, by: usize) -> Bitboard {
-        let diagonal = self.by_role[BISHOP] | self.by_role[QUEEN];
-        let straight = self.by_role[ROOK] | self.by_role[QUEEN];
-        self.by_colour[by]
-            & ((KNIGHT_ATTACKS[sq] & self.by_role[KNIGHT])
-                | (KING_ATTACKS[sq] & self.by_role[KING])
-                | (PAWN_ATTACKS[by ^ 1][sq] & self.by_role[PAWN])
-                | (s.bishop(sq, occupied) & diagonal)
-                | (s.rook(sq, occupied) & straight))
-    }
-
     #[inline(always)]
     fn is_attacked(&self, s: &Sliders, sq: usize, occupied: Bitboard, by: usize) -> bool {
         let them = self.by_colour[by];
         let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
         let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
-        // The slider tables are read only when such a slider is on the board.
+        // The slider tables are read only when such a slider stands on one of the lines.
         (KNIGHT_ATTACKS[sq] & self.by_role[KNIGHT] & them) != 0
             || (PAWN_ATTACKS[by ^ 1][sq] & self.by_role[PAWN] & them) != 0
             || (KING_ATTACKS[sq] & self.by_role[KING] & them) != 0
-            || (diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
-            || (straight != 0 && s.rook(sq, occupied) & straight != 0)
-    }
-
-    /// Every square a piece of `by` attacks with the given occupancy (ice never attacks).
-    #[inline(always)]
-    fn attacks_of(&self, s: &Sliders, occupied: Bitboard, by: usize) -> Bitboard {
-        let them = self.by_colour[by];
-        let pawns = self.by_role[PAWN] & them;
-        let ahead = if by == WHITE {
-            north(pawns)
-        } else {
-            south(pawns)
-        };
-        let mut attacked = east(ahead) | west(ahead);
-        for sq in Squares(self.by_role[KING] & them) {
-            attacked |= KING_ATTACKS[sq];
-        }
-        for sq in Squares(self.by_role[KNIGHT] & them) {
-            attacked |= KNIGHT_ATTACKS[sq];
-        }
-        for sq in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & them) {
-            attacked |= s.bishop(sq, occupied);
-        }
-        for sq in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & them) {
-            attacked |= s.rook(sq, occupied);
-        }
-        attacked
+            || (BISHOP_RAYS[sq] & diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
+            || (ROOK_RAYS[sq] & straight != 0 && s.rook(sq, occupied) & straight != 0)
     }
 
     fn king_square(&self, colour: usize) -> Option<usize> {
@@ -333,8 +319,8 @@ impl IceAgeChess {
     /// it, and a pawn of the side to move beside that one).
     fn ep_capturable(&self, ep: usize) -> bool {
         let us = self.side as usize;
-        self.board[ep] == EMPTY
-            && self.board[ep ^ 8] == ((us ^ 1) * 6 + PAWN) as u8
+        self.occupied() & bit(ep) == 0
+            && self.pieces(us ^ 1, PAWN) & bit(ep ^ 8) != 0
             && PAWN_ATTACKS[us ^ 1][ep] & self.pieces(us, PAWN) != 0
     }
 
@@ -385,8 +371,7 @@ impl IceAgeChess {
         let mut rights = self.castling;
         for (right, &(k, r)) in CASTLE_SQUARES.iter().enumerate() {
             let colour = right / 2;
-            if self.board[k] != (colour * 6 + KING) as u8
-                || self.board[r] != (colour * 6 + ROOK) as u8
+            if self.pieces(colour, KING) & bit(k) == 0 || self.pieces(colour, ROOK) & bit(r) == 0
             {
                 rights &= !(1 << right);
             }
@@ -465,10 +450,8 @@ impl Game for IceAgeChess {
 
     fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
-        for (sq, &code) in self.board.iter().enumerate() {
-            if code != EMPTY {
-                h ^= SQUARE_KEYS[code as usize * 64 + sq];
-            }
+        for sq in Squares(self.occupied()) {
+            h ^= SQUARE_KEYS[self.code_at(sq) as usize * 64 + sq];
         }
         if self.side == BLACK as u8 {
             h ^= BLACK_TO_MOVE_KEY;
@@ -511,48 +494,88 @@ impl Game for IceAgeChess {
     }
 
     fn play_unchecked(&mut self, mv: IceAgeChessMove) {
+        self.make::<true>(mv);
+    }
+}
+
+impl IceAgeChess {
+    /// Plays a move that [`Game::scan_moves`] produced here. With `FULL` everything the
+    /// rules keep follows (the hash, the clocks, the Ice Age, the end of the game); without
+    /// it only what the move generator reads changes (the bitboards, the side to move, the
+    /// castling rights and the en-passant square): perft's make, for counts whose horizon
+    /// holds no Ice Age and no end of the game ([`IceAgeChess::plain_horizon`]).
+    #[inline(always)]
+    fn make<const FULL: bool>(&mut self, mv: IceAgeChessMove) {
         let (from, to, kind) = (mv.from(), mv.to(), mv.kind());
         let us = self.side as usize;
-        self.set_ep(NO_EP);
-        self.halfmove += 1;
-        if self.board[to] != EMPTY {
-            self.remove(to);
+        let them = us ^ 1;
+        if FULL {
+            self.set_ep(NO_EP);
+            self.halfmove += 1;
+        } else {
+            self.ep = NO_EP;
+        }
+        let role = self.role_at(from);
+        let piece = (us * 6 + role) as u8;
+        // A capture of a piece or of ice (no move lands on a piece of the mover's).
+        if (self.by_colour[them] | self.ice) & bit(to) != 0 {
+            let captured = if self.ice & bit(to) != 0 {
+                ICE
+            } else {
+                (them * 6 + self.role_at(to)) as u8
+            };
+            self.toggle::<FULL>(to, captured);
+            if FULL {
+                self.halfmove = 0;
+            }
+        }
+        if FULL && role == PAWN {
             self.halfmove = 0;
         }
-        let piece = self.remove(from);
-        if piece as usize % 6 == PAWN {
-            self.halfmove = 0;
-        }
+        self.toggle::<FULL>(from, piece);
         match kind {
-            NORMAL => self.put(to, piece),
+            NORMAL => self.toggle::<FULL>(to, piece),
             DOUBLE_PUSH => {
-                self.put(to, piece);
+                self.toggle::<FULL>(to, piece);
                 let passed = (from + to) / 2;
-                if PAWN_ATTACKS[us][passed] & self.pieces(us ^ 1, PAWN) != 0 {
-                    self.set_ep(passed as u8);
+                if PAWN_ATTACKS[us][passed] & self.pieces(them, PAWN) != 0 {
+                    if FULL {
+                        self.set_ep(passed as u8);
+                    } else {
+                        self.ep = passed as u8;
+                    }
                 }
             }
             CASTLE => {
-                self.put(to, piece);
+                self.toggle::<FULL>(to, piece);
                 let (rook_from, rook_to) = if to > from {
                     (to + 1, to - 1)
                 } else {
                     (to - 2, to + 1)
                 };
-                let rook = self.remove(rook_from);
-                self.put(rook_to, rook);
+                // A castling right implies the rook on its square.
+                let rook = (us * 6 + ROOK) as u8;
+                self.toggle::<FULL>(rook_from, rook);
+                self.toggle::<FULL>(rook_to, rook);
             }
             EN_PASSANT => {
-                self.put(to, piece);
-                self.remove(to ^ 8);
+                self.toggle::<FULL>(to, piece);
+                self.toggle::<FULL>(to ^ 8, (them * 6 + PAWN) as u8);
             }
-            _ => self.put(to, (us * 6) as u8 + (kind - PROMOTE_KNIGHT + 1) as u8),
+            _ => self.toggle::<FULL>(to, (us * 6) as u8 + (kind - PROMOTE_KNIGHT + 1) as u8),
         }
         let rights = self.castling & CASTLE_MASKS[from] & CASTLE_MASKS[to];
         if rights != self.castling {
-            self.set_castling(rights);
+            if FULL {
+                self.set_castling(rights);
+            } else {
+                self.castling = rights;
+            }
         }
         self.side ^= 1;
+        if !FULL {
+            return;
+        }
         self.hash ^= BLACK_TO_MOVE_KEY;
         if us == BLACK {
             let period = self.params.ice_age_period;
@@ -567,6 +590,166 @@ impl Game for IceAgeChess {
             self.hash ^= HALFMOVE_KEY;
         }
         self.update_over();
+    }
+
+    /// Whether the next `depth` plies hold nothing but chess moves, so that perft may play
+    /// them with the plain make: the game is not over, no state it generates moves for (up
+    /// to `depth - 1` plies on) is ended by the halfmove clock or the ply limit, and no
+    /// Ice Age comes before the last of them. (Kings are never taken: a legal move never
+    /// lands on one, as the side not to move is never in check; only an Ice Age freezes
+    /// one.)
+    pub(crate) fn plain_horizon(&self, depth: u32) -> bool {
+        let inner = u64::from(depth.saturating_sub(1));
+        if self.over
+            || u64::from(self.halfmove) + inner >= u64::from(HALFMOVE_LIMIT)
+            || self.plies() + inner >= u64::from(self.params.max_plies)
+        {
+            return false;
+        }
+        let period = u64::from(self.params.ice_age_period);
+        if period == 0 {
+            return true;
+        }
+        // The Black moves among the first `depth - 1`, each at its full-move number.
+        let (mut side, mut fullmove) = (self.side as usize, u64::from(self.fullmove));
+        for _ in 0..inner {
+            if side == BLACK {
+                if fullmove % period == 0 {
+                    return false;
+                }
+                fullmove += 1;
+            }
+            side ^= 1;
+        }
+        true
+    }
+
+    /// Bulk perft with the plain make, for a state whose [`IceAgeChess::plain_horizon`]
+    /// holds at `depth`: the same count as [`crate::perft::perft_until`]'s, without the
+    /// hash and the clocks that no state within the horizon needs.
+    pub(crate) fn perft_plain(&self, depth: u32, watch: &mut Watch<'_, '_>) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_plain(),
+            _ => {
+                if watch.should_stop() {
+                    return 0;
+                }
+                let mut node = PerftNode {
+                    parent: self,
+                    depth: depth - 1,
+                    nodes: 0,
+                    watch,
+                };
+                let _ = self.generate(&mut node);
+                node.nodes
+            }
+        }
+    }
+
+    /// The legal moves, counted in bulk (perft's last ply).
+    #[inline(never)]
+    fn count_plain(&self) -> u64 {
+        let mut counter = Counter(0);
+        let _ = self.generate(&mut counter);
+        counter.0
+    }
+
+    /// The plain make of a move of one piece (`role`, of the side to move) from `from` to
+    /// `to`, capturing what stands there; `promotion` is the role it ends as. Not for
+    /// castling, en passant or a double push's en-passant square.
+    #[inline(always)]
+    fn move_plain(&mut self, from: usize, to: usize, role: usize, promotion: usize) {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        let target = bit(to);
+        self.ep = NO_EP;
+        if self.by_colour[them] & target != 0 {
+            self.by_colour[them] ^= target;
+            self.by_role[self.role_at(to)] ^= target;
+        } else {
+            self.ice &= !target;
+        }
+        self.by_colour[us] ^= bit(from) | target;
+        self.by_role[role] ^= bit(from);
+        self.by_role[promotion] ^= target;
+        self.castling &= CASTLE_MASKS[from] & CASTLE_MASKS[to];
+        self.side ^= 1;
+    }
+}
+
+/// An inner node of [`IceAgeChess::perft_plain`]: every move the generator hands it is
+/// played on a copy (by the plain make, the moving piece's role read once per piece) and
+/// counted `depth` plies further down.
+struct PerftNode<'a, 'w, 'i, 'c> {
+    parent: &'a IceAgeChess,
+    depth: u32,
+    nodes: u64,
+    watch: &'w mut Watch<'i, 'c>,
+}
+
+impl PerftNode<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn below(&mut self, child: &IceAgeChess) {
+        self.nodes += if self.depth == 1 {
+            child.count_plain()
+        } else {
+            child.perft_plain(self.depth, self.watch)
+        };
+    }
+}
+
+impl movegen::Visitor for PerftNode<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        let role = self.parent.role_at(from);
+        for to in Squares(targets) {
+            let mut child = self.parent.clone();
+            child.move_plain(from, to, role, role);
+            self.below(&child);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let from = (to as i32 - delta) as usize;
+            if bit(to) & (bitboard::RANK_1 | bitboard::RANK_8) != 0 {
+                for promotion in KNIGHT..=QUEEN {
+                    let mut child = self.parent.clone();
+                    child.move_plain(from, to, PAWN, promotion);
+                    self.below(&child);
+                }
+            } else {
+                let mut child = self.parent.clone();
+                child.move_plain(from, to, PAWN, PAWN);
+                self.below(&child);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let mut child = self.parent.clone();
+            child.make::<false>(IceAgeChessMove::new(
+                (to as i32 - delta) as usize,
+                to,
+                DOUBLE_PUSH,
+            ));
+            self.below(&child);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        let mut child = self.parent.clone();
+        child.make::<false>(mv);
+        self.below(&child);
+        ControlFlow::Continue(())
     }
 }
 

@@ -145,33 +145,66 @@ impl IceAgeChess {
         let occ = us | them | self.ice;
         let king = self.pieces(us_c, KING);
         let ksq = king.trailing_zeros() as usize;
-        let checkers = self.attackers(s, ksq, occ, them_c);
 
         let diagonal = (self.by_role[BISHOP] | self.by_role[QUEEN]) & them;
         let straight = (self.by_role[ROOK] | self.by_role[QUEEN]) & them;
 
-        // King moves, judged with the king lifted off the board: by the map of every square
-        // the opponent attacks when that costs fewer lookups (few opposing pieces, many
-        // squares to try, as in endgames), else square by square.
-        let without_king = occ ^ king;
-        let candidates = KING_ATTACKS[ksq] & !us;
-        let pieces = (self.by_role[KNIGHT] & them) | diagonal | straight;
-        let attacked = if candidates.count_ones() > pieces.count_ones() {
-            Some(self.attacks_of(s, without_king, them_c))
-        } else {
-            None
-        };
-        let king_targets = match attacked {
-            Some(attacked) => candidates & !attacked,
-            None => {
-                let mut targets = 0;
-                for to in Squares(candidates) {
-                    if !self.is_attacked(s, to, without_king, them_c) {
-                        targets |= bit(to);
-                    }
-                }
-                targets
+        // Checkers and pins from the enemy sliders on a line with the king, by the squares
+        // between (no slider lookup): none between is a check, exactly one of ours a pin
+        // (ice between is a blocker that pins nothing). Knights and pawns check from their
+        // squares; a king never does (the side not to move is never in check).
+        let mut checkers = them
+            & ((KNIGHT_ATTACKS[ksq] & self.by_role[KNIGHT])
+                | (PAWN_ATTACKS[us_c][ksq] & self.by_role[PAWN]));
+        let mut pinned = 0;
+        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
+            let blockers = between(ksq, sniper) & occ;
+            if blockers == 0 {
+                checkers |= bit(sniper);
+            } else if blockers & blockers.wrapping_sub(1) == 0 {
+                pinned |= blockers & us;
             }
+        }
+
+        // King moves, judged with the king lifted off the board: first against the squares
+        // the opposing pawns, knights and king attack (all at once), then the squares left
+        // against the sliders, each slider lookup only where a slider stands on one of the
+        // square's lines.
+        let without_king = occ ^ king;
+        let their_pawns = self.by_role[PAWN] & them;
+        let ahead = forward(their_pawns, them_c);
+        let mut leaper_attacks = east(ahead) | west(ahead);
+        for sq in Squares(self.by_role[KNIGHT] & them) {
+            leaper_attacks |= KNIGHT_ATTACKS[sq];
+        }
+        for sq in Squares(self.by_role[KING] & them) {
+            leaper_attacks |= KING_ATTACKS[sq];
+        }
+        let slider_attacks = |sq: usize, occupied: Bitboard| {
+            (BISHOP_RAYS[sq] & diagonal != 0 && s.bishop(sq, occupied) & diagonal != 0)
+                || (ROOK_RAYS[sq] & straight != 0 && s.rook(sq, occupied) & straight != 0)
+        };
+        // The squares every opposing slider attacks, when that costs fewer lookups than the
+        // squares left to try (few sliders, many squares: as in endgames).
+        let mut king_targets = KING_ATTACKS[ksq] & !us & !leaper_attacks;
+        let slider_map = if king_targets.count_ones() > diagonal.count_ones() + straight.count_ones()
+        {
+            let mut map = 0;
+            for sq in Squares(diagonal) {
+                map |= s.bishop(sq, without_king);
+            }
+            for sq in Squares(straight) {
+                map |= s.rook(sq, without_king);
+            }
+            king_targets &= !map;
+            Some(map)
+        } else {
+            for to in Squares(king_targets) {
+                if slider_attacks(to, without_king) {
+                    king_targets ^= bit(to);
+                }
+            }
+            None
         };
         v.piece(ksq, king_targets)?;
         if checkers & checkers.wrapping_sub(1) != 0 {
@@ -182,11 +215,13 @@ impl IceAgeChess {
             let base = if us_c == WHITE { 0 } else { 56 };
             let rights = self.castling >> (2 * us_c);
             // With the king not in check, lifting it changes no attack on the squares it
-            // crosses (a line through the king onto them would be a check), so the map
-            // serves here too.
-            let safe = |sq: usize| match attacked {
-                Some(attacked) => attacked & bit(sq) == 0,
-                None => !self.is_attacked(s, sq, occ, them_c),
+            // crosses (a line through the king onto them would be a check).
+            let safe = |sq: usize| {
+                leaper_attacks & bit(sq) == 0
+                    && match slider_map {
+                        Some(map) => map & bit(sq) == 0,
+                        None => !slider_attacks(sq, occ),
+                    }
             };
             if rights & 1 != 0 && occ & (0x60 << base) == 0 && safe(base + 5) && safe(base + 6) {
                 v.special(IceAgeChessMove::new(base + 4, base + 6, CASTLE))?;
@@ -199,28 +234,28 @@ impl IceAgeChess {
             between(ksq, checkers.trailing_zeros() as usize) | checkers
         };
 
-        // Pins: an enemy slider on a line with the king and exactly one piece between,
-        // ours (ice between is a blocker that pins nothing).
-        let mut pinned = 0;
-        for sniper in Squares((ROOK_RAYS[ksq] & straight) | (BISHOP_RAYS[ksq] & diagonal)) {
-            let blockers = between(ksq, sniper) & occ;
-            if blockers & blockers.wrapping_sub(1) == 0 {
-                pinned |= blockers & us;
-            }
-        }
-
+        // In check a pinned piece has no move (its line meets the checking line only at
+        // the king), and a slider whose lines miss the check mask needs no lookup.
+        let in_check = checkers != 0;
+        let movers = if in_check { us & !pinned } else { us };
         let targets = !us & check_mask;
         for from in Squares(self.by_role[KNIGHT] & us & !pinned) {
             v.piece(from, KNIGHT_ATTACKS[from] & targets)?;
         }
-        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & us) {
+        for from in Squares((self.by_role[BISHOP] | self.by_role[QUEEN]) & movers) {
+            if in_check && BISHOP_RAYS[from] & targets == 0 {
+                continue;
+            }
             let mut t = s.bishop(from, occ) & targets;
             if pinned & bit(from) != 0 {
                 t &= line(ksq, from);
             }
             v.piece(from, t)?;
         }
-        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & us) {
+        for from in Squares((self.by_role[ROOK] | self.by_role[QUEEN]) & movers) {
+            if in_check && ROOK_RAYS[from] & targets == 0 {
+                continue;
+            }
             let mut t = s.rook(from, occ) & targets;
             if pinned & bit(from) != 0 {
                 t &= line(ksq, from);
@@ -247,7 +282,7 @@ impl IceAgeChess {
         )?;
         v.pawns(west(forward(free, us_c)) & capturable, up - 1)?;
         v.pawns(east(forward(free, us_c)) & capturable, up + 1)?;
-        for from in Squares(pawns & pinned) {
+        for from in Squares(pawns & pinned & movers) {
             let along = line(ksq, from);
             let single = forward(bit(from), us_c) & empty & along;
             v.pawns(single & check_mask, up)?;

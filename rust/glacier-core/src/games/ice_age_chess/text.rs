@@ -27,7 +27,7 @@ impl IceAgeChess {
     // --- text --------------------------------------------------------------------------
 
     fn placement(&self) -> String {
-        write_placement(8, |sq| match self.board[sq] {
+        write_placement(8, |sq| match self.code_at(sq) {
             EMPTY => None,
             code => Some(LETTERS[code as usize] as char),
         })
@@ -63,7 +63,7 @@ impl IceAgeChess {
         promotion: Option<u16>,
     ) -> String {
         let us = self.side as usize;
-        let code = self.board[from];
+        let code = self.code_at(from);
         if code >= ICE || code as usize / 6 != us {
             return format!(
                 "illegal move {text}: no {} piece on {}",
@@ -320,7 +320,7 @@ impl Notation for IceAgeChess {
             let _ = write!(out, "{} ", rank + 1);
             for file in 0..8 {
                 out.push(' ');
-                out.push(match self.board[rank * 8 + file] {
+                out.push(match self.code_at(rank * 8 + file) {
                     EMPTY => '.',
                     code => LETTERS[code as usize] as char,
                 });
@@ -420,9 +420,9 @@ impl IceAgeChess {
         if kind == CASTLE {
             return if to > from { "O-O" } else { "O-O-O" }.to_string();
         }
-        let piece = self.board[from];
+        let piece = self.code_at(from);
         let role = piece as usize % 6;
-        let capture = self.board[to] != EMPTY || kind == EN_PASSANT;
+        let capture = self.code_at(to) != EMPTY || kind == EN_PASSANT;
         let mut out = String::with_capacity(8);
         if role == PAWN {
             if capture {
@@ -442,7 +442,7 @@ impl IceAgeChess {
         let (mut rivals, mut same_file, mut same_rank) = (false, false, false);
         self.generate_moves(&mut |other| {
             let there = other.from();
-            if other.to() == to && there != from && self.board[there] == piece && other.kind() != CASTLE {
+            if other.to() == to && there != from && self.code_at(there) == piece && other.kind() != CASTLE {
                 rivals = true;
                 same_file |= there % 8 == from % 8;
                 same_rank |= there / 8 == from / 8;
@@ -581,7 +581,7 @@ impl SanPattern {
         };
         mv.to() == self.to
             && mv.kind() != CASTLE
-            && state.board[from] as usize % 6 == self.role
+            && state.code_at(from) as usize % 6 == self.role
             && promotion == self.promotion
             && from_file.is_none_or(|f| from % 8 == f)
             && self.from_rank.is_none_or(|r| from / 8 == r)
