@@ -484,6 +484,14 @@ impl Game for IceAgeChess {
     }
 
     #[inline]
+    /// Positions whose next `depth` plies hold no Ice Age and no end of the game (standard
+    /// chess far from the halfmove and ply limits, Ice Age Chess between two Ice Ages) are
+    /// counted with the plain make: no hash and no clocks, which nothing within such a
+    /// horizon reads, and no move kinds to decode.
+    fn own_perft(&self, depth: u32, watch: &mut Watch<'_, '_>) -> Option<u64> {
+        self.plain_horizon(depth).then(|| self.perft_plain(depth, watch))
+    }
+
     fn count_moves(&self) -> u64 {
         if self.over {
             return 0;
