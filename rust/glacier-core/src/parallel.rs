@@ -18,6 +18,23 @@ use std::sync::Mutex;
 /// enough that their stacks fit in memory. Larger requests are refused by the bindings.
 pub const MAX_THREADS: usize = 256;
 
+/// The address space a thread is spawned only with: its stack (2 MiB), and room to spare
+/// for what the C library allocates as it starts. glibc aborts the process when it cannot
+/// allocate a new thread's thread-local data, so under a memory limit a thread must not be
+/// spawned into the last of the room.
+const ROOM_FOR_A_THREAD: usize = 8 << 20;
+
+/// Whether [`ROOM_FOR_A_THREAD`] bytes of address space can be had now (reserved and given
+/// back at once): asked before each spawn, so that the threads stop where the room does.
+#[must_use]
+pub(crate) fn room_for_a_thread() -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    let room = probe.try_reserve_exact(ROOM_FOR_A_THREAD).is_ok();
+    // Kept from being optimised away: an allocation nothing reads may be assumed to succeed.
+    std::hint::black_box(&mut probe);
+    room
+}
+
 /// The number of threads to use for a request of `threads` (0 means every available core),
 /// at most [`MAX_THREADS`].
 #[must_use]
@@ -81,6 +98,9 @@ pub fn run_tasks_until<T: Send>(
             let caller = std::thread::current();
             let mut spawned = 0;
             for _ in 0..threads {
+                if !room_for_a_thread() {
+                    break;
+                }
                 let (run, finished, caller) = (&run, &finished, caller.clone());
                 let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                     run(&mut interrupt.worker());
