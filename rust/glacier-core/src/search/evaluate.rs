@@ -56,20 +56,7 @@ pub fn rollout<G: Heuristic>(
     plies: Option<u32>,
     moves: &mut Vec<G::Move>,
 ) -> Values {
-    let mut state = start.clone();
-    let mut played = 0u32;
-    loop {
-        if plies.is_some_and(|limit| played >= limit) {
-            let mut values = [0.0; super::MAX_PLAYERS];
-            state.heuristic(&mut values);
-            return values;
-        }
-        let Some(mv) = state.rollout_move(rng, moves) else {
-            return outcome_values(state.outcome(), state.num_players());
-        };
-        state.play_unchecked(mv);
-        played += 1;
-    }
+    play_out(start, plies, |state| state.rollout_move(rng, moves))
 }
 
 /// One game from `start` whose every move is drawn by [`guided_move`]: the returns at its
@@ -81,6 +68,18 @@ pub fn guided_rollout<G: Heuristic>(
     temperature: f32,
     moves: &mut Vec<G::Move>,
 ) -> Values {
+    play_out(start, plies, |state| {
+        guided_move(state, rng, temperature, moves)
+    })
+}
+
+/// The game from `start` with the moves `next` picks: the returns at its end (when `next`
+/// finds no move), or, after `plies` plies of a game still going, the heuristic there.
+fn play_out<G: Heuristic>(
+    start: &G,
+    plies: Option<u32>,
+    mut next: impl FnMut(&G) -> Option<G::Move>,
+) -> Values {
     let mut state = start.clone();
     let mut played = 0u32;
     loop {
@@ -89,7 +88,7 @@ pub fn guided_rollout<G: Heuristic>(
             state.heuristic(&mut values);
             return values;
         }
-        let Some(mv) = guided_move(&state, rng, temperature, moves) else {
+        let Some(mv) = next(&state) else {
             return outcome_values(state.outcome(), state.num_players());
         };
         state.play_unchecked(mv);
