@@ -705,6 +705,15 @@ impl PerftNode<'_, '_, '_, '_> {
             child.perft_plain(self.depth, self.watch)
         };
     }
+
+    /// Counts below the parent after the plain move of a `role` from `from` to `to`, which
+    /// stands there as `placed` (a promotion's new role, else `role`).
+    #[inline(always)]
+    fn below_plain(&mut self, from: usize, to: usize, role: usize, placed: usize) {
+        let mut child = self.parent.clone();
+        child.move_plain(from, to, role, placed);
+        self.below(&child);
+    }
 }
 
 impl movegen::Visitor for PerftNode<'_, '_, '_, '_> {
@@ -712,9 +721,7 @@ impl movegen::Visitor for PerftNode<'_, '_, '_, '_> {
     fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
         let role = self.parent.role_at(from);
         for to in Squares(targets) {
-            let mut child = self.parent.clone();
-            child.move_plain(from, to, role, role);
-            self.below(&child);
+            self.below_plain(from, to, role, role);
         }
         ControlFlow::Continue(())
     }
@@ -725,14 +732,10 @@ impl movegen::Visitor for PerftNode<'_, '_, '_, '_> {
             let from = (to as i32 - delta) as usize;
             if bit(to) & (bitboard::RANK_1 | bitboard::RANK_8) != 0 {
                 for promotion in KNIGHT..=QUEEN {
-                    let mut child = self.parent.clone();
-                    child.move_plain(from, to, PAWN, promotion);
-                    self.below(&child);
+                    self.below_plain(from, to, PAWN, promotion);
                 }
             } else {
-                let mut child = self.parent.clone();
-                child.move_plain(from, to, PAWN, PAWN);
-                self.below(&child);
+                self.below_plain(from, to, PAWN, PAWN);
             }
         }
         ControlFlow::Continue(())
