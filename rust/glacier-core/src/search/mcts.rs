@@ -787,51 +787,61 @@ pub fn search_shared<G: Heuristic>(
     let started = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
-    std::thread::scope(|scope| {
-        for t in 0..threads {
-            let (lock, started, done) = (&lock, &started, &done);
-            scope.spawn(move || {
-                let mut rng = SplitMix64::stream(seed, t as u64);
-                let (mut path, mut moves, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-                let mut priors = Vec::new();
-                loop {
-                    let claimed = started.fetch_add(1, Ordering::Relaxed);
-                    let finished = done.load(Ordering::Relaxed);
-                    if budget.limit.is_some_and(|l| claimed >= l)
-                        || (finished > 0 && budget.out_of_time())
-                    {
-                        break;
-                    }
-                    let mut tree = lock();
-                    match tree.select(config, &mut path) {
-                        Leaf::Evaluate(index) => {
-                            let state = tree.state(index).clone();
-                            drop(tree);
-                            legal_moves(&state, &mut moves);
-                            let values = if moves.is_empty() {
-                                [0.0; MAX_PLAYERS]
-                            } else {
-                                evaluation.evaluate(&state, &mut rng, &mut scratch)
-                            };
-                            shuffle(&mut moves, &mut rng);
-                            engine_priors(&state, &moves, config, &mut priors);
-                            let priors = (!priors.is_empty()).then_some(priors.as_slice());
-                            lock().expand(&path, &moves, priors, &values);
-                        }
-                        Leaf::Terminal(values) => tree.backup(&path, &values),
-                        Leaf::Collision => {
-                            drop(tree);
-                            started.fetch_sub(1, Ordering::Relaxed);
-                            std::thread::yield_now();
-                            continue;
-                        }
-                    }
-                    done.fetch_add(1, Ordering::Relaxed);
+    let (lock, started, done) = (&lock, &started, &done);
+    let simulate = move |t: usize| {
+        let mut rng = SplitMix64::stream(seed, t as u64);
+        let (mut path, mut moves, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        let mut priors = Vec::new();
+        loop {
+            let claimed = started.fetch_add(1, Ordering::Relaxed);
+            let finished = done.load(Ordering::Relaxed);
+            if budget.limit.is_some_and(|l| claimed >= l) || (finished > 0 && budget.out_of_time())
+            {
+                break;
+            }
+            let mut tree = lock();
+            match tree.select(config, &mut path) {
+                Leaf::Evaluate(index) => {
+                    let state = tree.state(index).clone();
+                    drop(tree);
+                    legal_moves(&state, &mut moves);
+                    let values = if moves.is_empty() {
+                        [0.0; MAX_PLAYERS]
+                    } else {
+                        evaluation.evaluate(&state, &mut rng, &mut scratch)
+                    };
+                    shuffle(&mut moves, &mut rng);
+                    engine_priors(&state, &moves, config, &mut priors);
+                    let priors = (!priors.is_empty()).then_some(priors.as_slice());
+                    lock().expand(&path, &moves, priors, &values);
                 }
-            });
+                Leaf::Terminal(values) => tree.backup(&path, &values),
+                Leaf::Collision => {
+                    drop(tree);
+                    started.fetch_sub(1, Ordering::Relaxed);
+                    std::thread::yield_now();
+                    continue;
+                }
+            }
+            done.fetch_add(1, Ordering::Relaxed);
         }
+    };
+    // The caller's thread searches stream 0; each other thread is spawned only while there
+    // is room for it (under a memory limit a failed spawn must not abort the process), and
+    // the threads that could not be had leave their simulations to the others.
+    std::thread::scope(|scope| {
+        for t in 1..threads {
+            if !crate::parallel::room_for_a_thread()
+                || std::thread::Builder::new()
+                    .spawn_scoped(scope, move || simulate(t))
+                    .is_err()
+            {
+                break;
+            }
+        }
+        simulate(0);
     });
-    done.into_inner()
+    done.load(Ordering::Relaxed)
 }
 
 /// Searches every tree of `forest` apart, on up to `threads` threads (root-parallel), the
