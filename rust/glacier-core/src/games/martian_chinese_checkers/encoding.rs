@@ -339,32 +339,50 @@ impl<const P: usize> Board<P> {
         let board = after.as_ref().unwrap_or(self);
         let cells = &TURNED_CELL[usize::from(Self::COLOURS[me])];
         let cell = |h: usize| usize::from(cells[h]);
+        // The height plane's value for a piece alone on its hex, worked out once.
+        let lone = fraction(1, (PIECES * P) as u64);
         for h in 0..HEXES {
             let top = board.top[h];
             if top == NONE {
                 continue;
             }
             let c = cell(h);
-            // Pieces of each (relative player, size): how many, and how many are free.
-            let mut counts = [[0u8; 2]; 18];
-            let mut id = top;
-            while id != NONE {
-                let piece = usize::from(id);
-                let slot = Self::relative(player_of(piece), me) * 3 + usize::from(size_of(piece) - 1);
-                counts[slot][0] += 1;
-                counts[slot][1] += u8::from(board.is_free(piece));
-                id = board.below(piece);
-            }
-            for (slot, &[total, free]) in counts[..P * 3].iter().enumerate() {
-                if total > 0 {
-                    put(slot * 2 * CELLS + c, f32::from(total) / PER_SIZE as f32);
-                    if free > 0 {
-                        put((slot * 2 + 1) * CELLS + c, f32::from(free) / PER_SIZE as f32);
+            let slot_of_piece =
+                |piece: usize| Self::relative(player_of(piece), me) * 3 + usize::from(size_of(piece) - 1);
+            if board.below(usize::from(top)) == NONE {
+                // A piece alone on its hex, as most are: nothing to count.
+                let (piece, one) = (usize::from(top), 1.0 / PER_SIZE as f32);
+                let slot = slot_of_piece(piece);
+                put(slot * 2 * CELLS + c, one);
+                if board.is_free(piece) {
+                    put((slot * 2 + 1) * CELLS + c, one);
+                }
+            } else {
+                // Pieces of each (relative player, size): how many, and how many are free.
+                let mut counts = [[0u8; 2]; 18];
+                let mut id = top;
+                while id != NONE {
+                    let piece = usize::from(id);
+                    let slot = slot_of_piece(piece);
+                    counts[slot][0] += 1;
+                    counts[slot][1] += u8::from(board.is_free(piece));
+                    id = board.below(piece);
+                }
+                for (slot, &[total, free]) in counts[..P * 3].iter().enumerate() {
+                    if total > 0 {
+                        put(slot * 2 * CELLS + c, f32::from(total) / PER_SIZE as f32);
+                        if free > 0 {
+                            put((slot * 2 + 1) * CELLS + c, f32::from(free) / PER_SIZE as f32);
+                        }
                     }
                 }
             }
             put((36 + Self::relative(player_of(usize::from(top)), me)) * CELLS + c, 1.0);
-            put(42 * CELLS + c, fraction(board.height(h) as u64, (PIECES * P) as u64));
+            let height = match board.height(h) {
+                1 => lone,
+                height => fraction(height as u64, (PIECES * P) as u64),
+            };
+            put(42 * CELLS + c, height);
         }
         let used = fraction(u64::from(self.ply), u64::from(self.params.max_plies));
         if used != 0.0 {
