@@ -1,12 +1,18 @@
 """glacier's batched ``GlacierVectorEnv`` against Gymnasium's ``SyncVectorEnv`` over glacier's
-single ``GlacierEnv``, the two taking turns step by step, so that a change of load on a
-shared machine moves both sides alike (``benches/bench_batch.py`` times all of one side's
-steps, then all of the other's). Each side: one ``step()`` of ``num_envs`` environments with
-legal-action masks and observations, NextStep autoreset, ``copy=False``, the actions chosen
-beforehand from the masks the last step returned, exactly as in ``bench_batch.py``. Prints
-the median time per step of each side and their ratio.
+single ``GlacierEnv``, the two taking turns in blocks of ``--block`` steps, so that a change
+of load on a shared machine moves both sides alike (``benches/bench_batch.py`` times all of
+one side's steps, then all of the other's). Each side: one ``step()`` of ``num_envs``
+environments with legal-action masks and observations, NextStep autoreset, ``copy=False``,
+the actions chosen beforehand from the masks the last step returned, exactly as in
+``bench_batch.py``. Prints the median time per step of each side and their ratio.
 
-    python benches/vector_env_vs_sync.py [--games kuba,e] [--envs 256,4096] [--rounds 30]
+Within a block each side steps as it would in a training loop, its actions chosen between
+its own steps. With ``--block 1`` every step of one side follows a step of the other, whose
+environments have just filled the caches with their own data: that measures each step from
+a cold cache, which neither side sees in its own loop, and it costs the batched side more
+(its buffers are the larger part of what it touches).
+
+    python benches/vector_env_vs_sync.py [--games kuba,e] [--envs 256,4096] [--rounds 8] [--block 10]
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ class Side:
         self.times.append(time.perf_counter() - start)
 
 
-def compare(game: str, num_envs: int, rounds: int) -> tuple[float, float]:
+def compare(game: str, num_envs: int, rounds: int, block: int) -> tuple[float, float]:
     params = {"max_plies": 200}
     batched = Side(GlacierVectorEnv(game, num_envs, copy=False, **params))
     single = [lambda: GlacierEnv(game, **params) for _ in range(num_envs)]
@@ -54,8 +60,9 @@ def compare(game: str, num_envs: int, rounds: int) -> tuple[float, float]:
         side.step()
         side.times.clear()
     for _ in range(rounds):
-        batched.step()
-        sync.step()
+        for side in (batched, sync):
+            for _ in range(block):
+                side.step()
     return statistics.median(batched.times), statistics.median(sync.times)
 
 
@@ -63,13 +70,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="", help="comma-separated game names (default: all)")
     parser.add_argument("--envs", default="256,4096")
-    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=8, help="blocks of each side")
+    parser.add_argument("--block", type=int, default=10, help="steps of one side in a row")
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g] or list(glacier.GAMES)
     print(f"{'game':26} {'envs':>5} {'batched ms':>11} {'sync ms':>9} {'ratio':>7}")
     for game in games:
         for num_envs in (int(n) for n in args.envs.split(",")):
-            batched, sync = compare(game, num_envs, args.rounds)
+            batched, sync = compare(game, num_envs, args.rounds, args.block)
             print(f"{game:26} {num_envs:5} {batched * 1e3:11.3f} {sync * 1e3:9.2f} {sync / batched:6.1f}x", flush=True)
 
 
