@@ -199,11 +199,10 @@ fn share_chunks<C: Send>(threads: usize, chunks: &Mutex<Vec<C>>, work: impl Fn(C
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads {
-            if !crate::parallel::room_for_a_thread()
-                || std::thread::Builder::new()
-                    .spawn_scoped(scope, run)
-                    .is_err()
+        for _ in 0..crate::parallel::threads_with_room(threads.saturating_sub(1)) {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, run)
+                .is_err()
             {
                 break;
             }

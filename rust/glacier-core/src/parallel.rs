@@ -24,15 +24,29 @@ pub const MAX_THREADS: usize = 256;
 /// spawned into the last of the room.
 const ROOM_FOR_A_THREAD: usize = 8 << 20;
 
-/// Whether [`ROOM_FOR_A_THREAD`] bytes of address space can be had now (reserved and given
-/// back at once): asked before each spawn, so that the threads stop where the room does.
+/// How many of `wanted` new threads there is room for: `wanted`, or else the first of its
+/// halves whose [`ROOM_FOR_A_THREAD`] each can be reserved at once (and given back at
+/// once). Asked once, before any of them is spawned: a question asked beside threads that
+/// are starting would take, for a moment, the very room they allocate their thread-local
+/// data from, and glibc aborts the process when that fails (seen once in a full test run
+/// when each spawn was preceded by its own probe).
 #[must_use]
-pub(crate) fn room_for_a_thread() -> bool {
-    let mut probe: Vec<u8> = Vec::new();
-    let room = probe.try_reserve_exact(ROOM_FOR_A_THREAD).is_ok();
-    // Kept from being optimised away: an allocation nothing reads may be assumed to succeed.
-    std::hint::black_box(&mut probe);
-    room
+pub(crate) fn threads_with_room(wanted: usize) -> usize {
+    let mut threads = wanted;
+    while threads > 0 {
+        let mut probe: Vec<u8> = Vec::new();
+        let room = threads
+            .checked_mul(ROOM_FOR_A_THREAD)
+            .is_some_and(|bytes| probe.try_reserve_exact(bytes).is_ok());
+        // Kept from being optimised away: an allocation nothing reads may be assumed to
+        // succeed.
+        std::hint::black_box(&mut probe);
+        if room {
+            break;
+        }
+        threads /= 2;
+    }
+    threads
 }
 
 /// The number of threads to use for a request of `threads` (0 means every available core),
@@ -97,10 +111,7 @@ pub fn run_tasks_until<T: Send>(
         std::thread::scope(|scope| {
             let caller = std::thread::current();
             let mut spawned = 0;
-            for _ in 0..threads {
-                if !room_for_a_thread() {
-                    break;
-                }
+            for _ in 0..threads_with_room(threads) {
                 let (run, finished, caller) = (&run, &finished, caller.clone());
                 let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
                     run(&mut interrupt.worker());

@@ -826,15 +826,14 @@ pub fn search_shared<G: Heuristic>(
             done.fetch_add(1, Ordering::Relaxed);
         }
     };
-    // The caller's thread searches stream 0; each other thread is spawned only while there
-    // is room for it (under a memory limit a failed spawn must not abort the process), and
+    // The caller's thread searches stream 0; the others are spawned only as far as there is
+    // room for them (under a memory limit a failed spawn must not abort the process), and
     // the threads that could not be had leave their simulations to the others.
     std::thread::scope(|scope| {
-        for t in 1..threads {
-            if !crate::parallel::room_for_a_thread()
-                || std::thread::Builder::new()
-                    .spawn_scoped(scope, move || simulate(t))
-                    .is_err()
+        for t in 1..=crate::parallel::threads_with_room(threads - 1) {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, move || simulate(t))
+                .is_err()
             {
                 break;
             }
