@@ -204,6 +204,21 @@ struct Listed<M> {
 /// A [`Listed::text_key`] for a move without one.
 const NO_TEXT_KEY: u32 = u32::MAX;
 
+/// A new string of the text of `mv`, a legal move of `state` (`text` is room for it): the
+/// rare path of `legal_moves()`, kept out of its loop.
+#[cold]
+#[inline(never)]
+fn new_move_string<G: Notation>(
+    py: Python<'_>,
+    state: &G,
+    mv: G::Move,
+    text: &mut String,
+) -> Py<PyString> {
+    text.clear();
+    state.write_move_text(mv, text);
+    PyString::new(py, text).unbind()
+}
+
 /// The strings the last `legal_moves()` returned, while the state has not changed since, and
 /// room reused by every call. `moves` has the address of each string with its move, so that
 /// `play()` of one of those very objects plays its move without reading the text again. An
@@ -213,6 +228,7 @@ struct LastMoves<M> {
     moves: Vec<(usize, M)>,
     held: Vec<Py<PyString>>,
     listed: Vec<Listed<M>>,
+    strings: Vec<Py<PyString>>,
     text: String,
     /// `legal_actions()`: one bit per action number, all clear between calls, and the
     /// actions in ascending order.
@@ -226,6 +242,7 @@ impl<M> LastMoves<M> {
             moves: Vec::new(),
             held: Vec::new(),
             listed: Vec::new(),
+            strings: Vec::new(),
             text: String::new(),
             action_bits: Vec::new(),
             actions: Vec::new(),
@@ -347,12 +364,14 @@ impl<G: FullGame> Native<G> {
             moves,
             held,
             listed,
+            strings,
             text,
             ..
         } = &mut *last;
         moves.clear();
         held.clear();
         listed.clear();
+        strings.clear();
         let state = self.session.state();
         let partial = self.session.partial();
         let mut keyed = self
@@ -408,35 +427,25 @@ impl<G: FullGame> Native<G> {
         } else {
             listed.sort_unstable_by_key(|entry| entry.order);
         }
-        // One pass: each move's string (the shared one of its text key, made the first time,
-        // or a new one held here) goes into the list, and its address with the move into
-        // `moves`.
-        let list = PyList::new(
-            py,
-            listed.drain(..).map(|entry| {
-                let slot = slots.get_mut(entry.text_key as usize);
-                let string = match slot {
-                    Some(slot) => slot
-                        .get_or_insert_with(|| {
-                            text.clear();
-                            state.write_move_text(entry.mv, text);
-                            PyString::new(py, text).unbind()
-                        })
-                        .bind(py)
-                        .clone(),
-                    None => {
-                        text.clear();
-                        state.write_move_text(entry.mv, text);
-                        let string = PyString::new(py, text);
-                        held.push(string.clone().unbind());
-                        string
-                    }
-                };
-                moves.push((string.as_ptr() as usize, entry.mv));
-                string
-            }),
-        );
-        list.map(Some)
+        // Each move's string (the shared one of its text key, made the first time, or a new
+        // one held here) with its reference, and its address with the move into `moves`: a
+        // tight loop, whose reads of the strings overlap, before the list takes them.
+        for entry in listed.drain(..) {
+            let string = match slots.get_mut(entry.text_key as usize) {
+                Some(Some(shared)) => shared.clone_ref(py),
+                Some(empty) => empty
+                    .insert(new_move_string(py, state, entry.mv, text))
+                    .clone_ref(py),
+                None => {
+                    let string = new_move_string(py, state, entry.mv, text);
+                    held.push(string.clone_ref(py));
+                    string
+                }
+            };
+            moves.push((string.as_ptr() as usize, entry.mv));
+            strings.push(string);
+        }
+        PyList::new(py, strings.drain(..).map(|string| string.into_bound(py))).map(Some)
     }
 
     /// `legal_actions()`: the actions marked in a bit set and read back in ascending order
