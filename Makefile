@@ -20,10 +20,11 @@ $(BIN)/maturin:
 
 ## Build the engine (optimised) and install glacier with its dev tools into .venv.
 dev: $(BIN)/maturin
-	@# Left by builds from before the engine was glacier-games and abi3: the old distribution,
-	@# and a version-specific module that Python would import instead of _native.abi3.so.
+	@# Left by older builds: the distribution from before the engine was glacier-games, and
+	@# the stable-ABI module from before it was built per CPython version (another Python
+	@# would import it).
 	@$(BIN)/pip uninstall --quiet --yes glacier 2>/dev/null || true
-	@rm -f python/glacier/_native.cpython-*.so
+	@rm -f python/glacier/_native.abi3.so
 	$(BIN)/maturin develop --release --extras dev
 
 ## The main job: perft of GAME to DEPTH on THREADS threads (0 = every core); by default
@@ -84,9 +85,9 @@ fuzz: dev
 	  tail -n 1 fuzz/target/$$target.log; \
 	done
 
-## The wheel (one for every CPython from 3.9, the stable ABI) and the sdist, into dist/.
+## The wheel (for the CPython version of .venv) and the sdist, into dist/.
 dist: $(BIN)/maturin
-	$(BIN)/maturin build --release -o dist
+	$(BIN)/maturin build --release -o dist -i $(BIN)/python
 	$(BIN)/maturin sdist -o dist
 
 ## Formatting and lints, Rust and Python; the stub checked against the built module.

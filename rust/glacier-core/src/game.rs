@@ -265,14 +265,16 @@ pub trait Notation: Game {
         None
     }
 
-    /// The legal moves as [`Game::scan_moves`] gives them, in an order close to their text
-    /// order where the game can, so that a binding sorting them by text has little left to
-    /// do; by default in `scan_moves`'s own order.
-    fn scan_moves_nearly_sorted<B>(
+    /// The legal moves as [`Game::scan_moves`] gives them, each with its
+    /// [`Notation::move_order_key`] and its [`Notation::move_text_key`], in an order close to
+    /// their text order where the game can, so that a binding sorting them by text has
+    /// little left to do. A game that gives keys works them out here as it goes, for less
+    /// than asking for them move by move; by default this asks, in `scan_moves`'s own order.
+    fn scan_moves_keyed<B>(
         &self,
-        visit: &mut impl FnMut(Self::Move) -> ControlFlow<B>,
+        visit: &mut impl FnMut(Self::Move, Option<u64>, Option<usize>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        self.scan_moves(visit)
+        self.scan_moves(&mut |mv| visit(mv, self.move_order_key(mv), self.move_text_key(mv)))
     }
 
     /// The text of `mv`, a legal move of this state.

@@ -192,11 +192,31 @@ const ORDER_KEY_BITS: u32 = 48;
 const MOVE_INDEX_BITS: u32 = 64 - ORDER_KEY_BITS;
 
 /// A legal move on its way into `legal_moves()`: its order key with its index in the scan
-/// below it, its string and the move.
+/// below it, its move-text key ([`Notation::move_text_key`], or [`NO_TEXT_KEY`]) and the
+/// move. Small and without a string, so that the scan's visitor only stores it and is
+/// inlined into the scan; the strings are found once the moves are sorted.
 struct Listed<M> {
     order: u64,
-    string: Py<PyString>,
+    text_key: u32,
     mv: M,
+}
+
+/// A [`Listed::text_key`] for a move without one.
+const NO_TEXT_KEY: u32 = u32::MAX;
+
+/// A new string of the text of `mv`, a legal move of `state` (`text` is room for it): the
+/// rare path of `legal_moves()`, kept out of its loop.
+#[cold]
+#[inline(never)]
+fn new_move_string<G: Notation>(
+    py: Python<'_>,
+    state: &G,
+    mv: G::Move,
+    text: &mut String,
+) -> Py<PyString> {
+    text.clear();
+    state.write_move_text(mv, text);
+    PyString::new(py, text).unbind()
 }
 
 /// The strings the last `legal_moves()` returned, while the state has not changed since, and
@@ -208,6 +228,7 @@ struct LastMoves<M> {
     moves: Vec<(usize, M)>,
     held: Vec<Py<PyString>>,
     listed: Vec<Listed<M>>,
+    strings: Vec<Py<PyString>>,
     text: String,
     /// `legal_actions()`: one bit per action number, all clear between calls, and the
     /// actions in ascending order.
@@ -221,6 +242,7 @@ impl<M> LastMoves<M> {
             moves: Vec::new(),
             held: Vec::new(),
             listed: Vec::new(),
+            strings: Vec::new(),
             text: String::new(),
             action_bits: Vec::new(),
             actions: Vec::new(),
@@ -342,12 +364,14 @@ impl<G: FullGame> Native<G> {
             moves,
             held,
             listed,
+            strings,
             text,
             ..
         } = &mut *last;
         moves.clear();
         held.clear();
         listed.clear();
+        strings.clear();
         let state = self.session.state();
         let partial = self.session.partial();
         let mut keyed = self
@@ -357,44 +381,37 @@ impl<G: FullGame> Native<G> {
             Some(guard) => &mut guard.slots,
             None => &mut [],
         };
-        let complete = state.scan_moves_nearly_sorted(&mut |mv| {
-            if !partial.allows(state, mv) {
-                return ControlFlow::Continue(());
-            }
+        let mut push = |mv, order: Option<u64>, text_key: Option<usize>| {
             let index = listed.len() as u64;
-            let key = state
-                .move_order_key(mv)
-                .filter(|&key| key >> ORDER_KEY_BITS == 0);
-            let (Some(key), true) = (key, index >> MOVE_INDEX_BITS == 0) else {
+            let order = order.filter(|&key| key >> ORDER_KEY_BITS == 0);
+            let (Some(order), true) = (order, index >> MOVE_INDEX_BITS == 0) else {
                 return ControlFlow::Break(());
             };
-            let slot = state.move_text_key(mv).and_then(|key| slots.get_mut(key));
-            let string = match slot {
-                Some(slot) => slot
-                    .get_or_insert_with(|| {
-                        text.clear();
-                        state.write_move_text(mv, text);
-                        PyString::new(py, text).unbind()
-                    })
-                    .clone_ref(py),
-                None => {
-                    text.clear();
-                    state.write_move_text(mv, text);
-                    let string = PyString::new(py, text).unbind();
-                    held.push(string.clone_ref(py));
-                    string
-                }
-            };
             listed.push(Listed {
-                order: key << MOVE_INDEX_BITS | index,
-                string,
+                order: order << MOVE_INDEX_BITS | index,
+                text_key: text_key
+                    .and_then(|key| u32::try_from(key).ok())
+                    .unwrap_or(NO_TEXT_KEY),
                 mv,
             });
             ControlFlow::Continue(())
-        });
+        };
+        // Outside a move being made (always, but for games of several actions per move)
+        // every move is allowed: a scan without a check per move, whose visitor only
+        // stores the move and is small enough to be inlined into it.
+        let complete = if partial.is_empty() {
+            state.scan_moves_keyed(&mut push)
+        } else {
+            state.scan_moves_keyed(&mut |mv, order, text_key| {
+                if partial.allows(state, mv) {
+                    push(mv, order, text_key)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        };
         if complete.is_break() {
             listed.clear();
-            held.clear();
             return Ok(None);
         }
         // The scan leaves few moves out of order (E's exchanges at most): an insertion
@@ -410,16 +427,25 @@ impl<G: FullGame> Native<G> {
         } else {
             listed.sort_unstable_by_key(|entry| entry.order);
         }
-        moves.extend(
-            listed
-                .iter()
-                .map(|entry| (entry.string.as_ptr() as usize, entry.mv)),
-        );
-        PyList::new(
-            py,
-            listed.drain(..).map(|entry| entry.string.into_bound(py)),
-        )
-        .map(Some)
+        // Each move's string (the shared one of its text key, made the first time, or a new
+        // one held here) with its reference, and its address with the move into `moves`: a
+        // tight loop, whose reads of the strings overlap, before the list takes them.
+        for entry in listed.drain(..) {
+            let string = match slots.get_mut(entry.text_key as usize) {
+                Some(Some(shared)) => shared.clone_ref(py),
+                Some(empty) => empty
+                    .insert(new_move_string(py, state, entry.mv, text))
+                    .clone_ref(py),
+                None => {
+                    let string = new_move_string(py, state, entry.mv, text);
+                    held.push(string.clone_ref(py));
+                    string
+                }
+            };
+            moves.push((string.as_ptr() as usize, entry.mv));
+            strings.push(string);
+        }
+        PyList::new(py, strings.drain(..).map(|string| string.into_bound(py))).map(Some)
     }
 
     /// `legal_actions()`: the actions marked in a bit set and read back in ascending order

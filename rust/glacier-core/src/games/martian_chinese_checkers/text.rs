@@ -414,13 +414,15 @@ impl<const P: usize> Board<P> {
         }
     }
 
-    /// See [`MartianChineseCheckers::scan_moves_nearly_sorted`]: the moves of
-    /// [`Board::scan_moves`], each piece's movements in the text order of its place and, a
-    /// piece's, of their destinations; each followed by its exchanges, and the whole-turn
-    /// exchanges last, as `scan_moves` orders them.
-    fn scan_moves_nearly_sorted<B>(
+    /// See [`MartianChineseCheckers::scan_moves_keyed`]: the moves of [`Board::scan_moves`],
+    /// each piece's movements in the text order of its place and, a piece's, of their
+    /// destinations; each followed by its exchanges, and the whole-turn exchanges last, as
+    /// `scan_moves` orders them. With each move its [`Board::move_order_key`] and its
+    /// [`Board::move_text_key`]: a movement's are made of the piece's place, size and
+    /// direction, which the scan has at hand (the exchanges ask for theirs).
+    fn scan_moves_keyed<B>(
         &self,
-        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+        visit: &mut impl FnMut(MartianChineseCheckersMove, u64, Option<usize>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         if self.outcome != Outcome::Ongoing {
             return ControlFlow::Continue(());
@@ -449,9 +451,15 @@ impl<const P: usize> Board<P> {
         for &entry in &pieces[..count] {
             let id = me * SLOTS + (entry & 0xFF) as usize;
             let size = size_of(id);
-            let from = self.hex(id);
+            let (from, level) = (self.hex(id), self.level(id));
             let (dirs, onto) = self.directions(id, from, size);
             let by_text = &DIRECTIONS_BY_TEXT[from][size as usize - 1];
+            // The order key of this piece's movements but for the destination, and their
+            // text key but for the direction (as in `move_order_key` and `move_text_key`).
+            let place_order =
+                u64::from(HEX_ORDER[from]) << 29 | u64::from(LEVEL_ORDER[level]) << 22;
+            let place_text = (level < KEYED_LEVELS)
+                .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
             // Bit i: the i-th direction in text order is open (no branch per direction).
             let mut open = 0u8;
             for (i, &d) in by_text.iter().enumerate() {
@@ -462,17 +470,24 @@ impl<const P: usize> Board<P> {
                 open &= open - 1;
                 let to = LINE[from][d as usize][size as usize - 1] as usize;
                 let mv = MartianChineseCheckersMove::movement(id, to);
-                visit(mv)?;
+                let order = place_order | u64::from(HEX_ORDER[to]) << 15;
+                visit(mv, order, place_text.map(|key| key + d as usize))?;
                 any = true;
                 if onto >> d & 1 != 0 {
                     if let Some(partners) = self.partners_after(id, to) {
-                        partners.scan(|g| visit(mv.with_exchange(id, g)))?;
+                        partners.scan(|g| {
+                            let exchange = mv.with_exchange(id, g);
+                            visit(exchange, self.move_order_key(exchange), None)
+                        })?;
                     }
                 }
             }
         }
-        if !self.scan_whole_turn_exchanges(visit)? && !any {
-            visit(MartianChineseCheckersMove::PASS)?;
+        if !self.scan_whole_turn_exchanges(&mut |mv| visit(mv, self.move_order_key(mv), None))?
+            && !any
+        {
+            let pass = MartianChineseCheckersMove::PASS;
+            visit(pass, self.move_order_key(pass), None)?;
         }
         ControlFlow::Continue(())
     }
@@ -647,13 +662,14 @@ impl Notation for MartianChineseCheckers {
         on_board!(&self.0, b => b.move_text_key(mv))
     }
 
-    /// Movements piece by piece in text order, so only exchanges may be out of it.
+    /// Movements piece by piece in text order, so only exchanges may be out of it; every
+    /// move with its order key, one dispatch on the board's size for the whole scan.
     #[inline]
-    fn scan_moves_nearly_sorted<B>(
+    fn scan_moves_keyed<B>(
         &self,
-        visit: &mut impl FnMut(MartianChineseCheckersMove) -> ControlFlow<B>,
+        visit: &mut impl FnMut(MartianChineseCheckersMove, Option<u64>, Option<usize>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        on_board!(&self.0, b => b.scan_moves_nearly_sorted(visit))
+        on_board!(&self.0, b => b.scan_moves_keyed(&mut |mv, order, text| visit(mv, Some(order), text)))
     }
 
     /// Every move has one (below 2^37).
@@ -733,9 +749,9 @@ mod tests {
     }
 
     /// Over random games of every player count: sorting the legal moves by their order keys
-    /// sorts their texts (strictly: the keys differ), the nearly sorted scan gives the same
-    /// moves with the movements in text order, and the games reach the parts the keys
-    /// rank (exchanges after a movement, whole-turn exchanges, two-digit levels).
+    /// sorts their texts (strictly: the keys differ), the keyed scan gives the same moves
+    /// with the movements in text order and the same keys, and the games reach the parts
+    /// the keys rank (exchanges after a movement, whole-turn exchanges, two-digit levels).
     #[test]
     fn move_order_keys_sort_moves_as_their_texts() {
         let (mut exchanges, mut whole_turn, mut tall) = (0, 0, 0);
@@ -762,9 +778,12 @@ mod tests {
                 for pair in keyed.windows(2) {
                     assert!(pair[0].1 < pair[1].1, "{} before {}", pair[0].1, pair[1].1);
                 }
-                // The nearly sorted scan: the same moves, the movements in text order.
+                // The keyed scan: the same moves, the movements in text order, each with the
+                // keys that asking for them move by move gives.
                 let mut nearly = Vec::new();
-                let _ = state.scan_moves_nearly_sorted(&mut |mv| {
+                let _ = state.scan_moves_keyed(&mut |mv, order, text| {
+                    assert_eq!(order, state.move_order_key(mv), "{}", state.move_text(mv));
+                    assert_eq!(text, state.move_text_key(mv), "{}", state.move_text(mv));
                     nearly.push(state.move_text(mv));
                     ControlFlow::<()>::Continue(())
                 });
