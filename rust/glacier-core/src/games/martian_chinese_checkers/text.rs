@@ -95,47 +95,62 @@ const fn level_bytes(level: usize) -> ([u8; 2], usize) {
     }
 }
 
+/// The rank of each of `texts` (its first `len` bytes) among them all, each followed by
+/// `end` (see [`comes_before`]).
+const fn text_ranks<const N: usize, const W: usize>(
+    texts: &[([u8; W], usize); N],
+    end: u8,
+) -> [u8; N] {
+    let mut rank = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        let (a, a_len) = texts[i];
+        let mut other = 0;
+        while other < N {
+            let (b, b_len) = texts[other];
+            if comes_before(b.split_at(b_len).0, a.split_at(a_len).0, end) {
+                rank[i] += 1;
+            }
+            other += 1;
+        }
+        i += 1;
+    }
+    rank
+}
+
+/// Per hex, its text ([`hex_bytes`]).
+const HEX_TEXTS: [([u8; 3], usize); HEXES] = {
+    let mut texts = [([0; 3], 0); HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        texts[h] = hex_bytes(h);
+        h += 1;
+    }
+    texts
+};
+
+/// Per level, its text ([`level_bytes`]).
+const LEVEL_TEXTS: [([u8; 2], usize); MAX_PIECES] = {
+    let mut texts = [([0; 2], 0); MAX_PIECES];
+    let mut level = 0;
+    while level < MAX_PIECES {
+        texts[level] = level_bytes(level);
+        level += 1;
+    }
+    texts
+};
+
 /// Per hex, the rank of its text among the hexes' texts. A hex's text is followed by '/'
 /// or '-', by 'x' or by the end of the move, all below the digits but 'x': the shorter of
 /// two texts, one beginning the other, comes first, except before 'x'; the two differ that
 /// way only for hexes at least 9 rows apart, never both reached by one piece.
-const HEX_ORDER: [u8; HEXES] = {
-    let mut rank = [0u8; HEXES];
-    let mut h = 0;
-    while h < HEXES {
-        let (a, a_len) = hex_bytes(h);
-        let mut other = 0;
-        while other < HEXES {
-            let (b, b_len) = hex_bytes(other);
-            if comes_before(b.split_at(b_len).0, a.split_at(a_len).0, b'/') {
-                rank[h] += 1;
-            }
-            other += 1;
-        }
-        h += 1;
-    }
-    rank
-};
+const HEX_ORDER: [u8; HEXES] = text_ranks(&HEX_TEXTS, b'/');
 
 /// Per level, the rank of its text among the levels' texts when followed by `end`: '-',
 /// '/' or the end of the move (below the digits) put the shorter text first, '=' (above
 /// them) last.
 const fn level_order(end: u8) -> [u8; MAX_PIECES] {
-    let mut rank = [0u8; MAX_PIECES];
-    let mut level = 0;
-    while level < MAX_PIECES {
-        let (a, a_len) = level_bytes(level);
-        let mut other = 0;
-        while other < MAX_PIECES {
-            let (b, b_len) = level_bytes(other);
-            if comes_before(b.split_at(b_len).0, a.split_at(a_len).0, end) {
-                rank[level] += 1;
-            }
-            other += 1;
-        }
-        level += 1;
-    }
-    rank
+    text_ranks(&LEVEL_TEXTS, end)
 }
 
 /// The rank of the text of the hex `size + 1` away from `h` in direction `d` (255 off the
