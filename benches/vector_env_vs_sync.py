@@ -4,7 +4,9 @@ of load on a shared machine moves both sides alike (``benches/bench_batch.py`` t
 one side's steps, then all of the other's). Each side: one ``step()`` of ``num_envs``
 environments with legal-action masks and observations, NextStep autoreset, ``copy=False``,
 the actions chosen beforehand from the masks the last step returned, exactly as in
-``bench_batch.py``. Prints the median time per step of each side and their ratio.
+``bench_batch.py``. The batched env runs twice, on one thread and on ``--threads`` (every
+core by default), each taking its turn. Prints the median time per step of each side and
+the ratios to ``SyncVectorEnv``.
 
 Within a block each side steps as it would in a training loop, its actions chosen between
 its own steps. With ``--block 1`` every step of one side follows a step of the other, whose
@@ -12,12 +14,13 @@ environments have just filled the caches with their own data: that measures each
 a cold cache, which neither side sees in its own loop, and it costs the batched side more
 (its buffers are the larger part of what it touches).
 
-    python benches/vector_env_vs_sync.py [--games kuba,e] [--envs 256,4096] [--rounds 8] [--block 10]
+    python benches/vector_env_vs_sync.py [--games kuba,e] [--envs 256,4096] [--rounds 8] [--block 10] [--threads 0]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from typing import Any
@@ -51,19 +54,22 @@ class Side:
         self.times.append(time.perf_counter() - start)
 
 
-def compare(game: str, num_envs: int, rounds: int, block: int) -> tuple[float, float]:
+def compare(game: str, num_envs: int, rounds: int, block: int, threads: int) -> list[float]:
+    """The median step of the batched env on one thread, on ``threads``, and of SyncVectorEnv."""
     params = {"max_plies": 200}
-    batched = Side(GlacierVectorEnv(game, num_envs, copy=False, **params))
+    one = Side(GlacierVectorEnv(game, num_envs, copy=False, **params))
+    many = Side(GlacierVectorEnv(game, num_envs, copy=False, threads=threads, **params))
     single = [lambda: GlacierEnv(game, **params) for _ in range(num_envs)]
     sync = Side(gymnasium.vector.SyncVectorEnv(single, copy=False))
-    for side in (batched, sync):  # one warm-up step each, not timed
+    sides = (one, many, sync)
+    for side in sides:  # one warm-up step each, not timed
         side.step()
         side.times.clear()
     for _ in range(rounds):
-        for side in (batched, sync):
+        for side in sides:
             for _ in range(block):
                 side.step()
-    return statistics.median(batched.times), statistics.median(sync.times)
+    return [statistics.median(side.times) for side in sides]
 
 
 def main() -> None:
@@ -72,13 +78,19 @@ def main() -> None:
     parser.add_argument("--envs", default="256,4096")
     parser.add_argument("--rounds", type=int, default=8, help="blocks of each side")
     parser.add_argument("--block", type=int, default=10, help="steps of one side in a row")
+    parser.add_argument("--threads", type=int, default=0, help="threads of the second batched run (0: every core)")
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g] or list(glacier.GAMES)
-    print(f"{'game':26} {'envs':>5} {'batched ms':>11} {'sync ms':>9} {'ratio':>7}")
+    many = f"{args.threads or os.cpu_count()} threads"
+    print(f"{'game':26} {'envs':>5} {'1 thread ms':>12} {many + ' ms':>13} {'sync ms':>9} {'ratios':>15}")
     for game in games:
         for num_envs in (int(n) for n in args.envs.split(",")):
-            batched, sync = compare(game, num_envs, args.rounds, args.block)
-            print(f"{game:26} {num_envs:5} {batched * 1e3:11.3f} {sync * 1e3:9.2f} {sync / batched:6.1f}x", flush=True)
+            one, more, sync = compare(game, num_envs, args.rounds, args.block, args.threads)
+            print(
+                f"{game:26} {num_envs:5} {one * 1e3:12.3f} {more * 1e3:13.3f} {sync * 1e3:9.2f}"
+                f" {sync / one:6.1f}x {sync / more:6.1f}x",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -199,25 +199,31 @@ def test_vector_env_writes_into_given_buffers(game: str) -> None:
 
 
 def _observations_kept_change_by_change(game: str, **params: object) -> None:
-    """Steps that write observations change by change into the same buffer, across
-    resets, viewpoints that change, moves of several actions and a full write in between,
-    leave exactly what a fresh full write gives."""
+    """Steps that write observations and masks change by change into kept buffers (one
+    array, then two in turn, then three in turn, so that each write may find its array
+    written by another), across resets, viewpoints that change, moves of several actions
+    and a full write in between, leave exactly what a fresh full write gives."""
     env = glacier.VectorEnv(game, num_envs=7, seed=3, max_plies=25, **params)
-    kept = np.full((7, *env.observation_shape), 7.0, dtype=np.float32)  # not zeros: the first write is whole
-    masks = np.zeros((7, env.num_actions), dtype=bool)
+    # Not zeros: the first write into each array is whole.
+    kept = [np.full((7, *env.observation_shape), 7.0, dtype=np.float32) for _ in range(3)]
+    masks = [np.ones((7, env.num_actions), dtype=bool) for _ in range(3)]
     rng = np.random.default_rng(1)
-    for turn in range(120):
-        player = [None, 0, env.num_players - 1][turn // 40]
-        env.step(env.sample_actions(), observations_out=kept, masks_out=masks, player=player)
-        np.testing.assert_array_equal(kept, env.observations(player))
-        np.testing.assert_array_equal(masks, env.legal_mask())
+    for turn in range(180):
+        player = [None, 0, env.num_players - 1][turn // 20 % 3]
+        arrays = 1 + turn // 60  # how many arrays are used in turn
+        out, mask = kept[turn % arrays], masks[turn % arrays]
+        env.step(env.sample_actions(), observations_out=out, masks_out=mask, player=player)
+        np.testing.assert_array_equal(out, env.observations(player))
+        np.testing.assert_array_equal(mask, env.legal_mask())
         if turn % 17 == 5:
             env.reset(rng.random(7) < 0.5)
-            written = env.observations(player, out=kept, changes_only=True)
+            written = env.observations(player, out=out, changes_only=True)
             np.testing.assert_array_equal(written, env.observations(player))
-        if turn == 60:
-            env.observations(out=kept)  # a full write: the next step writes afresh
-    other = np.zeros_like(kept)  # another array is written in full, not change by change
+            np.testing.assert_array_equal(env.legal_mask(out=mask, changes_only=True), env.legal_mask())
+        if turn == 100:
+            env.observations(out=out)  # a full write: the next step into it writes afresh
+            env.legal_mask(out=mask)
+    other = np.zeros_like(kept[0])  # another array is written in full, not change by change
     env.step(env.sample_actions(), observations_out=other)
     np.testing.assert_array_equal(other, env.observations())
 

@@ -80,6 +80,31 @@ class StepResult(NamedTuple):
     """Plies of the episodes that ended on this step; 0 elsewhere."""
 
 
+class _KeptBuffers:
+    """The arrays (two at most) that the engine keeps track of for one kind of output: for
+    each, the engine remembers what every environment's row holds, and writes only what
+    changed. An array is known by identity; a new one takes the place of the one used
+    least recently, and is written whole the first time."""
+
+    def __init__(self) -> None:
+        self._arrays: list[Optional[np.ndarray[Any, Any]]] = [None, None]
+        self._last = 1
+
+    def view(self, array: np.ndarray[Any, Any]) -> tuple[int, bool]:
+        """The engine's number for ``array``, and whether it must be written whole."""
+        for view, kept in enumerate(self._arrays):
+            if kept is array:
+                self._last = view
+                return view, False
+        view = 1 - self._last
+        self._arrays[view], self._last = array, view
+        return view, True
+
+    def forget(self, array: Optional[np.ndarray[Any, Any]] = None) -> None:
+        """Forgets ``array`` (or every array): its next write is whole."""
+        self._arrays = [None if array is None or kept is array else kept for kept in self._arrays]
+
+
 class VectorEnv:
     """``num_envs`` games of ``game`` stepped together, with numpy arrays in and out.
 
@@ -116,9 +141,8 @@ class VectorEnv:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._agent = agent
-        self._fresh_masks = True
-        # The observation buffer that the last change-by-change write left up to date.
-        self._observations_kept: Optional[npt.NDArray[np.float32]] = None
+        self._kept_masks = _KeptBuffers()
+        self._kept_observations = _KeptBuffers()
         self._env = _native.NativeVectorEnv(game, num_envs, auto_reset, position, seed, threads, agent=agent, **params)
 
     @property
@@ -172,8 +196,9 @@ class VectorEnv:
 
         ``observations_out`` and ``masks_out`` have the step write the new observations
         (as ``observations(player, out=..., changes_only=True)``) and masks (as
-        ``legal_mask(out=..., changes_only=True)``) in the same call into Rust: give the
-        same arrays every step, left as the last step left them."""
+        ``legal_mask(out=..., changes_only=True)``) in the same call into Rust, only the
+        changes: give the same arrays every step (or two of each, in turn), left as the
+        last step that wrote them left them."""
         given = np.asarray(actions)
         if given.shape != (self.num_envs,):
             raise InvalidParameterError(f"expected {self.num_envs} actions, got an array of shape {given.shape}")
@@ -181,15 +206,13 @@ class VectorEnv:
         if given.dtype.kind not in "iu" or (given.dtype.kind == "u" and given.size and given.max() > 2**63 - 1):
             raise IllegalMoveError(f"actions must be integers (int64), got an array of {given.dtype}")
         actions = np.ascontiguousarray(given, dtype=np.int64)
-        fresh = self._fresh_masks and masks_out is not None
-        fresh_observations = observations_out is not None and observations_out is not self._observations_kept
-        rewards, returns, terminated, truncated, lengths = self._env.step(
-            actions, observations_out, masks_out, player, fresh, fresh_observations
+        masks_view, fresh_masks = (0, False) if masks_out is None else self._kept_masks.view(masks_out)
+        observations_view, fresh_observations = (
+            (0, False) if observations_out is None else self._kept_observations.view(observations_out)
         )
-        if masks_out is not None:
-            self._fresh_masks = False
-        if observations_out is not None:
-            self._observations_kept = observations_out
+        rewards, returns, terminated, truncated, lengths = self._env.step(
+            actions, observations_out, masks_out, player, masks_view, fresh_masks, observations_view, fresh_observations
+        )
         return StepResult(rewards, returns, terminated, truncated, lengths)
 
     def legal_mask(
@@ -201,24 +224,26 @@ class VectorEnv:
     ) -> npt.NDArray[np.bool_]:
         """Legal actions, envs x num_actions (or one environment's row). With ``out`` (a
         C-contiguous bool array of that shape), the masks are written into it and it is
-        returned: no new array per step. With ``changes_only`` as well, the legal actions
-        found are kept, so that the next :meth:`step` finds its moves without generating
-        them again. Either way every row is written whole: in a large batch one pass along
-        a row streams through memory faster than a few scattered writes per row."""
+        returned: no new array per step. With ``changes_only`` as well, only the actions
+        set by the last such write into the same array are cleared (``out`` must be left
+        as that write left it; an array not written so before is written whole; two arrays
+        used in turn are each kept track of), and the legal actions found are kept, so
+        that the next :meth:`step` finds its moves without generating them again."""
         if out is None:
             return self._env.legal_mask(env)
         if env is not None:
             raise InvalidParameterError("out= takes the masks of every environment, not of one")
         if changes_only:
-            self._env.update_legal_mask(out, self._fresh_masks)
-            self._fresh_masks = False
+            self._env.update_legal_mask(out, *self._kept_masks.view(out))
         else:
             self._env.write_legal_mask(out)
+            self._kept_masks.forget(out)
         return out
 
     def reset_masks(self) -> None:
-        """Forgets the legal actions that :meth:`legal_mask`'s ``changes_only`` writes kept."""
-        self._fresh_masks = True
+        """Forgets the arrays that :meth:`legal_mask`'s ``changes_only`` writes kept track
+        of: the next such write is whole."""
+        self._kept_masks.forget()
 
     def observations(
         self,
@@ -231,21 +256,21 @@ class VectorEnv:
         """Each environment's state, from the point of view of ``player`` (by default each
         environment's player to move); one environment's alone when ``env`` is given. With
         ``out`` (a C-contiguous float32 array of envs x shape) they are written into it.
-        With ``changes_only`` as well, only the cells that changed since the last such
-        write into the same array are written (``out`` must be left as that write left
-        it; any other array is written in full): an observation is mostly zeros, and in
-        some games tens of kilobytes."""
+        With ``changes_only`` as well, each row is brought up to date from what the last
+        such write into the same array left in it (``out`` must be left as that write left
+        it; an array not written so before is written whole; two arrays used in turn are
+        each kept track of): in Ice Age Chess and E only the cells that changed are
+        written, and seen by one player two plies apart few do. An observation is mostly
+        zeros, and in some games tens of kilobytes."""
         if out is None:
             return self._env.observations(player, env)
         if env is not None:
             raise InvalidParameterError("out= takes the observations of every environment, not of one")
         if changes_only:
-            self._env.update_observations(out, player, out is not self._observations_kept)
-            self._observations_kept = out
+            self._env.update_observations(out, player, *self._kept_observations.view(out))
         else:
             self._env.write_observations(out, player)
-            if out is self._observations_kept:
-                self._observations_kept = None
+            self._kept_observations.forget(out)
         return out
 
     def current_players(self) -> npt.NDArray[np.int32]:

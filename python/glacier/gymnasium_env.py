@@ -227,10 +227,12 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     ``DISABLED`` (``reset(options={"reset_mask": mask})`` restarts the environments of the
     mask). ``opponent="random"`` plays every seat but ``agent`` in Rust; an object with
     ``choose(state) -> str`` plays them from Python. The observations and masks are written
-    into arrays kept from step to step; with ``copy=True`` (the default, as in Gymnasium's
-    own vector environments) every step returns copies of them, with ``copy=False`` the
-    arrays themselves, which the next step overwrites. ``threads`` > 1 (0: every core)
-    splits large batches over threads.
+    into two pairs of arrays kept from step to step and used in turn, each brought up to
+    date with what changed since it was last written: in self-play of two players, the
+    same player's view two plies earlier, in which little changed. With ``copy=True`` (the
+    default, as in Gymnasium's own vector environments) every step returns copies of them;
+    with ``copy=False`` the arrays themselves, read-only, which the step after next
+    overwrites. ``threads`` > 1 (0: every core) splits large batches over threads.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"]}  # noqa: RUF012  (the frameworks declare it this way)
@@ -268,9 +270,28 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         shape = glacier.observation_shape(game, **params)
-        self._observations = np.zeros((num_envs, *shape), dtype=np.float32)
-        self._masks = np.zeros((num_envs, self.single_action_space.n), dtype=np.bool_)
+        # Two pairs of buffers, written in turn (see the class's description).
+        self._buffers = [
+            (
+                np.zeros((num_envs, *shape), dtype=np.float32),
+                np.zeros((num_envs, self.single_action_space.n), dtype=np.bool_),
+            )
+            for _ in range(2)
+        ]
+        self._turn = 0
         self._make(0)
+
+    @property
+    def _observations(self) -> Any:
+        return self._buffers[self._turn][0]
+
+    @property
+    def _masks(self) -> Any:
+        return self._buffers[self._turn][1]
+
+    def _next_buffers(self) -> None:
+        """Turns to the other pair of buffers, which the next write brings up to date."""
+        self._turn = 1 - self._turn
 
     def _make(self, seed: Optional[int]) -> None:
         native_agent = self.agent if self._opponent == "random" else None
@@ -285,15 +306,14 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         )
         self._done = np.zeros(self.num_envs, dtype=np.bool_)
         self._rng = random.Random(seed)
-        self._masks[:] = False
 
     def _viewer(self) -> Optional[int]:
         return self.agent
 
     def _write(self) -> None:
-        """Brings the observation and mask buffers up to date (``copy=False`` hands out
-        read-only views of both), keeping the legal actions found for the next step."""
-        self._env.observations(self._viewer(), out=self._observations)
+        """Brings the current pair of buffers up to date (``copy=False`` hands out read-only
+        views of both), keeping the legal actions found for the next step."""
+        self._env.observations(self._viewer(), out=self._observations, changes_only=True)
         self._env.legal_mask(out=self._masks, changes_only=True)
 
     def _lend(self) -> dict[str, Any]:
@@ -306,6 +326,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         return {"observation": observations, "action_mask": masks}
 
     def _observe(self) -> dict[str, Any]:
+        self._next_buffers()
         self._write()
         return self._lend()
 
@@ -360,10 +381,12 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             restart = self._done
             self._env.reset(restart)
             actions[restart] = -1
-            scratch = np.zeros((self.num_envs, self._env.num_players))
-            flags = np.zeros(self.num_envs, dtype=np.bool_)
-            self._python_opponents(np.flatnonzero(restart), scratch[:, 0], scratch, flags, flags.copy())
+            if python_opponents:
+                scratch = np.zeros((self.num_envs, self._env.num_players))
+                flags = np.zeros(self.num_envs, dtype=np.bool_)
+                self._python_opponents(np.flatnonzero(restart), scratch[:, 0], scratch, flags, flags.copy())
         # One call into Rust steps every environment and writes the masks and observations.
+        self._next_buffers()
         result = self._env.step(
             actions, observations_out=self._observations, masks_out=self._masks, player=self._viewer()
         )
@@ -391,8 +414,9 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 final_info[env] = {"returns": returns[env], "current_player": int(players[env])}
             info.update(final_obs=final_obs, _final_obs=done, final_info=final_info, _final_info=done)
             self._env.reset(done)
-            scratch = np.zeros((self.num_envs, self._env.num_players))
-            self._python_opponents(np.flatnonzero(done), scratch[:, 0], scratch, done.copy(), done.copy())
+            if python_opponents:
+                scratch = np.zeros((self.num_envs, self._env.num_players))
+                self._python_opponents(np.flatnonzero(done), scratch[:, 0], scratch, done.copy(), done.copy())
             stale = True
             self._done[:] = False
         else:

@@ -482,7 +482,7 @@ pub fn max_game_length<G: ActionEncoding>(max_plies: u64) -> u64 {
 /// `f64` and rounded once to `f32`, so that any implementation computing it the same way
 /// gets the same bits.
 #[must_use]
-pub fn fraction(part: u64, whole: u64) -> f32 {
+pub const fn fraction(part: u64, whole: u64) -> f32 {
     if whole == 0 || part >= whole {
         1.0
     } else {

@@ -8,6 +8,14 @@
 //!
 //! Large batches are split over threads. Each environment draws its random actions from
 //! its own generator, so results never depend on the thread count.
+//!
+//! Masks and observations are written into buffers the caller keeps from one step to the
+//! next, and only what changed is written: for each of up to [`VIEWS`] buffers of each kind,
+//! every environment remembers what its row holds (the actions set in its mask; the state,
+//! move being made and point of view its observation shows). A caller that alternates two
+//! buffers has each written with the changes of two plies, which from one player's point of
+//! view are few, where one buffer would see the board turned at every ply. In a large batch
+//! the rows are far bigger than the caches, and the lines a step writes are most of its time.
 
 use crate::actions::{ActionList, PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
@@ -18,6 +26,37 @@ use std::sync::Mutex;
 
 /// Below this many environments per thread, threads cost more than they save.
 const MIN_ENVS_PER_THREAD: usize = 256;
+
+/// How many buffers of each kind (masks, observations) the environments keep track of.
+pub const VIEWS: usize = 2;
+
+/// A kept mask buffer for [`VecEnv::step_and_write`]: num_envs x `NUM_DISTINCT_ACTIONS`,
+/// buffer `view` (below [`VIEWS`]), to be written whole when `fresh`.
+#[derive(Debug)]
+pub struct MaskOut<'a> {
+    pub out: &'a mut [bool],
+    pub view: usize,
+    pub fresh: bool,
+}
+
+/// A kept observation buffer for [`VecEnv::step_and_write`], from `player`'s point of view
+/// (each environment's player to move when `None`), as [`MaskOut`].
+#[derive(Debug)]
+pub struct ObservationOut<'a> {
+    pub out: &'a mut [f32],
+    pub player: Option<usize>,
+    pub view: usize,
+    pub fresh: bool,
+}
+
+/// What one environment's row of a kept observation buffer shows: the state, with its move
+/// being made, from a player's point of view.
+#[derive(Debug, Clone)]
+struct Shown<G> {
+    state: G,
+    partial: PartialMove,
+    player: usize,
+}
 
 /// One environment: its game, the move being made, the plies of its current episode and
 /// its random stream; and, during a step, its action and what the action does.
@@ -30,22 +69,20 @@ struct Slot<G: FullGame> {
     action: i64,
     resolved: Resolved<G::Move>,
     result: StepResult,
-    /// In games whose moves are one action each: the actions marked in this environment's
-    /// row by the last [`VecEnv::update_mask`].
-    marked: Vec<u16>,
     /// Whether `state` is over, worked out once per change of the state: in some games
     /// (Ice Age Chess) asking takes a move generation.
     terminal: bool,
-    /// In games whose moves are one action each: the move of each action of `marked`, in
-    /// the same order, while `moves_known` (the state has not changed since they were
-    /// generated), so that the next step finds its move without generating them again.
+    /// The legal actions, while `legal_known` (the state and the move being made have not
+    /// changed since they were found); in games whose moves are one action each, between
+    /// moves, with the move of each in `moves`, in the same order, so that the next step
+    /// finds its move without generating the moves again.
+    legal: Vec<u16>,
     moves: Vec<G::Move>,
-    moves_known: bool,
-    /// What the last [`VecEnv::update_observations`] wrote in this environment's row: the
-    /// key of the fixed part (`None`: nothing written), its cells, and the other cells.
-    fixed_key: Option<u64>,
-    fixed_cells: Vec<u32>,
-    cells: Vec<u32>,
+    legal_known: bool,
+    /// Per kept mask buffer: the actions set in this environment's row (`None`: unknown).
+    masked: [Option<Vec<u16>>; VIEWS],
+    /// Per kept observation buffer: what this environment's row shows (`None`: unknown).
+    shown: [Option<Shown<G>>; VIEWS],
 }
 
 impl<G: FullGame> Slot<G> {
@@ -54,7 +91,7 @@ impl<G: FullGame> Slot<G> {
         self.partial.clear();
         self.length = 0;
         self.terminal = start_terminal;
-        self.moves_known = false;
+        self.legal_known = false;
     }
 
     /// Plays `mv`, which completes the move being made.
@@ -62,8 +99,149 @@ impl<G: FullGame> Slot<G> {
         self.partial.clear();
         self.state.play_unchecked(mv);
         self.length += 1;
-        self.terminal = self.state.is_terminal();
-        self.moves_known = false;
+        self.legal_known = false;
+        if G::ONE_ACTION_MOVES {
+            // One generation tells both the moves and the end: a game is over exactly when
+            // its player to move has no move (asking the state may generate them again).
+            self.terminal = false;
+            self.find_legal();
+            self.terminal = self.legal.is_empty();
+        } else {
+            self.terminal = self.state.is_terminal();
+        }
+    }
+
+    /// Does what this step's resolved action does, writing `returns` (this environment's
+    /// row) and `result` where the episode ends; restarts it then with `auto_reset`.
+    fn advance(
+        &mut self,
+        returns: &mut [f64],
+        start: &G,
+        start_terminal: bool,
+        auto_reset: bool,
+        agent: Option<usize>,
+    ) {
+        self.result = StepResult::default();
+        let mover = agent.unwrap_or_else(|| self.state.current_player());
+        match self.resolved {
+            Resolved::Idle | Resolved::Illegal => return,
+            Resolved::Continues(partial) => {
+                self.partial = partial;
+                self.legal_known = false;
+                return;
+            }
+            Resolved::Move(mv) => {
+                self.play(mv);
+                if let Some(agent) = agent {
+                    self.play_opponents(agent);
+                }
+            }
+        }
+        if self.terminal {
+            let truncated = self.state.ended_by_ply_limit();
+            returns.copy_from_slice(&self.state.outcome().returns(returns.len()));
+            self.result = StepResult {
+                terminated: !truncated,
+                truncated,
+                episode_length: self.length,
+                reward: returns[mover],
+            };
+            if auto_reset {
+                self.restart(start, start_terminal);
+                if let Some(agent) = agent {
+                    self.play_opponents(agent);
+                }
+            }
+        }
+    }
+
+    /// Finds the legal actions (and, where one action is one move, the moves) unless they
+    /// are known already.
+    fn find_legal(&mut self) {
+        if self.legal_known {
+            return;
+        }
+        let (mut legal, mut moves) = (
+            std::mem::take(&mut self.legal),
+            std::mem::take(&mut self.moves),
+        );
+        legal.clear();
+        moves.clear();
+        if G::ONE_ACTION_MOVES && self.partial.is_empty() {
+            if !self.terminal {
+                let (state, mut list) = (&self.state, ActionList::new());
+                state.generate_moves(&mut |mv| {
+                    list.clear();
+                    state.move_actions(mv, &mut list);
+                    if let Some(a) = list.get(0) {
+                        legal.push(a as u16);
+                        moves.push(mv);
+                    }
+                });
+            }
+        } else {
+            self.for_each_legal_action(|a| legal.push(a as u16));
+        }
+        (self.legal, self.moves, self.legal_known) = (legal, moves, true);
+    }
+
+    /// Whether `moves` holds the move of each action of `legal`.
+    fn moves_known(&self) -> bool {
+        self.legal_known && G::ONE_ACTION_MOVES && self.partial.is_empty()
+    }
+
+    /// Brings this environment's row of kept mask buffer `view` up to date: clears the
+    /// actions it set last time (the whole row when `fresh` or unknown), sets the legal ones.
+    /// (Writing only the difference of the two sets was measured slower: its branches are
+    /// as random as the sets, and the lines it spares are few.)
+    fn write_mask(&mut self, row: &mut [bool], view: usize, fresh: bool) {
+        self.find_legal();
+        match &mut self.masked[view] {
+            Some(set) if !fresh => {
+                for &a in set.iter() {
+                    row[usize::from(a)] = false;
+                }
+            }
+            _ => row.fill(false),
+        }
+        for &a in &self.legal {
+            row[usize::from(a)] = true;
+        }
+        self.masked[view]
+            .get_or_insert_with(Vec::new)
+            .clone_from(&self.legal);
+    }
+
+    /// Brings this environment's row of kept observation buffer `view` up to date, from
+    /// `player`'s point of view (the player to move's when `None`): from what the row shows
+    /// (afresh when `fresh` or unknown) to this state's observation.
+    fn write_observation(
+        &mut self,
+        row: &mut [f32],
+        player: Option<usize>,
+        view: usize,
+        fresh: bool,
+    ) {
+        let who = player.unwrap_or_else(|| self.state.current_player());
+        let (state, partial) = (&self.state, self.partial);
+        let pending = partial.path().as_slice();
+        match &mut self.shown[view] {
+            Some(old) if !fresh => {
+                let old_pending = old.partial.path().as_slice();
+                state.update_observation(pending, who, &old.state, old_pending, old.player, row);
+                old.state.clone_from(state);
+                (old.partial, old.player) = (partial, who);
+            }
+            shown => {
+                row.fill(0.0);
+                state.observation(pending, who, row);
+                *shown = Some(Shown {
+                    state: state.clone(),
+                    partial,
+                    player: who,
+                });
+            }
+        }
     }
 
     /// Calls `visit` for every legal action, as [`PartialMove::for_each_legal_action`]
@@ -137,27 +315,76 @@ pub struct StepResult {
     pub reward: f64,
 }
 
-/// Runs `work` over matching chunks of `items` and `out` on up to `threads` threads (the
-/// caller's among them). A thread that cannot be spawned leaves its chunks to the others.
-fn chunked<T: Send, U: Send>(
+/// Output arrays of one row per environment, cut along with the environments when a batch
+/// is split over threads.
+pub trait Rows: Send + Sized {
+    /// The rows of the first `envs` environments, and the rest.
+    fn split_rows(self, envs: usize) -> (Self, Self);
+}
+
+/// `per` values per environment.
+#[derive(Debug)]
+pub struct Per<'a, T>(pub &'a mut [T], pub usize);
+
+impl<T: Send> Rows for Per<'_, T> {
+    fn split_rows(self, envs: usize) -> (Self, Self) {
+        let (head, tail) = self.0.split_at_mut(envs * self.1);
+        (Per(head, self.1), Per(tail, self.1))
+    }
+}
+
+/// No rows.
+impl Rows for () {
+    fn split_rows(self, _envs: usize) -> (Self, Self) {
+        ((), ())
+    }
+}
+
+impl<R: Rows> Rows for Option<R> {
+    fn split_rows(self, envs: usize) -> (Self, Self) {
+        match self {
+            Some(rows) => {
+                let (head, tail) = rows.split_rows(envs);
+                (Some(head), Some(tail))
+            }
+            None => (None, None),
+        }
+    }
+}
+
+impl<A: Rows, B: Rows> Rows for (A, B) {
+    fn split_rows(self, envs: usize) -> (Self, Self) {
+        let (a, a_tail) = self.0.split_rows(envs);
+        let (b, b_tail) = self.1.split_rows(envs);
+        ((a, b), (a_tail, b_tail))
+    }
+}
+
+/// Runs `work` over matching chunks of `items` and the rows of `out` on up to `threads`
+/// threads (the caller's among them). A thread that cannot be spawned leaves its chunks to
+/// the others.
+fn chunked<T: Send, O: Rows>(
     items: &mut [T],
-    out: &mut [U],
-    per_item: usize,
+    out: O,
     threads: usize,
-    work: impl Fn(&mut [T], &mut [U]) + Sync,
+    work: impl Fn(&mut [T], O) + Sync,
 ) {
     let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
-    if threads == 1 || per_item == 0 {
+    if threads == 1 {
         work(items, out);
         return;
     }
     let chunk = items.len().div_ceil(threads);
-    let chunks: Mutex<Vec<(&mut [T], &mut [U])>> = Mutex::new(
-        items
-            .chunks_mut(chunk)
-            .zip(out.chunks_mut(chunk * per_item))
-            .collect(),
-    );
+    let mut pieces = Vec::with_capacity(threads);
+    let (mut items, mut out) = (items, out);
+    while !items.is_empty() {
+        let take = chunk.min(items.len());
+        let (head, tail) = items.split_at_mut(take);
+        let (rows, rest) = out.split_rows(take);
+        pieces.push((head, rows));
+        (items, out) = (tail, rest);
+    }
+    let chunks = Mutex::new(pieces);
     share_chunks(threads, &chunks, |(items, out)| work(items, out));
 }
 
@@ -239,13 +466,12 @@ impl<G: FullGame> VecEnv<G> {
             action: -1,
             resolved: Resolved::Idle,
             result: StepResult::default(),
-            marked: Vec::new(),
             terminal: start.is_terminal(),
+            legal: Vec::new(),
             moves: Vec::new(),
-            moves_known: false,
-            fixed_key: None,
-            fixed_cells: Vec::new(),
-            cells: Vec::new(),
+            legal_known: false,
+            masked: [None, None],
+            shown: [None, None],
         }));
         Ok(VecEnv {
             start_terminal: start.is_terminal(),
@@ -327,14 +553,29 @@ impl<G: FullGame> VecEnv<G> {
     }
 
     /// Takes one action in every environment; an environment given -1 takes none this step
-    /// (one whose game is over, possible without `auto_reset`, must be given -1). `returns` (num_envs x num_players)
-    /// receives the returns of every episode that ends on this step, zeros elsewhere. If any
-    /// action is illegal nothing is played and the error names the first such environment.
+    /// (one whose game is over, possible without `auto_reset`, must be given -1). `returns`
+    /// (num_envs x num_players) receives the returns of every episode that ends on this
+    /// step, zeros elsewhere. If any action is illegal nothing is played and the error
+    /// names the first such environment.
     pub fn step(
         &mut self,
         actions: &[i64],
         returns: &mut [f64],
         results: &mut [StepResult],
+    ) -> Result<(), Error> {
+        self.step_and_write(actions, returns, results, None, None)
+    }
+
+    /// [`VecEnv::step`], then, in the same pass over the environments (each one's data is
+    /// read once while it is at hand), what [`VecEnv::update_mask`] and
+    /// [`VecEnv::update_observations`] write, into the buffers given.
+    pub fn step_and_write(
+        &mut self,
+        actions: &[i64],
+        returns: &mut [f64],
+        results: &mut [StepResult],
+        masks: Option<MaskOut<'_>>,
+        observations: Option<ObservationOut<'_>>,
     ) -> Result<(), Error> {
         let n = self.slots.len();
         let players = self.num_players();
@@ -348,17 +589,11 @@ impl<G: FullGame> VecEnv<G> {
         for (slot, &action) in self.slots.iter_mut().zip(actions) {
             slot.action = action;
         }
-        chunked(
-            &mut self.slots,
-            returns,
-            players,
-            self.threads,
-            |slots, _| {
-                for slot in slots {
-                    slot.resolved = resolve(slot, slot.action);
-                }
-            },
-        );
+        chunked(&mut self.slots, (), self.threads, |slots, ()| {
+            for slot in slots {
+                slot.resolved = resolve(slot, slot.action);
+            }
+        });
         let illegal = self
             .slots
             .iter()
@@ -374,44 +609,32 @@ impl<G: FullGame> VecEnv<G> {
         let (start, auto_reset, agent) = (&self.start, self.auto_reset, self.agent);
         let start_terminal = self.start_terminal;
         returns.fill(0.0);
+        let (mask_view, fresh_masks) = masks.as_ref().map_or((0, false), |m| (m.view, m.fresh));
+        let (player, obs_view, fresh_obs) = observations
+            .as_ref()
+            .map_or((None, 0, false), |o| (o.player, o.view, o.fresh));
+        let obs_size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let rows = (
+            Per(returns, players),
+            (
+                masks.map(|m| Per(m.out, G::NUM_DISTINCT_ACTIONS)),
+                observations.map(|o| Per(o.out, obs_size)),
+            ),
+        );
         chunked(
             &mut self.slots,
-            returns,
-            players,
+            rows,
             self.threads,
-            |slots, returns| {
-                for (slot, row) in slots.iter_mut().zip(returns.chunks_mut(players)) {
-                    slot.result = StepResult::default();
-                    let mover = agent.unwrap_or_else(|| slot.state.current_player());
-                    match slot.resolved {
-                        Resolved::Idle | Resolved::Illegal => continue,
-                        Resolved::Continues(partial) => {
-                            slot.partial = partial;
-                            slot.moves_known = false;
-                            continue;
-                        }
-                        Resolved::Move(mv) => {
-                            slot.play(mv);
-                            if let Some(agent) = agent {
-                                slot.play_opponents(agent);
-                            }
-                        }
+            |slots, (returns, (masks, obs))| {
+                let mut mask_rows = masks.map(|m| m.0.chunks_mut(m.1));
+                let mut obs_rows = obs.map(|o| o.0.chunks_mut(o.1));
+                for (slot, row) in slots.iter_mut().zip(returns.0.chunks_mut(players)) {
+                    slot.advance(row, start, start_terminal, auto_reset, agent);
+                    if let Some(mask) = mask_rows.as_mut().and_then(Iterator::next) {
+                        slot.write_mask(mask, mask_view, fresh_masks);
                     }
-                    if slot.terminal {
-                        let truncated = slot.state.ended_by_ply_limit();
-                        row.copy_from_slice(&slot.state.outcome().returns(players));
-                        slot.result = StepResult {
-                            terminated: !truncated,
-                            truncated,
-                            episode_length: slot.length,
-                            reward: row[mover],
-                        };
-                        if auto_reset {
-                            slot.restart(start, start_terminal);
-                            if let Some(agent) = agent {
-                                slot.play_opponents(agent);
-                            }
-                        }
+                    if let Some(obs) = obs_rows.as_mut().and_then(Iterator::next) {
+                        slot.write_observation(obs, player, obs_view, fresh_obs);
                     }
                 }
             },
@@ -432,7 +655,7 @@ impl<G: FullGame> VecEnv<G> {
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
                     // Cleared a row at a time, just before its actions are marked, so the
-                    // marks land on lines already in the cache (see `update_mask`).
+                    // marks land on lines already in the cache.
                     row.fill(false);
                     slot.for_each_legal_action(|a| row[a] = true);
                 }
@@ -440,56 +663,25 @@ impl<G: FullGame> VecEnv<G> {
         );
     }
 
-    /// Writes the legal-action masks into `out` (num_envs x `NUM_DISTINCT_ACTIONS`), as
-    /// [`VecEnv::legal_mask`] does, and keeps each environment's legal actions (and, in
-    /// games of one action per move, their moves) so that the next step finds its move
-    /// without generating the moves again.
-    ///
-    /// Each row is cleared whole, just before its actions are marked, rather than clearing
-    /// only the entries marked last time: in a large batch the masks are far bigger than
-    /// the caches, and one pass along a row streams through memory faster than a few dozen
-    /// scattered writes that each wait for their own line (measured: chess with 4096
-    /// environments steps about twice as fast this way).
-    pub fn update_mask(&mut self, out: &mut [bool]) {
+    /// Brings the legal-action masks in `out` (num_envs x `NUM_DISTINCT_ACTIONS`, as
+    /// [`VecEnv::legal_mask`] writes them) up to date, as kept buffer `view` (below
+    /// [`VIEWS`]): only the actions set in its rows last time are cleared, then the legal
+    /// ones set. `out` must be the buffer last written as `view`, unchanged since, or else
+    /// `fresh` (then its rows are written whole). The legal actions (and, in games of one
+    /// action per move, their moves) are kept, so that the next step finds its moves
+    /// without generating them again.
+    pub fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool) {
         let size = G::NUM_DISTINCT_ACTIONS;
-        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
-            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
-                row.fill(false);
-                let mut marked = std::mem::take(&mut slot.marked);
-                marked.clear();
-                if G::ONE_ACTION_MOVES && slot.partial.is_empty() {
-                    // The moves themselves, kept for the next step's action.
-                    let mut moves = std::mem::take(&mut slot.moves);
-                    moves.clear();
-                    if !slot.terminal {
-                        let (state, mut list) = (&slot.state, ActionList::new());
-                        state.generate_moves(&mut |mv| {
-                            list.clear();
-                            state.move_actions(mv, &mut list);
-                            if let Some(a) = list.get(0) {
-                                row[a] = true;
-                                marked.push(a as u16);
-                                moves.push(mv);
-                            }
-                        });
-                    }
-                    slot.moves = moves;
-                    slot.moves_known = true;
-                } else {
-                    // Only moves of one action are found again from the marks.
-                    slot.for_each_legal_action(|a| row[a] = true);
+        chunked(
+            &mut self.slots,
+            Per(out, size),
+            self.threads,
+            |slots, out| {
+                for (slot, row) in slots.iter_mut().zip(out.0.chunks_mut(size)) {
+                    slot.write_mask(row, view, fresh);
                 }
-                slot.marked = marked;
-            }
-        });
-    }
-
-    /// Forgets what [`VecEnv::update_mask`] marked (for a new, all-false buffer).
-    pub fn forget_marks(&mut self) {
-        for slot in &mut self.slots {
-            slot.marked.clear();
-            slot.moves_known = false;
-        }
+            },
+        );
     }
 
     /// The legal-action mask of environment `env` (`NUM_DISTINCT_ACTIONS` long).
@@ -515,44 +707,28 @@ impl<G: FullGame> VecEnv<G> {
     }
 
     /// Brings the observations in `out` (as [`VecEnv::observations`] writes them) up to
-    /// date, touching only the cells that change: `out` must be the buffer of the last call,
-    /// unchanged since, or else `fresh` (then it is written in full). Where the game gives
-    /// its observation cell by cell ([`crate::game::Observation::SPARSE_OBSERVATION`]) only the cells
-    /// set last time are cleared, and the fixed part is rewritten only when its key
-    /// changes; a whole tensor is tens of kilobytes in some games, with a few hundred
-    /// non-zero cells.
-    pub fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool) {
-        if !G::SPARSE_OBSERVATION {
-            self.observations(player, out);
-            return;
-        }
-        if fresh {
-            out.fill(0.0);
-            for slot in &mut self.slots {
-                slot.fixed_key = None;
-                slot.fixed_cells.clear();
-                slot.cells.clear();
-            }
-        }
+    /// date, as kept buffer `view` (below [`VIEWS`]): each row is changed from what it shows
+    /// to what it must show by [`crate::game::Observation::update_observation`], which in
+    /// some games writes only the cells that changed. `out` must be the buffer last written
+    /// as `view`, unchanged since, or else `fresh` (then it is written whole).
+    pub fn update_observations(
+        &mut self,
+        player: Option<usize>,
+        out: &mut [f32],
+        view: usize,
+        fresh: bool,
+    ) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
-        chunked(&mut self.slots, out, size, self.threads, |slots, out| {
-            for (slot, row) in slots.iter_mut().zip(out.chunks_mut(size)) {
-                let who = player.unwrap_or_else(|| slot.state.current_player());
-                let key = slot.state.fixed_observation_key(who);
-                if slot.fixed_key != Some(key) {
-                    clear_cells(row, &mut slot.fixed_cells);
-                    slot.state.fixed_observation_cells(
-                        who,
-                        &mut record_cells(row, &mut slot.fixed_cells),
-                    );
-                    slot.fixed_key = Some(key);
+        chunked(
+            &mut self.slots,
+            Per(out, size),
+            self.threads,
+            |slots, out| {
+                for (slot, row) in slots.iter_mut().zip(out.0.chunks_mut(size)) {
+                    slot.write_observation(row, player, view, fresh);
                 }
-                clear_cells(row, &mut slot.cells);
-                let pending = slot.partial.path().as_slice();
-                slot.state
-                    .observation_cells(pending, who, &mut record_cells(row, &mut slot.cells));
-            }
-        });
+            },
+        );
     }
 
     /// The observation of environment `env` from `player`'s point of view (or its player
@@ -567,8 +743,8 @@ impl<G: FullGame> VecEnv<G> {
     /// A uniformly random legal action for every environment (-1 where the episode has
     /// ended), each from the environment's own random stream.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        chunked(&mut self.slots, out, 1, self.threads, |slots, out| {
-            for (slot, action) in slots.iter_mut().zip(out.iter_mut()) {
+        chunked(&mut self.slots, Per(out, 1), self.threads, |slots, out| {
+            for (slot, action) in slots.iter_mut().zip(out.0.iter_mut()) {
                 // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
                 // legal action replaces the choice with probability 1/k.
                 let mut rng = slot.rng.clone();
@@ -627,9 +803,9 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
     if slot.terminal || action >= G::NUM_DISTINCT_ACTIONS {
         return Resolved::Illegal;
     }
-    if slot.moves_known {
-        // One action per move: the action is legal if it is marked, and makes its move.
-        return match slot.marked.iter().position(|&a| usize::from(a) == action) {
+    if slot.moves_known() {
+        // One action per move: the action is legal if it is listed, and makes its move.
+        return match slot.legal.iter().position(|&a| usize::from(a) == action) {
             Some(i) => Resolved::Move(slot.moves[i]),
             None => Resolved::Illegal,
         };
@@ -648,24 +824,6 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
         Some(Taken::Move(mv)) => Resolved::Move(mv),
         Some(Taken::Continues) => Resolved::Continues(partial),
         None => Resolved::Illegal,
-    }
-}
-
-/// Sets back to 0 the cells of `row` that `kept` lists (those a change-by-change write set
-/// last time), and forgets them.
-fn clear_cells(row: &mut [f32], kept: &mut Vec<u32>) {
-    for &cell in kept.iter() {
-        row[cell as usize] = 0.0;
-    }
-    kept.clear();
-}
-
-/// A sink for a game's observation cells that writes each into `row` and lists it in
-/// `kept`, for [`clear_cells`] at the next write.
-fn record_cells<'a>(row: &'a mut [f32], kept: &'a mut Vec<u32>) -> impl FnMut(usize, f32) + 'a {
-    move |cell, value| {
-        row[cell] = value;
-        kept.push(cell as u32);
     }
 }
 

@@ -366,31 +366,26 @@ pub trait Observation: ActionEncoding {
     /// The board is turned so that every player sees itself in the same place.
     fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]);
 
-    /// Whether the game also gives its observation cell by cell (the three methods below),
-    /// for a buffer kept from one call to the next: the batched environment then clears
-    /// only the cells it set last time instead of the whole tensor, and rewrites the fixed
-    /// part only when its key changes.
-    const SPARSE_OBSERVATION: bool = false;
-
-    /// A number that changes whenever the fixed part of `player`'s observation
-    /// ([`Observation::fixed_observation_cells`]) changes.
-    fn fixed_observation_key(&self, _player: usize) -> u64 {
-        0
-    }
-
-    /// The fixed part of the observation: `put(index, value)` for each of its cells that is
-    /// not 0, each once. Its cells follow from the key alone, and are never among those of
-    /// [`Observation::observation_cells`].
-    fn fixed_observation_cells(&self, _player: usize, _put: &mut impl FnMut(usize, f32)) {}
-
-    /// The rest of the observation, likewise: with the fixed part, exactly the cells that
-    /// [`Observation::observation`] makes non-zero, with the same values.
-    fn observation_cells(
+    /// Brings `row` from one observation to this state's: `row` holds the observation of
+    /// `old` (with `old_pending` taken) from `old_player`'s point of view, and is left
+    /// holding [`Observation::observation`] of this state (with `pending` taken) from
+    /// `player`'s, exactly. The batched environment keeps each environment's row from one
+    /// step to the next, and a game that writes only the cells that changed (between two
+    /// states a move or two apart, seen by the same player) spares it most of the writes,
+    /// which in a large batch are most of a step's time. By default the row is rewritten
+    /// whole.
+    fn update_observation(
         &self,
-        _pending: &[u16],
-        _player: usize,
-        _put: &mut impl FnMut(usize, f32),
+        pending: &[u16],
+        player: usize,
+        old: &Self,
+        old_pending: &[u16],
+        old_player: usize,
+        row: &mut [f32],
     ) {
+        let _ = (old, old_pending, old_player);
+        row.fill(0.0);
+        self.observation(pending, player, row);
     }
 }
 

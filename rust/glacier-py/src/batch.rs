@@ -5,7 +5,7 @@ use crate::args;
 use crate::convert::{check_threads, extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
 use crate::interrupt;
-use glacier_core::env::{StepResult, VecEnv};
+use glacier_core::env::{MaskOut, ObservationOut, StepResult, VecEnv, VIEWS};
 use glacier_core::game::{params_for_text, params_from};
 use glacier_core::parallel::{playouts_until, Playout};
 use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
@@ -114,13 +114,20 @@ trait DynEnv: Send + Sync {
         actions: &[i64],
         returns: &mut [f64],
         results: &mut [StepResult],
+        masks: Option<MaskOut<'_>>,
+        observations: Option<ObservationOut<'_>>,
     ) -> Result<(), Error>;
     fn legal_mask(&self, out: &mut [bool]);
-    fn update_mask(&mut self, out: &mut [bool]);
-    fn forget_marks(&mut self);
+    fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool);
     fn legal_mask_of(&self, env: usize, out: &mut [bool]);
     fn observations(&self, player: Option<usize>, out: &mut [f32]);
-    fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool);
+    fn update_observations(
+        &mut self,
+        player: Option<usize>,
+        out: &mut [f32],
+        view: usize,
+        fresh: bool,
+    );
     fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]);
     fn current_players(&self) -> Vec<i32>;
     fn texts(&self) -> Vec<String>;
@@ -165,17 +172,16 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
         actions: &[i64],
         returns: &mut [f64],
         results: &mut [StepResult],
+        masks: Option<MaskOut<'_>>,
+        observations: Option<ObservationOut<'_>>,
     ) -> Result<(), Error> {
-        VecEnv::step(self, actions, returns, results)
+        VecEnv::step_and_write(self, actions, returns, results, masks, observations)
     }
     fn legal_mask(&self, out: &mut [bool]) {
         VecEnv::legal_mask(self, out);
     }
-    fn update_mask(&mut self, out: &mut [bool]) {
-        VecEnv::update_mask(self, out);
-    }
-    fn forget_marks(&mut self) {
-        VecEnv::forget_marks(self);
+    fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool) {
+        VecEnv::update_mask(self, out, view, fresh);
     }
     fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
         VecEnv::legal_mask_of(self, env, out);
@@ -183,8 +189,14 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
     fn observations(&self, player: Option<usize>, out: &mut [f32]) {
         VecEnv::observations(self, player, out);
     }
-    fn update_observations(&mut self, player: Option<usize>, out: &mut [f32], fresh: bool) {
-        VecEnv::update_observations(self, player, out, fresh);
+    fn update_observations(
+        &mut self,
+        player: Option<usize>,
+        out: &mut [f32],
+        view: usize,
+        fresh: bool,
+    ) {
+        VecEnv::update_observations(self, player, out, view, fresh);
     }
     fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]) {
         VecEnv::observation_of(self, env, player, out);
@@ -241,6 +253,14 @@ fn env_mask<'a>(mask: &'a PyReadonlyArray1<'_, bool>, n: usize) -> PyResult<&'a 
         )));
     }
     Ok(mask)
+}
+
+/// A kept buffer's number: below [`VIEWS`] (0 when not given).
+fn check_view(view: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match view {
+        Some(v) if !v.is_none() => args::usize_in(v, "view", 0, VIEWS - 1),
+        _ => Ok(0),
+    }
 }
 
 /// The data of a writable numpy array that must hold exactly `size` values, in order.
@@ -379,10 +399,11 @@ impl NativeVectorEnv {
     /// whose game is over must be given -1). Returns `(rewards, returns, terminated,
     /// truncated, episode_lengths)`: returns (envs x players) of the episodes that ended on
     /// this step, rewards those of the players who acted (or of the agent). With
-    /// `observations` and `masks` (the buffers of `update_observations` and
-    /// `update_legal_mask`), the step also brings them up to date, from `player`'s point of
-    /// view, in the same call; `fresh_observations` and `fresh_masks` as `fresh` there.
-    #[pyo3(signature = (actions, observations = None, masks = None, player = None, fresh_masks = false, fresh_observations = false))]
+    /// `observations` and `masks` (kept buffers, as `update_observations` and
+    /// `update_legal_mask` take them), the step also brings them up to date, from
+    /// `player`'s point of view, in the same call; `masks_view`, `fresh_masks`,
+    /// `observations_view` and `fresh_observations` as `view` and `fresh` there.
+    #[pyo3(signature = (actions, observations = None, masks = None, player = None, masks_view = None, fresh_masks = false, observations_view = None, fresh_observations = false))]
     #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn step<'py>(
         &mut self,
@@ -391,7 +412,9 @@ impl NativeVectorEnv {
         observations: Option<PyReadwriteArrayDyn<'py, f32>>,
         masks: Option<PyReadwriteArrayDyn<'py, bool>>,
         player: Option<&Bound<'py, PyAny>>,
+        masks_view: Option<&Bound<'py, PyAny>>,
         fresh_masks: bool,
+        observations_view: Option<&Bound<'py, PyAny>>,
         fresh_observations: bool,
     ) -> PyResult<(
         Bound<'py, PyArray1<f64>>,
@@ -404,6 +427,8 @@ impl NativeVectorEnv {
             .as_slice()
             .map_err(|e| InvalidParameterError::new_err(e.to_string()))?;
         let player = self.check_player(player)?;
+        let (masks_view, observations_view) =
+            (check_view(masks_view)?, check_view(observations_view)?);
         let (n, players) = (self.inner.num_envs(), self.inner.num_players());
         let mut observations = observations;
         let mut masks = masks;
@@ -421,17 +446,18 @@ impl NativeVectorEnv {
         let mut results = vec![StepResult::default(); n];
         let inner = &mut self.inner;
         py.detach(|| -> Result<(), Error> {
-            inner.step(actions, &mut returns, &mut results)?;
-            if let Some(out) = mask_out {
-                if fresh_masks {
-                    inner.forget_marks();
-                }
-                inner.update_mask(out);
-            }
-            if let Some(out) = obs_out {
-                inner.update_observations(player, out, fresh_observations);
-            }
-            Ok(())
+            let masks = mask_out.map(|out| MaskOut {
+                out,
+                view: masks_view,
+                fresh: fresh_masks,
+            });
+            let observations = obs_out.map(|out| ObservationOut {
+                out,
+                player,
+                view: observations_view,
+                fresh: fresh_observations,
+            });
+            inner.step(actions, &mut returns, &mut results, masks, observations)
         })
         .map_err(to_py_err)?;
         let rewards: Vec<f64> = results.iter().map(|r| r.reward).collect();
@@ -509,22 +535,23 @@ impl NativeVectorEnv {
         Ok(())
     }
 
-    /// Writes the legal-action masks into `out` and keeps the legal actions found for the
-    /// next step (`fresh` forgets those kept before).
-    #[pyo3(signature = (out, fresh = false))]
+    /// Brings the legal-action masks in `out`, kept buffer `view` (0 or 1), up to date,
+    /// clearing only the actions it set last time: `out` must be the buffer last written
+    /// as `view`, unchanged since, or else `fresh` (then it is written whole). The legal
+    /// actions found are kept for the next step.
+    #[pyo3(signature = (out, view = None, fresh = false))]
     fn update_legal_mask(
         &mut self,
         py: Python<'_>,
         mut out: PyReadwriteArrayDyn<'_, bool>,
+        view: Option<&Bound<'_, PyAny>>,
         fresh: bool,
     ) -> PyResult<()> {
+        let view = check_view(view)?;
         let size = self.inner.num_envs() * self.inner.num_actions();
         let out = writable(&mut out, size, "legal_mask")?;
         let inner = &mut self.inner;
-        if fresh {
-            inner.forget_marks();
-        }
-        py.detach(|| inner.update_mask(out));
+        py.detach(|| inner.update_mask(out, view, fresh));
         Ok(())
     }
 
@@ -545,22 +572,25 @@ impl NativeVectorEnv {
         Ok(())
     }
 
-    /// Brings the observations in `out` (float32, C-contiguous, envs x shape) up to date,
-    /// touching only the cells that change: `out` must be the buffer of the last call,
-    /// unchanged since (or, with `fresh`, any buffer: it is then written in full).
-    #[pyo3(signature = (out, player = None, fresh = false))]
+    /// Brings the observations in `out` (float32, C-contiguous, envs x shape), kept buffer
+    /// `view` (0 or 1), up to date, touching only the cells that change where the game
+    /// can tell them: `out` must be the buffer last written as `view`, unchanged since
+    /// (or, with `fresh`, any buffer: it is then written in full).
+    #[pyo3(signature = (out, player = None, view = None, fresh = false))]
     fn update_observations(
         &mut self,
         py: Python<'_>,
         mut out: PyReadwriteArrayDyn<'_, f32>,
         player: Option<&Bound<'_, PyAny>>,
+        view: Option<&Bound<'_, PyAny>>,
         fresh: bool,
     ) -> PyResult<()> {
         let player = self.check_player(player)?;
+        let view = check_view(view)?;
         let size = self.inner.num_envs() * self.inner.observation_shape().iter().product::<usize>();
         let out = writable(&mut out, size, "observations")?;
         let inner = &mut self.inner;
-        py.detach(|| inner.update_observations(player, out, fresh));
+        py.detach(|| inner.update_observations(player, out, view, fresh));
         Ok(())
     }
 

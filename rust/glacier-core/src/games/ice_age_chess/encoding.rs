@@ -75,40 +75,94 @@ impl Observation for IceAgeChess {
 
     fn observation(&self, _pending: &[u16], player: usize, out: &mut [f32]) {
         let me = player.min(1);
-        let flip = |sq: usize| if me == WHITE { sq } else { sq ^ 56 };
-        let mut mark = |plane: usize, squares: Bitboard| {
-            let mut rest = squares;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                out[plane * 64 + flip(sq)] = 1.0;
+        for (plane, squares) in self.square_planes(me).into_iter().enumerate() {
+            mark_squares(out, plane, squares, me, 1.0);
+        }
+        for (plane, value) in self.constant_planes(me) {
+            out[plane * 64..(plane + 1) * 64].fill(value);
+        }
+    }
+
+    /// Between two positions seen by the same player, only the squares whose pieces, ice or
+    /// en-passant mark changed, and the constant planes whose value changed, are written.
+    fn update_observation(
+        &self,
+        _pending: &[u16],
+        player: usize,
+        old: &Self,
+        _old_pending: &[u16],
+        old_player: usize,
+        row: &mut [f32],
+    ) {
+        let me = player.min(1);
+        if old_player.min(1) != me {
+            // The board turned: every square moved.
+            row.fill(0.0);
+            self.observation(&[], player, row);
+            return;
+        }
+        let (was, now) = (old.square_planes(me), self.square_planes(me));
+        for (plane, (&was, &now)) in was.iter().zip(&now).enumerate() {
+            mark_squares(row, plane, was & !now, me, 0.0);
+            mark_squares(row, plane, now & !was, me, 1.0);
+        }
+        for ((plane, was), (_, now)) in old.constant_planes(me).into_iter().zip(self.constant_planes(me)) {
+            if was != now {
+                row[plane * 64..(plane + 1) * 64].fill(now);
             }
-        };
+        }
+    }
+}
+
+impl IceAgeChess {
+    /// The squares of planes 0-17 seen by `me` (before the board is turned): its pieces by
+    /// role, the opponent's, ice, then none for the four castling planes, and the
+    /// en-passant square.
+    fn square_planes(&self, me: usize) -> [Bitboard; 18] {
+        let mut planes = [0; 18];
         for role in 0..6 {
-            mark(role, self.by_role[role] & self.by_colour[me]);
-            mark(6 + role, self.by_role[role] & self.by_colour[1 - me]);
+            planes[role] = self.by_role[role] & self.by_colour[me];
+            planes[6 + role] = self.by_role[role] & self.by_colour[1 - me];
         }
-        mark(12, self.ice);
+        planes[12] = self.ice;
         if self.ep != NO_EP {
-            mark(17, 1 << self.ep);
+            planes[17] = 1 << self.ep;
         }
+        planes
+    }
+
+    /// The constant planes seen by `me` and their values: the castling rights (the player's
+    /// king side, queen side, the opponent's), the halfmove clock, the Ice Age period gone,
+    /// the ply limit used, whether `me` is to move.
+    fn constant_planes(&self, me: usize) -> [(usize, f32); 8] {
         let right = |r: usize| f32::from(self.castling >> r & 1);
         let (mine, theirs) = if me == WHITE { (0, 2) } else { (2, 0) };
-        let fill = |out: &mut [f32], plane: usize, value: f32| {
-            out[plane * 64..(plane + 1) * 64].fill(value);
-        };
-        fill(out, 13, right(mine));
-        fill(out, 14, right(mine + 1));
-        fill(out, 15, right(theirs));
-        fill(out, 16, right(theirs + 1));
-        fill(out, 18, fraction(u64::from(self.halfmove), u64::from(HALFMOVE_LIMIT)));
         let period = self.params.ice_age_period;
-        if period > 0 {
-            fill(out, 19, fraction(u64::from((self.fullmove - 1) % period), u64::from(period)));
-        }
-        fill(out, 20, fraction(self.plies(), u64::from(self.params.max_plies)));
-        if self.side as usize == me {
-            fill(out, 21, 1.0);
-        }
+        let ice_age = if period > 0 {
+            fraction(u64::from((self.fullmove - 1) % period), u64::from(period))
+        } else {
+            0.0
+        };
+        [
+            (13, right(mine)),
+            (14, right(mine + 1)),
+            (15, right(theirs)),
+            (16, right(theirs + 1)),
+            (18, fraction(u64::from(self.halfmove), u64::from(HALFMOVE_LIMIT))),
+            (19, ice_age),
+            (20, fraction(self.plies(), u64::from(self.params.max_plies))),
+            (21, f32::from(u8::from(self.side as usize == me))),
+        ]
+    }
+}
+
+/// Sets to `value` the cells of `plane` on `squares`, seen by `me` (ranks flipped for Black).
+fn mark_squares(out: &mut [f32], plane: usize, squares: Bitboard, me: usize, value: f32) {
+    let flip = if me == WHITE { 0 } else { 56 };
+    let mut rest = squares;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out[plane * 64 + (sq ^ flip)] = value;
     }
 }

@@ -50,6 +50,17 @@ const TURNED_CELL: [[u8; HEXES]; 6] = {
     table
 };
 
+/// 1 on the grid cells of the board's hexes, 0 on the rest.
+const ON_BOARD: [f32; CELLS] = {
+    let mut grid = [0.0; CELLS];
+    let mut h = 0;
+    while h < HEXES {
+        grid[TURNED_CELL[0][h] as usize] = 1.0;
+        h += 1;
+    }
+    grid
+};
+
 impl ActionEncoding for MartianChineseCheckers {
     /// 2632 actions: 2286 movements, 127 hexes of X, 127 of G, 90 levels, `no exchange`
     /// and `pass`.
@@ -303,13 +314,11 @@ impl<const P: usize> Board<P> {
         everywhere(put, 63, self.stack_plane());
     }
 
-    /// Every other plane: the pieces, the tops and heights of the stacks, the ply limit
-    /// used, the move being made. Only the occupied hexes are visited.
-    fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
-        let me = player.min(P - 1);
-        // The board as it stands: after a chosen movement, with the pieces moved.
+    /// The board the observation shows with `pending` taken (after a chosen movement, with
+    /// the pieces moved; `None`: this one), and the hexes the move being made marks.
+    fn shown(&self, pending: &[u16]) -> (Option<Self>, MoveMarks) {
         let mut after = None;
-        let (mut moved_from, mut x_hex, mut x_level, mut g_hex) = (None, None, None, None);
+        let mut marks = MoveMarks::default();
         if let Some((&first, mut rest)) = pending.split_first() {
             let first = usize::from(first);
             if first < XAT {
@@ -318,91 +327,188 @@ impl<const P: usize> Board<P> {
                 let to = LINE[from][d][size - 1] as usize;
                 if let Some(id) = self.free_piece(self.player as usize, from, size as u8) {
                     let mut board = *self;
-                    x_level = Some(board.height(to));
+                    marks.x_level = Some(board.height(to));
                     board.move_stack(id, to);
                     after = Some(board);
                 }
-                (moved_from, x_hex) = (Some(from), Some(to));
+                (marks.moved_from, marks.x_hex) = (Some(from), Some(to));
             } else {
-                x_hex = Some(first - XAT);
+                marks.x_hex = Some(first - XAT);
                 if let Some(&level) = rest.first() {
                     if usize::from(level) >= LEVEL {
-                        x_level = Some(usize::from(level) - LEVEL);
+                        marks.x_level = Some(usize::from(level) - LEVEL);
                         rest = &rest[1..];
                     }
                 }
             }
             if let Some(&g) = rest.first() {
-                g_hex = Some(usize::from(g) - WITH);
+                marks.g_hex = Some(usize::from(g) - WITH);
             }
         }
-        let board = after.as_ref().unwrap_or(self);
-        let cells = &TURNED_CELL[usize::from(Self::COLOURS[me])];
-        let cell = |h: usize| usize::from(cells[h]);
-        // The height plane's value for a piece alone on its hex, worked out once.
-        let lone = fraction(1, (PIECES * P) as u64);
-        for h in 0..HEXES {
-            let top = board.top[h];
-            if top == NONE {
-                continue;
+        (after, marks)
+    }
+
+    /// Plane 42's value for a piece alone on its hex, as most are.
+    const LONE_HEIGHT: f32 = fraction(1, (PIECES * P) as u64);
+
+    /// Planes 0-42 at hex `h` (nothing where it is empty), seen by `me`: its pieces by
+    /// player and size and how many of them are free, its top's player, its height.
+    #[inline]
+    fn hex_cells(&self, h: usize, me: usize, put: &mut impl FnMut(usize, f32)) {
+        let top = self.top[h];
+        if top == NONE {
+            return;
+        }
+        let c = usize::from(TURNED_CELL[usize::from(Self::COLOURS[me])][h]);
+        let slot_of_piece =
+            |piece: usize| Self::relative(player_of(piece), me) * 3 + usize::from(size_of(piece) - 1);
+        if self.below(usize::from(top)) == NONE {
+            // A piece alone on its hex, as most are: nothing to count.
+            let (piece, one) = (usize::from(top), 1.0 / PER_SIZE as f32);
+            let slot = slot_of_piece(piece);
+            put(slot * 2 * CELLS + c, one);
+            if self.is_free(piece) {
+                put((slot * 2 + 1) * CELLS + c, one);
             }
-            let c = cell(h);
-            let slot_of_piece =
-                |piece: usize| Self::relative(player_of(piece), me) * 3 + usize::from(size_of(piece) - 1);
-            if board.below(usize::from(top)) == NONE {
-                // A piece alone on its hex, as most are: nothing to count.
-                let (piece, one) = (usize::from(top), 1.0 / PER_SIZE as f32);
+        } else {
+            // Pieces of each (relative player, size): how many, and how many are free.
+            let mut counts = [[0u8; 2]; 18];
+            let mut id = top;
+            while id != NONE {
+                let piece = usize::from(id);
                 let slot = slot_of_piece(piece);
-                put(slot * 2 * CELLS + c, one);
-                if board.is_free(piece) {
-                    put((slot * 2 + 1) * CELLS + c, one);
-                }
-            } else {
-                // Pieces of each (relative player, size): how many, and how many are free.
-                let mut counts = [[0u8; 2]; 18];
-                let mut id = top;
-                while id != NONE {
-                    let piece = usize::from(id);
-                    let slot = slot_of_piece(piece);
-                    counts[slot][0] += 1;
-                    counts[slot][1] += u8::from(board.is_free(piece));
-                    id = board.below(piece);
-                }
-                for (slot, &[total, free]) in counts[..P * 3].iter().enumerate() {
-                    if total > 0 {
-                        put(slot * 2 * CELLS + c, f32::from(total) / PER_SIZE as f32);
-                        if free > 0 {
-                            put((slot * 2 + 1) * CELLS + c, f32::from(free) / PER_SIZE as f32);
-                        }
+                counts[slot][0] += 1;
+                counts[slot][1] += u8::from(self.is_free(piece));
+                id = self.below(piece);
+            }
+            for (slot, &[total, free]) in counts[..P * 3].iter().enumerate() {
+                if total > 0 {
+                    put(slot * 2 * CELLS + c, f32::from(total) / PER_SIZE as f32);
+                    if free > 0 {
+                        put((slot * 2 + 1) * CELLS + c, f32::from(free) / PER_SIZE as f32);
                     }
                 }
             }
-            put((36 + Self::relative(player_of(usize::from(top)), me)) * CELLS + c, 1.0);
-            let height = match board.height(h) {
-                1 => lone,
-                height => fraction(height as u64, (PIECES * P) as u64),
-            };
-            put(42 * CELLS + c, height);
         }
-        let used = fraction(u64::from(self.ply), u64::from(self.params.max_plies));
+        put((36 + Self::relative(player_of(usize::from(top)), me)) * CELLS + c, 1.0);
+        let height = match self.height(h) {
+            1 => Self::LONE_HEIGHT,
+            height => fraction(height as u64, (PIECES * P) as u64),
+        };
+        put(42 * CELLS + c, height);
+    }
+
+    /// Planes 64-67: the hexes the move being made marks on this (shown) board.
+    fn mark_cells(&self, marks: MoveMarks, me: usize, put: &mut impl FnMut(usize, f32)) {
+        let cell = |h: usize| usize::from(TURNED_CELL[usize::from(Self::COLOURS[me])][h]);
+        if let Some(h) = marks.moved_from {
+            put(64 * CELLS + cell(h), 1.0);
+        }
+        if let Some(h) = marks.x_hex {
+            put(65 * CELLS + cell(h), 1.0);
+            if let Some(level) = marks.x_level {
+                put(66 * CELLS + cell(h), fraction(level as u64 + 1, self.height(h) as u64));
+            }
+        }
+        if let Some(h) = marks.g_hex {
+            put(67 * CELLS + cell(h), 1.0);
+        }
+    }
+
+    /// Plane 62's value: the fraction of the ply limit used.
+    fn ply_plane(&self) -> f32 {
+        fraction(u64::from(self.ply), u64::from(self.params.max_plies))
+    }
+
+    /// Every plane but the fixed ones: the pieces, the tops and heights of the stacks, the
+    /// ply limit used, the move being made. Only the occupied hexes are visited.
+    fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
+        let me = player.min(P - 1);
+        let (after, marks) = self.shown(pending);
+        let board = after.as_ref().unwrap_or(self);
+        for h in 0..HEXES {
+            board.hex_cells(h, me, put);
+        }
+        let used = self.ply_plane();
         if used != 0.0 {
             for &c in &TURNED_CELL[0] {
                 put(62 * CELLS + usize::from(c), used);
             }
         }
-        if let Some(h) = moved_from {
-            put(64 * CELLS + cell(h), 1.0);
-        }
-        if let Some(h) = x_hex {
-            put(65 * CELLS + cell(h), 1.0);
-            if let Some(level) = x_level {
-                put(66 * CELLS + cell(h), fraction(level as u64 + 1, board.height(h) as u64));
+        board.mark_cells(marks, me, put);
+    }
+
+    /// The hexes (bit `h`) whose planes 0-42 may differ between `old` and this board: those
+    /// a piece left or reached, or where a piece changed level or was trapped or freed
+    /// (every cell of a hex follows from the levels and the freedom of its pieces).
+    fn hexes_changed_since(&self, old: &Self) -> u128 {
+        let mut changed = 0u128;
+        for (p, (now, was)) in self.seats.iter().zip(&old.seats).enumerate() {
+            let freed = self.free[p] ^ old.free[p];
+            for slot in 0..PIECES {
+                if now.hex[slot] != was.hex[slot]
+                    || now.level[slot] != was.level[slot]
+                    || freed >> slot & 1 != 0
+                {
+                    changed |= 1 << now.hex[slot] | 1 << was.hex[slot];
+                }
             }
         }
-        if let Some(h) = g_hex {
-            put(67 * CELLS + cell(h), 1.0);
+        changed
+    }
+
+    /// [`Observation::update_observation`] between two boards of `P` players.
+    fn update_observation(
+        &self,
+        pending: &[u16],
+        player: usize,
+        old: &Self,
+        old_pending: &[u16],
+        old_player: usize,
+        row: &mut [f32],
+    ) {
+        let (me, old_me) = (player.min(P - 1), old_player.min(P - 1));
+        let mut clear = |cell: usize, _| row[cell] = 0.0;
+        if old.fixed_observation_key(old_me) != self.fixed_observation_key(me) {
+            old.fixed_observation_cells(old_me, &mut clear);
+            self.fixed_observation_cells(me, &mut |cell, value| row[cell] = value);
+        }
+        if me != old_me {
+            // The board turned: every cell may have moved.
+            old.observation_cells(old_pending, old_me, &mut |cell, _| row[cell] = 0.0);
+            self.observation_cells(pending, me, &mut |cell, value| row[cell] = value);
+            return;
+        }
+        let (old_after, old_marks) = old.shown(old_pending);
+        let (after, marks) = self.shown(pending);
+        let (was, now) = (old_after.as_ref().unwrap_or(old), after.as_ref().unwrap_or(self));
+        was.mark_cells(old_marks, me, &mut |cell, _| row[cell] = 0.0);
+        let mut changed = now.hexes_changed_since(was);
+        while changed != 0 {
+            let h = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            was.hex_cells(h, me, &mut |cell, _| row[cell] = 0.0);
+            now.hex_cells(h, me, &mut |cell, value| row[cell] = value);
+        }
+        now.mark_cells(marks, me, &mut |cell, value| row[cell] = value);
+        let used = self.ply_plane();
+        if used != old.ply_plane() {
+            // The whole plane in one pass along it (its cells off the board stay 0).
+            let plane = &mut row[62 * CELLS..63 * CELLS];
+            for (cell, &on_board) in plane.iter_mut().zip(&ON_BOARD) {
+                *cell = used * on_board;
+            }
         }
     }
+}
+
+/// The hexes a move being made marks in the observation (planes 64-67).
+#[derive(Clone, Copy, Debug, Default)]
+struct MoveMarks {
+    moved_from: Option<usize>,
+    x_hex: Option<usize>,
+    x_level: Option<usize>,
+    g_hex: Option<usize>,
 }
 
 impl Observation for MartianChineseCheckers {
@@ -429,17 +535,27 @@ impl Observation for MartianChineseCheckers {
         });
     }
 
-    const SPARSE_OBSERVATION: bool = true;
-
-    fn fixed_observation_key(&self, player: usize) -> u64 {
-        on_board!(&self.0, b => b.fixed_observation_key(player))
-    }
-
-    fn fixed_observation_cells(&self, player: usize, put: &mut impl FnMut(usize, f32)) {
-        on_board!(&self.0, b => b.fixed_observation_cells(player, put));
-    }
-
-    fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
-        on_board!(&self.0, b => b.observation_cells(pending, player, put));
+    fn update_observation(
+        &self,
+        pending: &[u16],
+        player: usize,
+        old: &Self,
+        old_pending: &[u16],
+        old_player: usize,
+        row: &mut [f32],
+    ) {
+        let now = &self.0;
+        match (now, &old.0) {
+            (Seated::Two(b), Seated::Two(o)) => b.update_observation(pending, player, o, old_pending, old_player, row),
+            (Seated::Three(b), Seated::Three(o)) => b.update_observation(pending, player, o, old_pending, old_player, row),
+            (Seated::Four(b), Seated::Four(o)) => b.update_observation(pending, player, o, old_pending, old_player, row),
+            (Seated::Five(b), Seated::Five(o)) => b.update_observation(pending, player, o, old_pending, old_player, row),
+            (Seated::Six(b), Seated::Six(o)) => b.update_observation(pending, player, o, old_pending, old_player, row),
+            _ => {
+                // Games of different numbers of players: nothing in common.
+                row.fill(0.0);
+                self.observation(pending, player, row);
+            }
+        }
     }
 }
