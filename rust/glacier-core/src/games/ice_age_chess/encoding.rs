@@ -103,12 +103,32 @@ impl Observation for IceAgeChess {
         }
         let (was, now) = (old.square_planes(me), self.square_planes(me));
         for (plane, (&was, &now)) in was.iter().zip(&now).enumerate() {
-            mark_squares(row, plane, was & !now, me, 0.0);
-            mark_squares(row, plane, now & !was, me, 1.0);
+            let changed = was ^ now;
+            if changed != 0 {
+                mark_squares(row, plane, changed & was, me, 0.0);
+                mark_squares(row, plane, changed & now, me, 1.0);
+            }
         }
-        for ((plane, was), (_, now)) in old.constant_planes(me).into_iter().zip(self.constant_planes(me)) {
-            if was != now {
-                row[plane * 64..(plane + 1) * 64].fill(now);
+        // The constant planes whose inputs changed (most plies: the clocks).
+        let changed = [
+            old.castling != self.castling,
+            old.halfmove != self.halfmove,
+            old.fullmove != self.fullmove,
+            old.plies() != self.plies(),
+            old.side != self.side,
+        ];
+        if changed.contains(&true) {
+            for (plane, value) in self.constant_planes(me) {
+                let input = match plane {
+                    13..=16 => 0,
+                    18 => 1,
+                    19 => 2,
+                    20 => 3,
+                    _ => 4,
+                };
+                if changed[input] {
+                    row[plane * 64..(plane + 1) * 64].fill(value);
+                }
             }
         }
     }

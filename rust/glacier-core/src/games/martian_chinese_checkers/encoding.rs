@@ -468,9 +468,12 @@ impl<const P: usize> Board<P> {
         row: &mut [f32],
     ) {
         let (me, old_me) = (player.min(P - 1), old_player.min(P - 1));
-        let mut clear = |cell: usize, _| row[cell] = 0.0;
-        if old.fixed_observation_key(old_me) != self.fixed_observation_key(me) {
-            old.fixed_observation_cells(old_me, &mut clear);
+        // The fixed part follows from the point of view, the player to move and the stack
+        // limit: only when one of them changed can its key.
+        let fixed_may_change =
+            me != old_me || self.player != old.player || self.params.stack_limit != old.params.stack_limit;
+        if fixed_may_change && old.fixed_observation_key(old_me) != self.fixed_observation_key(me) {
+            old.fixed_observation_cells(old_me, &mut |cell, _| row[cell] = 0.0);
             self.fixed_observation_cells(me, &mut |cell, value| row[cell] = value);
         }
         if me != old_me {
