@@ -189,6 +189,53 @@ const DIRECTIONS_BY_TEXT: [[[u8; 6]; 3]; HEXES] = {
     table
 };
 
+/// `TEXT_RAYS[h][size - 1][i]`: the `i`-th direction of [`DIRECTIONS_BY_TEXT`] from `h`
+/// for a piece of `size`, as the three hexes along it ([`LINE`]) and the direction:
+/// `[h1, h2, h3, d]`. The keyed scan tests the directions in this order, so a piece's open
+/// directions come out as bits in the text order of their destinations.
+const TEXT_RAYS: [[[[u8; 4]; 6]; 3]; HEXES] = {
+    let mut table = [[[[0u8; 4]; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut i = 0;
+            while i < 6 {
+                let d = DIRECTIONS_BY_TEXT[h][size][i];
+                let [h1, h2, h3] = LINE[h][d as usize];
+                table[h][size][i] = [h1, h2, h3, d];
+                i += 1;
+            }
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+/// `TEXT_RAY_RANKS[h][size - 1][i]`: the rank of the text of the destination of
+/// `TEXT_RAYS[h][size - 1][i]` (255 off the board).
+const TEXT_RAY_RANKS: [[[u8; 6]; 3]; HEXES] = {
+    let mut table = [[[0u8; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut i = 0;
+            while i < 6 {
+                table[h][size][i] = destination_rank(h, DIRECTIONS_BY_TEXT[h][size][i], size);
+                i += 1;
+            }
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+/// Bit `c`: a hex whose `Board::cell` is `c` is occupied.
+const OCCUPIED_CELLS: u64 = (1 << EMPTY_CELL) - 1;
+
 /// `STEP_DIRECTION[(dq + 3) * 7 + dr + 3]`: the direction of a movement of 1 to 3 hexes by
 /// `(dq, dr)` (NONE for none).
 const STEP_DIRECTION: [u8; 49] = {
@@ -443,59 +490,52 @@ impl<const P: usize> Board<P> {
             return ControlFlow::Continue(());
         }
         let me = self.player as usize;
-        // The free pieces of the mover as (hex rank, level rank, slot), sorted.
-        let mut pieces = [0u32; SLOTS];
-        let mut count = 0;
+        // The free pieces of the mover in the text order of their places: by the rank of
+        // their hex's text, one bit per rank, when no two share a hex (as is usual).
+        let mut by_rank = [0u8; 128];
+        let mut ranks = [0u64; 2];
+        let mut shared = 0;
         let mut free = self.free[me];
         while free != 0 {
             let slot = free.trailing_zeros() as usize;
             free &= free - 1;
-            let id = me * SLOTS + slot;
-            let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
-                | u32::from(LEVEL_ORDER[self.level(id)]);
-            let entry = place << 8 | slot as u32;
-            let mut i = count;
-            while i > 0 && pieces[i - 1] > entry {
-                pieces[i] = pieces[i - 1];
-                i -= 1;
-            }
-            pieces[i] = entry;
-            count += 1;
+            let rank = usize::from(HEX_ORDER[self.hex(me * SLOTS + slot)]) & 127;
+            let (word, bit) = (rank >> 6, 1 << (rank & 63));
+            shared |= ranks[word] & bit;
+            ranks[word] |= bit;
+            by_rank[rank] = slot as u8;
         }
         let mut any = false;
-        for &entry in &pieces[..count] {
-            let id = me * SLOTS + (entry & 0xFF) as usize;
-            let size = size_of(id);
-            let (from, level) = (self.hex(id), self.level(id));
-            let (dirs, onto) = self.directions(id, from, size);
-            let by_text = &DIRECTIONS_BY_TEXT[from][size as usize - 1];
-            // The order key of this piece's movements but for the destination, and their
-            // text key but for the direction (as in `move_order_key` and `move_text_key`).
-            let place_order =
-                u64::from(HEX_ORDER[from]) << 29 | u64::from(LEVEL_ORDER[level]) << 22;
-            let place_text = (level < KEYED_LEVELS)
-                .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
-            // Bit i: the i-th direction in text order is open (no branch per direction).
-            let mut open = 0u8;
-            for (i, &d) in by_text.iter().enumerate() {
-                open |= (dirs >> d & 1) << i;
-            }
-            while open != 0 {
-                let d = by_text[open.trailing_zeros() as usize];
-                open &= open - 1;
-                let to = LINE[from][d as usize][size as usize - 1] as usize;
-                let mv = MartianChineseCheckersMove::movement(id, to);
-                let order = place_order | u64::from(HEX_ORDER[to]) << 15;
-                visit(mv, order, place_text.map(|key| key + d as usize))?;
-                any = true;
-                if onto >> d & 1 != 0 {
-                    if let Some(partners) = self.partners_after(id, to) {
-                        partners.scan(|g| {
-                            let exchange = mv.with_exchange(id, g);
-                            visit(exchange, self.move_order_key(exchange), None)
-                        })?;
-                    }
+        if shared == 0 {
+            for (word, mut bits) in ranks.into_iter().enumerate() {
+                while bits != 0 {
+                    let rank = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    any |= self.scan_piece_keyed(me * SLOTS + usize::from(by_rank[rank]), visit)?;
                 }
+            }
+        } else {
+            // Two on one hex: sorted as (hex rank, level rank, slot).
+            let mut pieces = [0u32; SLOTS];
+            let mut count = 0;
+            let mut free = self.free[me];
+            while free != 0 {
+                let slot = free.trailing_zeros() as usize;
+                free &= free - 1;
+                let id = me * SLOTS + slot;
+                let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
+                    | u32::from(LEVEL_ORDER[self.level(id)]);
+                let entry = place << 8 | slot as u32;
+                let mut i = count;
+                while i > 0 && pieces[i - 1] > entry {
+                    pieces[i] = pieces[i - 1];
+                    i -= 1;
+                }
+                pieces[i] = entry;
+                count += 1;
+            }
+            for &entry in &pieces[..count] {
+                any |= self.scan_piece_keyed(me * SLOTS + (entry & 0xFF) as usize, visit)?;
             }
         }
         if !self.scan_whole_turn_exchanges(&mut |mv| visit(mv, self.move_order_key(mv), None))?
@@ -505,6 +545,102 @@ impl<const P: usize> Board<P> {
             visit(pass, self.move_order_key(pass), None)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// The movements of the mover's free piece `id` for [`Board::scan_moves_keyed`], in the
+    /// text order of their destinations, each followed by its exchanges; continues with
+    /// whether there was one.
+    #[inline(always)]
+    fn scan_piece_keyed<B>(
+        &self,
+        id: usize,
+        visit: &mut impl FnMut(MartianChineseCheckersMove, u64, Option<usize>) -> ControlFlow<B>,
+    ) -> ControlFlow<B, bool> {
+        let size = size_of(id);
+        let (from, level) = (self.hex(id), self.level(id));
+        let (mut open, onto) = self.directions_by_text(id, from, size);
+        let rays = &TEXT_RAYS[from][size as usize - 1];
+        let ranks = &TEXT_RAY_RANKS[from][size as usize - 1];
+        // The order key of this piece's movements but for the destination, and their
+        // text key but for the direction (as in `move_order_key` and `move_text_key`).
+        let place_order = u64::from(HEX_ORDER[from]) << 29 | u64::from(LEVEL_ORDER[level]) << 22;
+        let place_text = (level < KEYED_LEVELS)
+            .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
+        let any = open != 0;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let [h1, h2, h3, d] = rays[i];
+            let to = usize::from(match size {
+                1 => h1,
+                2 => h2,
+                _ => h3,
+            });
+            let mv = MartianChineseCheckersMove::movement(id, to);
+            let order = place_order | u64::from(ranks[i]) << 15;
+            visit(mv, order, place_text.map(|key| key + d as usize))?;
+            if onto >> i & 1 != 0 {
+                if let Some(partners) = self.partners_after(id, to) {
+                    partners.scan(|g| {
+                        let exchange = mv.with_exchange(id, g);
+                        visit(exchange, self.move_order_key(exchange), None)
+                    })?;
+                }
+            }
+        }
+        ControlFlow::Continue(any)
+    }
+
+    /// [`Board::directions`] of the mover's free piece `id`, of `size` on `from`, with bit
+    /// `i` for the direction `TEXT_RAYS[from][size - 1][i]`. Without a stack limit, by bit
+    /// arithmetic rather than branches: from Python, one position comes after another that
+    /// has little in common with it, and branches on the hexes are mispredicted.
+    #[inline(always)]
+    fn directions_by_text(&self, id: usize, from: usize, size: u8) -> (u8, u8) {
+        let rays = &TEXT_RAYS[from][size as usize - 1];
+        if (self.limit as usize) < MAX_PIECES {
+            let (dirs, onto) = self.directions(id, from, size);
+            let (mut open, mut open_onto) = (0, 0);
+            for (i, &[_, _, _, d]) in rays.iter().enumerate() {
+                open |= (dirs >> d & 1) << i;
+                open_onto |= (onto >> d & 1) << i;
+            }
+            return (open, open_onto);
+        }
+        let lut = LANDABLE[self.player as usize][size as usize - 1];
+        let either = lut | OCCUPIED_CELLS;
+        // Cells are below 64, and hexes at most `OFF_BOARD` (127).
+        let cell = |h: u8| self.cell[usize::from(h) & 127];
+        let l = |c: u8| lut >> c & 1;
+        let o = |c: u8| OCCUPIED_CELLS >> c & 1;
+        let lo = |c: u8| either >> c & 1;
+        let (mut open, mut onto) = (0u64, 0u64);
+        match size {
+            1 => {
+                for (i, &[h1, _, _, _]) in rays.iter().enumerate() {
+                    let c1 = cell(h1);
+                    open |= l(c1) << i;
+                    onto |= o(c1) << i;
+                }
+            }
+            // step + step, or a jump over h1.
+            2 => {
+                for (i, &[h1, h2, _, _]) in rays.iter().enumerate() {
+                    let (c1, c2) = (cell(h1), cell(h2));
+                    open |= (l(c2) & lo(c1)) << i;
+                    onto |= o(c2) << i;
+                }
+            }
+            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
+            _ => {
+                for (i, &[h1, h2, h3, _]) in rays.iter().enumerate() {
+                    let (c1, c2, c3) = (cell(h1), cell(h2), cell(h3));
+                    open |= (l(c3) & ((o(c1) & l(c2)) | (l(c1) & lo(c2)))) << i;
+                    onto |= o(c3) << i;
+                }
+            }
+        }
+        (open as u8, (open & onto) as u8)
     }
 
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
@@ -818,6 +954,54 @@ mod tests {
             }
         }
         assert!(exchanges > 100 && whole_turn > 100 && tall > 0, "{exchanges} {whole_turn} {tall}");
+    }
+
+    /// With a stack limit (the keyed scan then tests the directions as `directions` does,
+    /// not by bit arithmetic), over random games: the keyed scan gives the moves of
+    /// `scan_moves`, the movements in text order, with the keys asked for move by move.
+    #[test]
+    fn keyed_scan_minds_the_stack_limit() {
+        let mut limited = 0;
+        for (players, limit) in [(2u8, 2u32), (3, 3), (2, 4), (6, 2)] {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit: Some(limit),
+                max_plies: 600,
+            };
+            let mut rng = crate::rng::SplitMix64::new(200 + u64::from(limit));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                let mut keyed = Vec::new();
+                let _ = state.scan_moves_keyed(&mut |mv, order, text| {
+                    assert_eq!(order, state.move_order_key(mv));
+                    assert_eq!(text, state.move_text_key(mv));
+                    keyed.push(mv);
+                    ControlFlow::<()>::Continue(())
+                });
+                let texts: Vec<String> = keyed.iter().map(|&mv| state.move_text(mv)).collect();
+                let movements: Vec<&String> = texts.iter().filter(|t| !t.contains('x')).collect();
+                assert!(movements.windows(2).all(|pair| pair[0] < pair[1]), "{movements:?}");
+                let mut all: Vec<String> = moves.iter().map(|&mv| state.move_text(mv)).collect();
+                let mut found = texts.clone();
+                all.sort_unstable();
+                found.sort_unstable();
+                assert_eq!(found, all);
+                // Count the positions where the limit keeps a movement off a stack.
+                let unlimited = MartianChineseCheckersParams {
+                    stack_limit: None,
+                    ..params
+                };
+                let free = MartianChineseCheckers::from_text(&state.text(), &unlimited).expect("reads");
+                let mut n = 0;
+                free.generate_moves(&mut |_| n += 1);
+                limited += usize::from(n > moves.len());
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(limited > 10, "the limit kept only {limited} positions from a movement");
     }
 
     /// The rank tables rank hexes and levels as their texts sort, followed by what follows
