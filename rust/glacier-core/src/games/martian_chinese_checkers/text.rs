@@ -18,16 +18,6 @@ pub(super) fn write_hex(out: &mut String, h: usize) {
     out.push((b'0' + number % 10) as char);
 }
 
-/// Appends `<hex>/<level>` without allocating.
-pub(super) fn write_place(out: &mut String, h: usize, level: usize) {
-    write_hex(out, h);
-    out.push('/');
-    if level >= 10 {
-        out.push((b'0' + (level / 10) as u8) as char);
-    }
-    out.push((b'0' + (level % 10) as u8) as char);
-}
-
 /// A hex name, `a`..`m` then 1..13 without leading zeros, on the board.
 pub(super) fn parse_hex(s: &str) -> Option<usize> {
     let bytes = s.as_bytes();
@@ -116,6 +106,43 @@ const fn text_ranks<const N: usize, const W: usize>(
         i += 1;
     }
     rank
+}
+
+/// A move's text written as bytes from the tables of texts, without the checks of a
+/// `String` per character: at most 24 bytes (`m13/89-m13xm13/89=m13/89`).
+struct TextBytes {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl TextBytes {
+    fn new() -> Self {
+        TextBytes {
+            bytes: [0; 32],
+            len: 0,
+        }
+    }
+
+    /// Appends the first `len` bytes of `text` (all `N` are copied, the rest overwritten
+    /// later; a text never comes near the end, where it would be cut short).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, (text, len): ([u8; N], usize)) {
+        let at = self.len.min(32 - N);
+        self.bytes[at..at + N].copy_from_slice(&text);
+        self.len = at + len;
+    }
+
+    /// Appends `<hex>/<level>`.
+    #[inline(always)]
+    fn place(&mut self, h: usize, level: usize) {
+        self.put(HEX_TEXTS[h]);
+        self.put(([b'/'], 1));
+        self.put(LEVEL_TEXTS[level]);
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
 }
 
 /// Per hex, its text ([`hex_bytes`]).
@@ -461,19 +488,21 @@ impl<const P: usize> Board<P> {
             out.push_str("pass");
             return;
         }
+        let mut text = TextBytes::new();
         if mv.piece != NONE {
             let id = mv.piece as usize;
-            write_place(out, self.hex(id), self.level(id));
-            out.push('-');
-            write_hex(out, mv.to as usize);
+            text.place(self.hex(id), self.level(id));
+            text.put(([b'-'], 1));
+            text.put(HEX_TEXTS[mv.to as usize]);
         }
         if mv.x != NONE {
             let (x_place, g_place) = self.exchange_places(mv);
-            out.push('x');
-            write_place(out, x_place.0, x_place.1);
-            out.push('=');
-            write_place(out, g_place.0, g_place.1);
+            text.put(([b'x'], 1));
+            text.place(x_place.0, x_place.1);
+            text.put(([b'='], 1));
+            text.place(g_place.0, g_place.1);
         }
+        out.push_str(text.as_str());
     }
 
     /// See [`MartianChineseCheckers::scan_moves_keyed`]: the moves of [`Board::scan_moves`],
