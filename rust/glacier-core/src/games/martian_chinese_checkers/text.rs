@@ -260,9 +260,6 @@ const TEXT_RAY_RANKS: [[[u8; 6]; 3]; HEXES] = {
     table
 };
 
-/// Bit `c`: a hex whose `Board::cell` is `c` is occupied.
-const OCCUPIED_CELLS: u64 = (1 << EMPTY_CELL) - 1;
-
 /// `STEP_DIRECTION[(dq + 3) * 7 + dr + 3]`: the direction of a movement of 1 to 3 hexes by
 /// `(dq, dr)` (NONE for none).
 const STEP_DIRECTION: [u8; 49] = {
@@ -596,15 +593,13 @@ impl<const P: usize> Board<P> {
         let place_text = (level < KEYED_LEVELS)
             .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
         let any = open != 0;
+        // The destination's place in a ray (size is 1 to 3).
+        let step = (size as usize - 1) & 3;
         while open != 0 {
             let i = open.trailing_zeros() as usize;
             open &= open - 1;
-            let [h1, h2, h3, d] = rays[i];
-            let to = usize::from(match size {
-                1 => h1,
-                2 => h2,
-                _ => h3,
-            });
+            let ray = rays[i];
+            let (to, d) = (usize::from(ray[step]), ray[3]);
             let mv = MartianChineseCheckersMove::movement(id, to);
             let order = place_order | u64::from(ranks[i]) << 15;
             visit(mv, order, place_text.map(|key| key + d as usize))?;
@@ -636,40 +631,47 @@ impl<const P: usize> Board<P> {
             }
             return (open, open_onto);
         }
-        let lut = LANDABLE[self.player as usize][size as usize - 1];
-        let either = lut | OCCUPIED_CELLS;
+        // One byte per direction (lane `i` for the ray `i`): the cells `k` hexes along.
         // Cells are below 64, and hexes at most `OFF_BOARD` (127).
-        let cell = |h: u8| self.cell[usize::from(h) & 127];
-        let l = |c: u8| lut >> c & 1;
-        let o = |c: u8| OCCUPIED_CELLS >> c & 1;
-        let lo = |c: u8| either >> c & 1;
-        let (mut open, mut onto) = (0u64, 0u64);
-        match size {
+        let cells = |k: usize| {
+            let mut lanes = 0u64;
+            for (i, ray) in rays.iter().enumerate() {
+                lanes |= u64::from(self.cell[usize::from(ray[k]) & 127]) << (8 * i);
+            }
+            lanes
+        };
+        // Bit 0 of each lane: whether a moved piece of `size` may touch down there (the
+        // hex is not topped by the mover, nor guarded against the size), whether the hex
+        // is occupied (topped by someone).
+        const LANE: u64 = 0x0101_0101_0101_0101;
+        let nonzero = |lanes: u64| (lanes + 0x7F * LANE) >> 7 & LANE; // lanes below 128
+        let mover = u64::from(self.player) * LANE;
+        let unguarded = size as u32 - 1;
+        let top = |c: u64| (c >> 3) & (7 * LANE);
+        let land = |c: u64| nonzero(top(c) ^ mover) & !(c >> unguarded) & LANE;
+        let occupied = |c: u64| nonzero(top(c) ^ (7 * LANE));
+        let (open, onto) = match size {
             1 => {
-                for (i, &[h1, _, _, _]) in rays.iter().enumerate() {
-                    let c1 = cell(h1);
-                    open |= l(c1) << i;
-                    onto |= o(c1) << i;
-                }
+                let c1 = cells(0);
+                (land(c1), occupied(c1))
             }
             // step + step, or a jump over h1.
             2 => {
-                for (i, &[h1, h2, _, _]) in rays.iter().enumerate() {
-                    let (c1, c2) = (cell(h1), cell(h2));
-                    open |= (l(c2) & lo(c1)) << i;
-                    onto |= o(c2) << i;
-                }
+                let (c1, c2) = (cells(0), cells(1));
+                (land(c2) & (land(c1) | occupied(c1)), occupied(c2))
             }
             // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
             _ => {
-                for (i, &[h1, h2, h3, _]) in rays.iter().enumerate() {
-                    let (c1, c2, c3) = (cell(h1), cell(h2), cell(h3));
-                    open |= (l(c3) & ((o(c1) & l(c2)) | (l(c1) & lo(c2)))) << i;
-                    onto |= o(c3) << i;
-                }
+                let (c1, c2, c3) = (cells(0), cells(1), cells(2));
+                let (l2, o2) = (land(c2), occupied(c2));
+                let open = land(c3) & ((occupied(c1) & l2) | (land(c1) & (o2 | l2)));
+                (open, occupied(c3))
             }
-        }
-        (open as u8, (open & onto) as u8)
+        };
+        // Bit 0 of lane i to bit i: the product puts it at bit 56 + i, and no two of its
+        // terms meet (8i + 7j differ for i below 8, j below 8).
+        let gather = |lanes: u64| (lanes.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & 0x3F;
+        (gather(open), gather(open & onto))
     }
 
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
@@ -843,8 +845,10 @@ impl Notation for MartianChineseCheckers {
     }
 
     /// Movements piece by piece in text order, so only exchanges may be out of it; every
-    /// move with its order key, one dispatch on the board's size for the whole scan.
-    #[inline]
+    /// move with its order key, one dispatch on the board's size for the whole scan. Inlined
+    /// into its caller (the binding's `legal_moves()`), so that the visitor's state (the
+    /// room it writes into, the count) stays in registers.
+    #[inline(always)]
     fn scan_moves_keyed<B>(
         &self,
         visit: &mut impl FnMut(MartianChineseCheckersMove, Option<u64>, Option<usize>) -> ControlFlow<B>,
