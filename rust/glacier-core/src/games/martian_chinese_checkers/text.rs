@@ -603,7 +603,7 @@ impl<const P: usize> Board<P> {
             let mv = MartianChineseCheckersMove::movement(id, to);
             let order = place_order | u64::from(ranks[i]) << 15;
             visit(mv, order, place_text.map(|key| key + d as usize))?;
-            if onto >> i & 1 != 0 {
+            if onto >> i & 1 != 0 && self.traps_another_on(to, size) {
                 if let Some(partners) = self.partners_after(id, to) {
                     partners.scan(|g| {
                         let exchange = mv.with_exchange(id, g);
