@@ -504,8 +504,8 @@ impl<const P: usize> Board<P> {
 
     /// See [`MartianChineseCheckers::scan_moves_keyed`]: the moves of [`Board::scan_moves`],
     /// each piece's movements in the text order of its place and, a piece's, of their
-    /// destinations; each followed by its exchanges, and the whole-turn exchanges last, as
-    /// `scan_moves` orders them. With each move its [`Board::move_order_key`] and its
+    /// destinations; after a piece's movements their exchanges, and the whole-turn exchanges
+    /// last, as `scan_moves` orders them. With each move its [`Board::move_order_key`] and its
     /// [`Board::move_text_key`]: a movement's are made of the piece's place, size and
     /// direction, which the scan has at hand (the exchanges ask for theirs).
     fn scan_moves_keyed<B>(
@@ -574,8 +574,8 @@ impl<const P: usize> Board<P> {
     }
 
     /// The movements of the mover's free piece `id` for [`Board::scan_moves_keyed`], in the
-    /// text order of their destinations, each followed by its exchanges; continues with
-    /// whether there was one.
+    /// text order of their destinations, then their exchanges; continues with whether there
+    /// was a movement.
     #[inline(always)]
     fn scan_piece_keyed<B>(
         &self,
@@ -603,8 +603,17 @@ impl<const P: usize> Board<P> {
             let mv = MartianChineseCheckersMove::movement(id, to);
             let order = place_order | u64::from(ranks[i]) << 15;
             visit(mv, order, place_text.map(|key| key + d as usize))?;
-            if onto >> i & 1 != 0 && self.traps_another_on(to, size) {
+        }
+        // The exchanges that may end the movements onto a stack, after them all (a few
+        // places out of order, for the caller's sort; rare, so no test per movement).
+        let mut onto = onto;
+        while onto != 0 {
+            let i = onto.trailing_zeros() as usize;
+            onto &= onto - 1;
+            let to = usize::from(rays[i][step]);
+            if self.traps_another_on(to, size) {
                 if let Some(partners) = self.partners_after(id, to) {
+                    let mv = MartianChineseCheckersMove::movement(id, to);
                     partners.scan(|g| {
                         let exchange = mv.with_exchange(id, g);
                         visit(exchange, self.move_order_key(exchange), None)
