@@ -194,12 +194,17 @@ const MOVE_INDEX_BITS: u32 = 64 - ORDER_KEY_BITS;
 /// A legal move on its way into `legal_moves()`: its order key with its index in the scan
 /// below it, its move-text key ([`Notation::move_text_key`], or [`NO_TEXT_KEY`]) and the
 /// move. Small and without a string, so that the scan's visitor only stores it and is
-/// inlined into the scan; the strings are found once the moves are sorted.
+/// inlined into the scan; the strings are found once the moves are sorted, and then `order`
+/// becomes the address of the move's string (for `play()`).
+#[derive(Clone, Copy)]
 struct Listed<M> {
     order: u64,
     text_key: u32,
     mv: M,
 }
+
+/// The most moves `legal_moves()` orders by key: their indices fit below the keys.
+const MOST_LISTED: usize = 1 << MOVE_INDEX_BITS;
 
 /// A [`Listed::text_key`] for a move without one.
 const NO_TEXT_KEY: u32 = u32::MAX;
@@ -220,15 +225,17 @@ fn new_move_string<G: Notation>(
 }
 
 /// The strings the last `legal_moves()` returned, while the state has not changed since, and
-/// room reused by every call. `moves` has the address of each string with its move, so that
-/// `play()` of one of those very objects plays its move without reading the text again. An
-/// address names one string only while that string lives: the shared ones live as long as
-/// the process, and the others are held here.
+/// room reused by every call. `listed[..count]` has the address of each string with its
+/// move, so that `play()` of one of those very objects plays its move without reading the
+/// text again. An address names one string only while that string lives: the shared ones
+/// live as long as the process, and the others are held here.
 struct LastMoves<M> {
-    moves: Vec<(usize, M)>,
-    held: Vec<Py<PyString>>,
+    /// Room for the moves of a call, kept at its length (the entries past `count` are left
+    /// from earlier calls), so that the scan's visitor writes an entry and counts it in a
+    /// local without the bookkeeping of a push.
     listed: Vec<Listed<M>>,
-    strings: Vec<Py<PyString>>,
+    count: usize,
+    held: Vec<Py<PyString>>,
     text: String,
     /// `legal_actions()`: one bit per action number, all clear between calls, and the
     /// actions in ascending order.
@@ -239,10 +246,9 @@ struct LastMoves<M> {
 impl<M> LastMoves<M> {
     fn new() -> Mutex<Self> {
         Mutex::new(LastMoves {
-            moves: Vec::new(),
-            held: Vec::new(),
             listed: Vec::new(),
-            strings: Vec::new(),
+            count: 0,
+            held: Vec::new(),
             text: String::new(),
             action_bits: Vec::new(),
             actions: Vec::new(),
@@ -347,7 +353,7 @@ impl<G: FullGame> Native<G> {
             .last_moves
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        last.moves.clear();
+        last.count = 0;
         last.held.clear();
     }
 
@@ -361,17 +367,14 @@ impl<G: FullGame> Native<G> {
             return Ok(None);
         };
         let LastMoves {
-            moves,
-            held,
             listed,
-            strings,
+            count,
+            held,
             text,
             ..
         } = &mut *last;
-        moves.clear();
+        *count = 0;
         held.clear();
-        listed.clear();
-        strings.clear();
         let state = self.session.state();
         let partial = self.session.partial();
         let mut keyed = self
@@ -381,71 +384,94 @@ impl<G: FullGame> Native<G> {
             Some(guard) => &mut guard.slots,
             None => &mut [],
         };
-        let mut push = |mv, order: Option<u64>, text_key: Option<usize>| {
-            let index = listed.len() as u64;
-            let order = order.filter(|&key| key >> ORDER_KEY_BITS == 0);
-            let (Some(order), true) = (order, index >> MOVE_INDEX_BITS == 0) else {
-                return ControlFlow::Break(());
+        // The scan writes into the room it finds; when a position has more moves than that,
+        // the room grows (filled with the move that did not fit) and the scan starts again.
+        let n = loop {
+            let room = &mut listed[..];
+            let mut n = 0;
+            // Breaks with the move that found no room, or with `None` for a move without an
+            // order key.
+            let mut push = |mv, order: Option<u64>, text_key: Option<usize>| {
+                let Some(order) = order.filter(|&key| key >> ORDER_KEY_BITS == 0) else {
+                    return ControlFlow::Break(None);
+                };
+                let Some(entry) = room.get_mut(n) else {
+                    return ControlFlow::Break(Some(mv));
+                };
+                *entry = Listed {
+                    order: order << MOVE_INDEX_BITS | n as u64,
+                    text_key: text_key
+                        .and_then(|key| u32::try_from(key).ok())
+                        .unwrap_or(NO_TEXT_KEY),
+                    mv,
+                };
+                n += 1;
+                ControlFlow::Continue(())
             };
-            listed.push(Listed {
-                order: order << MOVE_INDEX_BITS | index,
-                text_key: text_key
-                    .and_then(|key| u32::try_from(key).ok())
-                    .unwrap_or(NO_TEXT_KEY),
-                mv,
-            });
-            ControlFlow::Continue(())
-        };
-        // Outside a move being made (always, but for games of several actions per move)
-        // every move is allowed: a scan without a check per move, whose visitor only
-        // stores the move and is small enough to be inlined into it.
-        let complete = if partial.is_empty() {
-            state.scan_moves_keyed(&mut push)
-        } else {
-            state.scan_moves_keyed(&mut |mv, order, text_key| {
-                if partial.allows(state, mv) {
-                    push(mv, order, text_key)
-                } else {
-                    ControlFlow::Continue(())
+            // Outside a move being made (always, but for games of several actions per move)
+            // every move is allowed: a scan without a check per move, whose visitor only
+            // stores the move and is small enough to be inlined into it.
+            let complete = if partial.is_empty() {
+                state.scan_moves_keyed(&mut push)
+            } else {
+                state.scan_moves_keyed(&mut |mv, order, text_key| {
+                    if partial.allows(state, mv) {
+                        push(mv, order, text_key)
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+            };
+            match complete {
+                ControlFlow::Continue(()) => break n,
+                ControlFlow::Break(Some(filler)) if listed.len() < MOST_LISTED => {
+                    let grown = (listed.len() * 2).clamp(64, MOST_LISTED);
+                    let filler = Listed {
+                        order: 0,
+                        text_key: NO_TEXT_KEY,
+                        mv: filler,
+                    };
+                    listed.resize(grown, filler);
                 }
-            })
+                ControlFlow::Break(_) => return Ok(None),
+            }
         };
-        if complete.is_break() {
-            listed.clear();
-            return Ok(None);
-        }
+        let entries = &mut listed[..n];
         // The scan leaves few moves out of order (E's exchanges at most): an insertion
         // sort then costs about one comparison per move.
-        if listed.len() <= 128 {
-            for i in 1..listed.len() {
+        if entries.len() <= 128 {
+            for i in 1..entries.len() {
                 let mut j = i;
-                while j > 0 && listed[j - 1].order > listed[j].order {
-                    listed.swap(j - 1, j);
+                while j > 0 && entries[j - 1].order > entries[j].order {
+                    entries.swap(j - 1, j);
                     j -= 1;
                 }
             }
         } else {
-            listed.sort_unstable_by_key(|entry| entry.order);
+            entries.sort_unstable_by_key(|entry| entry.order);
         }
         // Each move's string (the shared one of its text key, made the first time, or a new
-        // one held here) with its reference, and its address with the move into `moves`: a
-        // tight loop, whose reads of the strings overlap, before the list takes them.
-        for entry in listed.drain(..) {
-            let string = match slots.get_mut(entry.text_key as usize) {
-                Some(Some(shared)) => shared.clone_ref(py),
-                Some(empty) => empty
-                    .insert(new_move_string(py, state, entry.mv, text))
-                    .clone_ref(py),
-                None => {
-                    let string = new_move_string(py, state, entry.mv, text);
-                    held.push(string.clone_ref(py));
-                    string
-                }
-            };
-            moves.push((string.as_ptr() as usize, entry.mv));
-            strings.push(string);
-        }
-        PyList::new(py, strings.drain(..).map(|string| string.into_bound(py))).map(Some)
+        // one held here) goes into the list, its address into the move's entry.
+        let list = PyList::new(
+            py,
+            entries.iter_mut().map(|entry| {
+                let string = match slots.get_mut(entry.text_key as usize) {
+                    Some(Some(shared)) => shared.clone_ref(py),
+                    Some(empty) => empty
+                        .insert(new_move_string(py, state, entry.mv, text))
+                        .clone_ref(py),
+                    None => {
+                        let string = new_move_string(py, state, entry.mv, text);
+                        held.push(string.clone_ref(py));
+                        string
+                    }
+                };
+                entry.order = string.as_ptr() as usize as u64;
+                string.into_bound(py)
+            }),
+        )?;
+        *count = n;
+        Ok(Some(list))
     }
 
     /// `legal_actions()`: the actions marked in a bit set and read back in ascending order
@@ -555,8 +581,13 @@ impl<G: FullGame> DynSession for Native<G> {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         // The very string object the last `legal_moves()` gave for this move, in this state.
-        let address = mv.as_ptr() as usize;
-        if let Some(&(_, found)) = last.moves.iter().find(|&&(a, _)| a == address) {
+        let address = mv.as_ptr() as usize as u64;
+        let found = last
+            .listed
+            .iter()
+            .take(last.count)
+            .find(|entry| entry.order == address);
+        if let Some(&Listed { mv: found, .. }) = found {
             self.forget_moves();
             self.session.play_move(found);
             return Ok(());

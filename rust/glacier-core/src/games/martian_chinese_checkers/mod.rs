@@ -473,6 +473,23 @@ impl<const P: usize> Board<P> {
         })
     }
 
+    /// Whether a piece of the mover of `size` touching down on `to` traps a piece of another
+    /// player there (one of at most its size): the first test of [`Board::partners_after`],
+    /// without its setup, for a caller to skip it when it would find no partner.
+    #[inline(always)]
+    fn traps_another_on(&self, to: usize, size: u8) -> bool {
+        let mover = self.player as usize;
+        let mut p = self.top[to];
+        while p != NONE {
+            let id = p as usize;
+            if size_of(id) <= size && player_of(id) != mover {
+                return true;
+            }
+            p = self.below(id);
+        }
+        false
+    }
+
     /// The partners of the mover's piece `x` in a whole-turn guard exchange, given the pieces
     /// of each player that trap one of the mover's.
     #[inline(always)]

@@ -18,16 +18,6 @@ pub(super) fn write_hex(out: &mut String, h: usize) {
     out.push((b'0' + number % 10) as char);
 }
 
-/// Appends `<hex>/<level>` without allocating.
-pub(super) fn write_place(out: &mut String, h: usize, level: usize) {
-    write_hex(out, h);
-    out.push('/');
-    if level >= 10 {
-        out.push((b'0' + (level / 10) as u8) as char);
-    }
-    out.push((b'0' + (level % 10) as u8) as char);
-}
-
 /// A hex name, `a`..`m` then 1..13 without leading zeros, on the board.
 pub(super) fn parse_hex(s: &str) -> Option<usize> {
     let bytes = s.as_bytes();
@@ -118,6 +108,43 @@ const fn text_ranks<const N: usize, const W: usize>(
     rank
 }
 
+/// A move's text written as bytes from the tables of texts, without the checks of a
+/// `String` per character: at most 24 bytes (`m13/89-m13xm13/89=m13/89`).
+struct TextBytes {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl TextBytes {
+    fn new() -> Self {
+        TextBytes {
+            bytes: [0; 32],
+            len: 0,
+        }
+    }
+
+    /// Appends the first `len` bytes of `text` (all `N` are copied, the rest overwritten
+    /// later; a text never comes near the end, where it would be cut short).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, (text, len): ([u8; N], usize)) {
+        let at = self.len.min(32 - N);
+        self.bytes[at..at + N].copy_from_slice(&text);
+        self.len = at + len;
+    }
+
+    /// Appends `<hex>/<level>`.
+    #[inline(always)]
+    fn place(&mut self, h: usize, level: usize) {
+        self.put(HEX_TEXTS[h]);
+        self.put(([b'/'], 1));
+        self.put(LEVEL_TEXTS[level]);
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
 /// Per hex, its text ([`hex_bytes`]).
 const HEX_TEXTS: [([u8; 3], usize); HEXES] = {
     let mut texts = [([0; 3], 0); HEXES];
@@ -182,6 +209,50 @@ const DIRECTIONS_BY_TEXT: [[[u8; 6]; 3]; HEXES] = {
                 i += 1;
             }
             table[h][size] = order;
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+/// `TEXT_RAYS[h][size - 1][i]`: the `i`-th direction of [`DIRECTIONS_BY_TEXT`] from `h`
+/// for a piece of `size`, as the three hexes along it ([`LINE`]) and the direction:
+/// `[h1, h2, h3, d]`. The keyed scan tests the directions in this order, so a piece's open
+/// directions come out as bits in the text order of their destinations.
+const TEXT_RAYS: [[[[u8; 4]; 6]; 3]; HEXES] = {
+    let mut table = [[[[0u8; 4]; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut i = 0;
+            while i < 6 {
+                let d = DIRECTIONS_BY_TEXT[h][size][i];
+                let [h1, h2, h3] = LINE[h][d as usize];
+                table[h][size][i] = [h1, h2, h3, d];
+                i += 1;
+            }
+            size += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+/// `TEXT_RAY_RANKS[h][size - 1][i]`: the rank of the text of the destination of
+/// `TEXT_RAYS[h][size - 1][i]` (255 off the board).
+const TEXT_RAY_RANKS: [[[u8; 6]; 3]; HEXES] = {
+    let mut table = [[[0u8; 6]; 3]; HEXES];
+    let mut h = 0;
+    while h < HEXES {
+        let mut size = 0;
+        while size < 3 {
+            let mut i = 0;
+            while i < 6 {
+                table[h][size][i] = destination_rank(h, DIRECTIONS_BY_TEXT[h][size][i], size);
+                i += 1;
+            }
             size += 1;
         }
         h += 1;
@@ -414,25 +485,27 @@ impl<const P: usize> Board<P> {
             out.push_str("pass");
             return;
         }
+        let mut text = TextBytes::new();
         if mv.piece != NONE {
             let id = mv.piece as usize;
-            write_place(out, self.hex(id), self.level(id));
-            out.push('-');
-            write_hex(out, mv.to as usize);
+            text.place(self.hex(id), self.level(id));
+            text.put(([b'-'], 1));
+            text.put(HEX_TEXTS[mv.to as usize]);
         }
         if mv.x != NONE {
             let (x_place, g_place) = self.exchange_places(mv);
-            out.push('x');
-            write_place(out, x_place.0, x_place.1);
-            out.push('=');
-            write_place(out, g_place.0, g_place.1);
+            text.put(([b'x'], 1));
+            text.place(x_place.0, x_place.1);
+            text.put(([b'='], 1));
+            text.place(g_place.0, g_place.1);
         }
+        out.push_str(text.as_str());
     }
 
     /// See [`MartianChineseCheckers::scan_moves_keyed`]: the moves of [`Board::scan_moves`],
     /// each piece's movements in the text order of its place and, a piece's, of their
-    /// destinations; each followed by its exchanges, and the whole-turn exchanges last, as
-    /// `scan_moves` orders them. With each move its [`Board::move_order_key`] and its
+    /// destinations; after a piece's movements their exchanges, and the whole-turn exchanges
+    /// last, as `scan_moves` orders them. With each move its [`Board::move_order_key`] and its
     /// [`Board::move_text_key`]: a movement's are made of the piece's place, size and
     /// direction, which the scan has at hand (the exchanges ask for theirs).
     fn scan_moves_keyed<B>(
@@ -443,59 +516,52 @@ impl<const P: usize> Board<P> {
             return ControlFlow::Continue(());
         }
         let me = self.player as usize;
-        // The free pieces of the mover as (hex rank, level rank, slot), sorted.
-        let mut pieces = [0u32; SLOTS];
-        let mut count = 0;
+        // The free pieces of the mover in the text order of their places: by the rank of
+        // their hex's text, one bit per rank, when no two share a hex (as is usual).
+        let mut by_rank = [0u8; 128];
+        let mut ranks = [0u64; 2];
+        let mut shared = 0;
         let mut free = self.free[me];
         while free != 0 {
             let slot = free.trailing_zeros() as usize;
             free &= free - 1;
-            let id = me * SLOTS + slot;
-            let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
-                | u32::from(LEVEL_ORDER[self.level(id)]);
-            let entry = place << 8 | slot as u32;
-            let mut i = count;
-            while i > 0 && pieces[i - 1] > entry {
-                pieces[i] = pieces[i - 1];
-                i -= 1;
-            }
-            pieces[i] = entry;
-            count += 1;
+            let rank = usize::from(HEX_ORDER[self.hex(me * SLOTS + slot)]) & 127;
+            let (word, bit) = (rank >> 6, 1 << (rank & 63));
+            shared |= ranks[word] & bit;
+            ranks[word] |= bit;
+            by_rank[rank] = slot as u8;
         }
         let mut any = false;
-        for &entry in &pieces[..count] {
-            let id = me * SLOTS + (entry & 0xFF) as usize;
-            let size = size_of(id);
-            let (from, level) = (self.hex(id), self.level(id));
-            let (dirs, onto) = self.directions(id, from, size);
-            let by_text = &DIRECTIONS_BY_TEXT[from][size as usize - 1];
-            // The order key of this piece's movements but for the destination, and their
-            // text key but for the direction (as in `move_order_key` and `move_text_key`).
-            let place_order =
-                u64::from(HEX_ORDER[from]) << 29 | u64::from(LEVEL_ORDER[level]) << 22;
-            let place_text = (level < KEYED_LEVELS)
-                .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
-            // Bit i: the i-th direction in text order is open (no branch per direction).
-            let mut open = 0u8;
-            for (i, &d) in by_text.iter().enumerate() {
-                open |= (dirs >> d & 1) << i;
-            }
-            while open != 0 {
-                let d = by_text[open.trailing_zeros() as usize];
-                open &= open - 1;
-                let to = LINE[from][d as usize][size as usize - 1] as usize;
-                let mv = MartianChineseCheckersMove::movement(id, to);
-                let order = place_order | u64::from(HEX_ORDER[to]) << 15;
-                visit(mv, order, place_text.map(|key| key + d as usize))?;
-                any = true;
-                if onto >> d & 1 != 0 {
-                    if let Some(partners) = self.partners_after(id, to) {
-                        partners.scan(|g| {
-                            let exchange = mv.with_exchange(id, g);
-                            visit(exchange, self.move_order_key(exchange), None)
-                        })?;
-                    }
+        if shared == 0 {
+            for (word, mut bits) in ranks.into_iter().enumerate() {
+                while bits != 0 {
+                    let rank = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    any |= self.scan_piece_keyed(me * SLOTS + usize::from(by_rank[rank]), visit)?;
                 }
+            }
+        } else {
+            // Two on one hex: sorted as (hex rank, level rank, slot).
+            let mut pieces = [0u32; SLOTS];
+            let mut count = 0;
+            let mut free = self.free[me];
+            while free != 0 {
+                let slot = free.trailing_zeros() as usize;
+                free &= free - 1;
+                let id = me * SLOTS + slot;
+                let place = u32::from(HEX_ORDER[self.hex(id)]) << 8
+                    | u32::from(LEVEL_ORDER[self.level(id)]);
+                let entry = place << 8 | slot as u32;
+                let mut i = count;
+                while i > 0 && pieces[i - 1] > entry {
+                    pieces[i] = pieces[i - 1];
+                    i -= 1;
+                }
+                pieces[i] = entry;
+                count += 1;
+            }
+            for &entry in &pieces[..count] {
+                any |= self.scan_piece_keyed(me * SLOTS + (entry & 0xFF) as usize, visit)?;
             }
         }
         if !self.scan_whole_turn_exchanges(&mut |mv| visit(mv, self.move_order_key(mv), None))?
@@ -505,6 +571,116 @@ impl<const P: usize> Board<P> {
             visit(pass, self.move_order_key(pass), None)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// The movements of the mover's free piece `id` for [`Board::scan_moves_keyed`], in the
+    /// text order of their destinations, then their exchanges; continues with whether there
+    /// was a movement.
+    #[inline(always)]
+    fn scan_piece_keyed<B>(
+        &self,
+        id: usize,
+        visit: &mut impl FnMut(MartianChineseCheckersMove, u64, Option<usize>) -> ControlFlow<B>,
+    ) -> ControlFlow<B, bool> {
+        let size = size_of(id);
+        let (from, level) = (self.hex(id), self.level(id));
+        let (mut open, onto) = self.directions_by_text(id, from, size);
+        let rays = &TEXT_RAYS[from][size as usize - 1];
+        let ranks = &TEXT_RAY_RANKS[from][size as usize - 1];
+        // The order key of this piece's movements but for the destination, and their
+        // text key but for the direction (as in `move_order_key` and `move_text_key`).
+        let place_order = u64::from(HEX_ORDER[from]) << 29 | u64::from(LEVEL_ORDER[level]) << 22;
+        let place_text = (level < KEYED_LEVELS)
+            .then(|| ((from * KEYED_LEVELS + level) * 3 + size as usize - 1) * 6);
+        let any = open != 0;
+        // The destination's place in a ray (size is 1 to 3).
+        let step = (size as usize - 1) & 3;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let ray = rays[i];
+            let (to, d) = (usize::from(ray[step]), ray[3]);
+            let mv = MartianChineseCheckersMove::movement(id, to);
+            let order = place_order | u64::from(ranks[i]) << 15;
+            visit(mv, order, place_text.map(|key| key + d as usize))?;
+        }
+        // The exchanges that may end the movements onto a stack, after them all (a few
+        // places out of order, for the caller's sort; rare, so no test per movement).
+        let mut onto = onto;
+        while onto != 0 {
+            let i = onto.trailing_zeros() as usize;
+            onto &= onto - 1;
+            let to = usize::from(rays[i][step]);
+            if self.traps_another_on(to, size) {
+                if let Some(partners) = self.partners_after(id, to) {
+                    let mv = MartianChineseCheckersMove::movement(id, to);
+                    partners.scan(|g| {
+                        let exchange = mv.with_exchange(id, g);
+                        visit(exchange, self.move_order_key(exchange), None)
+                    })?;
+                }
+            }
+        }
+        ControlFlow::Continue(any)
+    }
+
+    /// [`Board::directions`] of the mover's free piece `id`, of `size` on `from`, with bit
+    /// `i` for the direction `TEXT_RAYS[from][size - 1][i]`. Without a stack limit, by bit
+    /// arithmetic rather than branches: from Python, one position comes after another that
+    /// has little in common with it, and branches on the hexes are mispredicted.
+    #[inline(always)]
+    fn directions_by_text(&self, id: usize, from: usize, size: u8) -> (u8, u8) {
+        let rays = &TEXT_RAYS[from][size as usize - 1];
+        if (self.limit as usize) < MAX_PIECES {
+            let (dirs, onto) = self.directions(id, from, size);
+            let (mut open, mut open_onto) = (0, 0);
+            for (i, &[_, _, _, d]) in rays.iter().enumerate() {
+                open |= (dirs >> d & 1) << i;
+                open_onto |= (onto >> d & 1) << i;
+            }
+            return (open, open_onto);
+        }
+        // One byte per direction (lane `i` for the ray `i`): the cells `k` hexes along.
+        // Cells are below 64, and hexes at most `OFF_BOARD` (127).
+        let cells = |k: usize| {
+            let mut lanes = 0u64;
+            for (i, ray) in rays.iter().enumerate() {
+                lanes |= u64::from(self.cell[usize::from(ray[k]) & 127]) << (8 * i);
+            }
+            lanes
+        };
+        // Bit 0 of each lane: whether a moved piece of `size` may touch down there (the
+        // hex is not topped by the mover, nor guarded against the size), whether the hex
+        // is occupied (topped by someone).
+        const LANE: u64 = 0x0101_0101_0101_0101;
+        let nonzero = |lanes: u64| (lanes + 0x7F * LANE) >> 7 & LANE; // lanes below 128
+        let mover = u64::from(self.player) * LANE;
+        let unguarded = size as u32 - 1;
+        let top = |c: u64| (c >> 3) & (7 * LANE);
+        let land = |c: u64| nonzero(top(c) ^ mover) & !(c >> unguarded) & LANE;
+        let occupied = |c: u64| nonzero(top(c) ^ (7 * LANE));
+        let (open, onto) = match size {
+            1 => {
+                let c1 = cells(0);
+                (land(c1), occupied(c1))
+            }
+            // step + step, or a jump over h1.
+            2 => {
+                let (c1, c2) = (cells(0), cells(1));
+                (land(c2) & (land(c1) | occupied(c1)), occupied(c2))
+            }
+            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
+            _ => {
+                let (c1, c2, c3) = (cells(0), cells(1), cells(2));
+                let (l2, o2) = (land(c2), occupied(c2));
+                let open = land(c3) & ((occupied(c1) & l2) | (land(c1) & (o2 | l2)));
+                (open, occupied(c3))
+            }
+        };
+        // Bit 0 of lane i to bit i: the product puts it at bit 56 + i, and no two of its
+        // terms meet (8i + 7j differ for i below 8, j below 8).
+        let gather = |lanes: u64| (lanes.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & 0x3F;
+        (gather(open), gather(open & onto))
     }
 
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
@@ -678,8 +854,10 @@ impl Notation for MartianChineseCheckers {
     }
 
     /// Movements piece by piece in text order, so only exchanges may be out of it; every
-    /// move with its order key, one dispatch on the board's size for the whole scan.
-    #[inline]
+    /// move with its order key, one dispatch on the board's size for the whole scan. Inlined
+    /// into its caller (the binding's `legal_moves()`), so that the visitor's state (the
+    /// room it writes into, the count) stays in registers.
+    #[inline(always)]
     fn scan_moves_keyed<B>(
         &self,
         visit: &mut impl FnMut(MartianChineseCheckersMove, Option<u64>, Option<usize>) -> ControlFlow<B>,
@@ -818,6 +996,54 @@ mod tests {
             }
         }
         assert!(exchanges > 100 && whole_turn > 100 && tall > 0, "{exchanges} {whole_turn} {tall}");
+    }
+
+    /// With a stack limit (the keyed scan then tests the directions as `directions` does,
+    /// not by bit arithmetic), over random games: the keyed scan gives the moves of
+    /// `scan_moves`, the movements in text order, with the keys asked for move by move.
+    #[test]
+    fn keyed_scan_minds_the_stack_limit() {
+        let mut limited = 0;
+        for (players, limit) in [(2u8, 2u32), (3, 3), (2, 4), (6, 2)] {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit: Some(limit),
+                max_plies: 600,
+            };
+            let mut rng = crate::rng::SplitMix64::new(200 + u64::from(limit));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                let mut keyed = Vec::new();
+                let _ = state.scan_moves_keyed(&mut |mv, order, text| {
+                    assert_eq!(order, state.move_order_key(mv));
+                    assert_eq!(text, state.move_text_key(mv));
+                    keyed.push(mv);
+                    ControlFlow::<()>::Continue(())
+                });
+                let texts: Vec<String> = keyed.iter().map(|&mv| state.move_text(mv)).collect();
+                let movements: Vec<&String> = texts.iter().filter(|t| !t.contains('x')).collect();
+                assert!(movements.windows(2).all(|pair| pair[0] < pair[1]), "{movements:?}");
+                let mut all: Vec<String> = moves.iter().map(|&mv| state.move_text(mv)).collect();
+                let mut found = texts.clone();
+                all.sort_unstable();
+                found.sort_unstable();
+                assert_eq!(found, all);
+                // Count the positions where the limit keeps a movement off a stack.
+                let unlimited = MartianChineseCheckersParams {
+                    stack_limit: None,
+                    ..params
+                };
+                let free = MartianChineseCheckers::from_text(&state.text(), &unlimited).expect("reads");
+                let mut n = 0;
+                free.generate_moves(&mut |_| n += 1);
+                limited += usize::from(n > moves.len());
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(limited > 10, "the limit kept only {limited} positions from a movement");
     }
 
     /// The rank tables rank hexes and levels as their texts sort, followed by what follows
