@@ -170,13 +170,10 @@ impl<const P: usize> Board<P> {
             free &= free - 1;
             let size = size_of(id);
             let from = self.hex(id);
-            let (mut dirs, _) = self.directions(id, from, size);
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
+            self.for_each_direction(id, from, size, |d| {
                 visit(MOVE + from * 18 + (size as usize - 1) * 6 + d);
                 any = true;
-            }
+            });
         }
         let (mut xs, trapping_mover) = self.whole_turn_exchanges();
         let mut hexes = 0u128;

@@ -683,6 +683,20 @@ impl<const P: usize> Board<P> {
         (gather(open), gather(open & onto))
     }
 
+    /// The directions (`0..6`, as [`LINE`] numbers them) in which the mover's free piece
+    /// `id`, of `size` on `from`, can move, each visited once, by the branch-free test of
+    /// [`Board::directions_by_text`]: for the legal-action masks of the batched environment,
+    /// which like `legal_moves()` meet one unrelated position after another.
+    #[inline(always)]
+    pub(super) fn for_each_direction(&self, id: usize, from: usize, size: u8, mut visit: impl FnMut(usize)) {
+        let rays = &TEXT_RAYS[from][size as usize - 1];
+        let (mut open, _) = self.directions_by_text(id, from, size);
+        while open != 0 {
+            visit(usize::from(rays[open.trailing_zeros() as usize][3]));
+            open &= open - 1;
+        }
+    }
+
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
     /// most significant first. A movement `<hex>/<level>-<hex>` is followed by its
     /// exchanges (`x`, then X's place, the same for every exchange of one movement, then
