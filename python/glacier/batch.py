@@ -206,14 +206,25 @@ class VectorEnv:
         if given.dtype.kind not in "iu" or (given.dtype.kind == "u" and given.size and given.max() > 2**63 - 1):
             raise IllegalMoveError(f"actions must be integers (int64), got an array of {given.dtype}")
         actions = np.ascontiguousarray(given, dtype=np.int64)
+        return StepResult(*self._step(actions, observations_out, masks_out, player)[:5])
+
+    def _step(
+        self,
+        actions: npt.NDArray[np.int64],
+        observations_out: Optional[npt.NDArray[np.float32]],
+        masks_out: Optional[npt.NDArray[np.bool_]],
+        player: Optional[int],
+    ) -> tuple[Any, ...]:
+        """:meth:`step` of checked int64 actions, as the engine answers: the five arrays of
+        :class:`StepResult`, each environment's player to move, and how many episodes
+        ended."""
         masks_view, fresh_masks = (0, False) if masks_out is None else self._kept_masks.view(masks_out)
         observations_view, fresh_observations = (
             (0, False) if observations_out is None else self._kept_observations.view(observations_out)
         )
-        rewards, returns, terminated, truncated, lengths = self._env.step(
+        return self._env.step(
             actions, observations_out, masks_out, player, masks_view, fresh_masks, observations_view, fresh_observations
         )
-        return StepResult(rewards, returns, terminated, truncated, lengths)
 
     def legal_mask(
         self,

@@ -279,7 +279,15 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             for _ in range(2)
         ]
         self._turn = 0
+        # Read-only views of each pair, as copy=False lends them (made once).
+        self._lent = [self._read_only(observations, masks) for observations, masks in self._buffers]
         self._make(0)
+
+    @staticmethod
+    def _read_only(observations: Any, masks: Any) -> dict[str, Any]:
+        observations, masks = observations.view(), masks.view(np.int8)
+        observations.flags.writeable = masks.flags.writeable = False
+        return {"observation": observations, "action_mask": masks}
 
     @property
     def _observations(self) -> Any:
@@ -304,7 +312,10 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             agent=native_agent,
             **self.params,
         )
-        self._done = np.zeros(self.num_envs, dtype=np.bool_)
+        # Which environments ended last step (no array is made for a step where none did).
+        self._no_envs = np.zeros(self.num_envs, dtype=np.bool_)
+        self._no_envs.flags.writeable = False
+        self._done, self._any_done = self._no_envs, False
         self._rng = random.Random(seed)
 
     def _viewer(self) -> Optional[int]:
@@ -318,12 +329,10 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def _lend(self) -> dict[str, Any]:
         """The buffers as an observation: copies, or read-only views with ``copy=False``."""
-        observations, masks = self._observations, self._masks.view(np.int8)
+        lent = self._lent[self._turn]
         if self.copy:
-            return {"observation": observations.copy(), "action_mask": masks.copy()}
-        observations, masks = observations.view(), masks.view()
-        observations.flags.writeable = masks.flags.writeable = False
-        return {"observation": observations, "action_mask": masks}
+            return {key: array.copy() for key, array in lent.items()}
+        return dict(lent)
 
     def _observe(self) -> dict[str, Any]:
         self._next_buffers()
@@ -356,8 +365,8 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 self._make(seed)
             else:
                 self._env.reset()
-                self._done[:] = False
             which = np.ones(self.num_envs, dtype=np.bool_)
+            self._done, self._any_done = self._no_envs, False
         else:
             which = np.asarray(mask)
             if which.shape != (self.num_envs,) or which.dtype != np.bool_:
@@ -365,7 +374,8 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                     f"options['reset_mask'] must be a bool array of shape ({self.num_envs},)"
                 )
             self._env.reset(which)
-            self._done[which] = False
+            self._done = self._done & ~which
+            self._any_done = bool(self._done.any())
         scratch = np.zeros((self.num_envs, self._env.num_players))
         flags = np.zeros(self.num_envs, dtype=np.bool_)
         self._python_opponents(np.flatnonzero(which), np.zeros(self.num_envs), scratch, flags, flags.copy())
@@ -376,7 +386,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         if actions.shape != (self.num_envs,):
             raise glacier.InvalidParameterError(f"expected {self.num_envs} actions, got shape {actions.shape}")
         python_opponents = self._opponent is not None and self._opponent != "random"
-        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._done.any():
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._any_done:
             # The environments that ended last step restart now and ignore their action.
             restart = self._done
             self._env.reset(restart)
@@ -387,41 +397,40 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 self._python_opponents(np.flatnonzero(restart), scratch[:, 0], scratch, flags, flags.copy())
         # One call into Rust steps every environment and writes the masks and observations.
         self._next_buffers()
-        result = self._env.step(
-            actions, observations_out=self._observations, masks_out=self._masks, player=self._viewer()
+        rewards, returns, terminated, truncated, lengths, players, ended = self._env._step(
+            actions, self._observations, self._masks, self._viewer()
         )
-        rewards, returns = result.rewards, result.returns
-        terminated, truncated = result.terminated, result.truncated
         stale = False
         if python_opponents:
             rewards, returns = rewards.copy(), returns.copy()
             terminated, truncated = terminated.copy(), truncated.copy()
             self._python_opponents(np.flatnonzero(actions >= 0), rewards, returns, terminated, truncated)
             stale = True
-        done = terminated | truncated
-        info: dict[str, Any] = {"returns": returns, "episode_length": result.episode_lengths}
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
+            ended = int((terminated | truncated).sum())
+        info: dict[str, Any] = {"returns": returns, "episode_length": lengths}
+        done = terminated | truncated if ended else self._no_envs
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and ended:
             if stale:
                 self._write()
             final_obs = np.full(self.num_envs, None, dtype=object)
             final_info = np.full(self.num_envs, None, dtype=object)
-            players = self._env.current_players()
+            movers = self._env.current_players()
             for env in np.flatnonzero(done):
                 final_obs[env] = {
                     "observation": self._observations[env].copy(),
                     "action_mask": self._masks[env].view(np.int8).copy(),
                 }
-                final_info[env] = {"returns": returns[env], "current_player": int(players[env])}
+                final_info[env] = {"returns": returns[env], "current_player": int(movers[env])}
             info.update(final_obs=final_obs, _final_obs=done, final_info=final_info, _final_info=done)
             self._env.reset(done)
             if python_opponents:
                 scratch = np.zeros((self.num_envs, self._env.num_players))
                 self._python_opponents(np.flatnonzero(done), scratch[:, 0], scratch, done.copy(), done.copy())
             stale = True
-            self._done[:] = False
+            self._done, self._any_done = self._no_envs, False
         else:
-            self._done = done
-        info["current_player"] = self._env.current_players()
+            self._done, self._any_done = done, bool(ended)
+        info["current_player"] = self._env.current_players() if stale else players
         if stale:
             self._write()
         return self._lend(), rewards, terminated, truncated, info

@@ -397,8 +397,10 @@ impl NativeVectorEnv {
 
     /// Takes `actions` (int64, one per environment; -1 takes no action, and an environment
     /// whose game is over must be given -1). Returns `(rewards, returns, terminated,
-    /// truncated, episode_lengths)`: returns (envs x players) of the episodes that ended on
-    /// this step, rewards those of the players who acted (or of the agent). With
+    /// truncated, episode_lengths, current_players, ended)`: returns (envs x players) of
+    /// the episodes that ended on this step, rewards those of the players who acted (or of
+    /// the agent), each environment's player to move after the step, and how many episodes
+    /// ended (so that a caller asks the flags only then). With
     /// `observations` and `masks` (kept buffers, as `update_observations` and
     /// `update_legal_mask` take them), the step also brings them up to date, from
     /// `player`'s point of view, in the same call; `masks_view`, `fresh_masks`,
@@ -422,6 +424,8 @@ impl NativeVectorEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<i32>>,
+        usize,
     )> {
         let actions = actions
             .as_slice()
@@ -464,12 +468,18 @@ impl NativeVectorEnv {
         let terminated: Vec<bool> = results.iter().map(|r| r.terminated).collect();
         let truncated: Vec<bool> = results.iter().map(|r| r.truncated).collect();
         let lengths: Vec<u32> = results.iter().map(|r| r.episode_length).collect();
+        let ended = results
+            .iter()
+            .filter(|r| r.terminated || r.truncated)
+            .count();
         Ok((
             rewards.into_pyarray(py),
             returns.into_pyarray(py).reshape([n, players])?.into_any(),
             terminated.into_pyarray(py),
             truncated.into_pyarray(py),
             lengths.into_pyarray(py),
+            self.inner.current_players().into_pyarray(py),
+            ended,
         ))
     }
 
