@@ -172,22 +172,51 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         rng: &mut SplitMix64,
         buffer: &mut MoveBuffer<Self::Move, N>,
     ) -> Option<(Self::Move, u64)> {
-        let mut count = 0;
-        self.generate_moves(&mut |mv| {
-            if let Some(slot) = buffer.moves.get_mut(count) {
-                *slot = Some(mv);
-            }
-            count += 1;
-        });
-        if count == 0 {
-            return None;
+        draw_generated(self, rng, buffer, |fill| {
+            self.generate_moves(&mut |mv| fill.push(mv));
+        })
+    }
+}
+
+/// [`Game::random_move`] of the moves `generate` pushes, which must be the legal moves in
+/// the order [`Game::generate_moves`] gives them (a game may have a faster way to list them
+/// in some uses): generated once into `buffer`, and drawn.
+#[inline]
+pub fn draw_generated<G: Game, const N: usize>(
+    state: &G,
+    rng: &mut SplitMix64,
+    buffer: &mut MoveBuffer<G::Move, N>,
+    generate: impl FnOnce(&mut Filling<'_, G::Move, N>),
+) -> Option<(G::Move, u64)> {
+    let mut fill = Filling { buffer, count: 0 };
+    generate(&mut fill);
+    let count = fill.count;
+    if count == 0 {
+        return None;
+    }
+    let index = rng.below(count as u64);
+    let drawn = match fill.buffer.moves.get(index as usize) {
+        Some(&Some(mv)) => mv,
+        _ => state.nth_move(index)?,
+    };
+    Some((drawn, count as u64))
+}
+
+/// A [`MoveBuffer`] being filled by [`draw_generated`]: the moves pushed, counted (those
+/// past its room only counted).
+#[derive(Debug)]
+pub struct Filling<'a, M, const N: usize> {
+    buffer: &'a mut MoveBuffer<M, N>,
+    count: usize,
+}
+
+impl<M: Copy, const N: usize> Filling<'_, M, N> {
+    #[inline(always)]
+    pub fn push(&mut self, mv: M) {
+        if let Some(slot) = self.buffer.moves.get_mut(self.count) {
+            *slot = Some(mv);
         }
-        let index = rng.below(count as u64);
-        let drawn = match buffer.moves.get(index as usize) {
-            Some(&Some(mv)) => mv,
-            _ => self.nth_move(index)?,
-        };
-        Some((drawn, count as u64))
+        self.count += 1;
     }
 }
 

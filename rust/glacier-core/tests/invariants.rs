@@ -96,6 +96,23 @@ fn check_game<G: FullGame>(seed: u64) -> u32 {
             "{}: terminal iff no moves in '{text}'",
             G::NAME
         );
+        // nth_move(k) is the k-th generated move, and nothing past the last.
+        let mut all = Vec::new();
+        state.generate_moves(&mut |mv| all.push(mv));
+        for (k, &mv) in all.iter().enumerate() {
+            assert_eq!(
+                state.nth_move(k as u64),
+                Some(mv),
+                "{}: move {k} of '{text}'",
+                G::NAME
+            );
+        }
+        assert_eq!(
+            state.nth_move(generated),
+            None,
+            "{}: a move past the last in '{text}'",
+            G::NAME
+        );
         if generated == 0 || plies == MAX_PLIES {
             return plies;
         }

@@ -48,6 +48,82 @@ impl Visitor for Counter {
     }
 }
 
+/// Finds the move of a given index in the order the generator hands moves out, skipping
+/// whole groups of targets by their popcounts (stops there).
+pub(super) struct Picker {
+    /// The moves still to skip.
+    pub(super) left: u64,
+    pub(super) found: Option<IceAgeChessMove>,
+}
+
+impl Picker {
+    /// Skips the `n` moves of a group, or takes the one left to skip among them, `the(k)`.
+    #[inline(always)]
+    fn group(&mut self, n: u64, the: impl FnOnce(u64) -> IceAgeChessMove) -> ControlFlow<()> {
+        if self.left >= n {
+            self.left -= n;
+            return ControlFlow::Continue(());
+        }
+        self.found = Some(the(self.left));
+        ControlFlow::Break(())
+    }
+}
+
+/// The square of the `k`-th set bit of `b` (from the lowest), which must have more than `k`.
+#[inline(always)]
+fn nth_square(b: Bitboard, k: u64) -> usize {
+    let mut rest = b;
+    for _ in 0..k {
+        rest &= rest - 1;
+    }
+    rest.trailing_zeros() as usize
+}
+
+impl Visitor for Picker {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        self.group(u64::from(targets.count_ones()), |k| {
+            IceAgeChessMove::new(from, nth_square(targets, k), NORMAL)
+        })
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        let promoting = targets & (RANK_1 | RANK_8);
+        let n = (targets ^ promoting).count_ones() + 4 * promoting.count_ones();
+        self.group(u64::from(n), |k| {
+            // As the emitter goes: square by square, four promotions (queen first) where a
+            // pawn reaches the last rank.
+            let mut k = k;
+            for to in Squares(targets) {
+                let from = (to as i32 - delta) as usize;
+                if bit(to) & promoting != 0 {
+                    if k < 4 {
+                        return IceAgeChessMove::new(from, to, PROMOTE_KNIGHT + 3 - k as u16);
+                    }
+                    k -= 4;
+                } else {
+                    if k == 0 {
+                        return IceAgeChessMove::new(from, to, NORMAL);
+                    }
+                    k -= 1;
+                }
+            }
+            unreachable!("a group holds the move it is asked for")
+        })
+    }
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        self.group(u64::from(targets.count_ones()), |k| {
+            let to = nth_square(targets, k);
+            IceAgeChessMove::new((to as i32 - delta) as usize, to, DOUBLE_PUSH)
+        })
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        self.group(1, |_| mv)
+    }
+}
+
 /// Hands every move to `visit` one by one, and keeps the value it breaks with.
 pub(super) struct Emitter<'a, B, F: FnMut(IceAgeChessMove) -> ControlFlow<B>> {
     visit: &'a mut F,

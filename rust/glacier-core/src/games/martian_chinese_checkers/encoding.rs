@@ -202,7 +202,7 @@ impl<const P: usize> Board<P> {
         }
         if action == PASS {
             let mut none = true;
-            let _ = self.scan_plain_moves(&mut |_| {
+            let _ = self.scan_plain_moves::<true, ()>(&mut |_| {
                 none = false;
                 ControlFlow::Break(())
             });

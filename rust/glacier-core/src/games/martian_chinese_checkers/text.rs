@@ -641,46 +641,7 @@ impl<const P: usize> Board<P> {
             return (open, open_onto);
         }
         // One byte per direction (lane `i` for the ray `i`): the cells `k` hexes along.
-        // Cells are below 64, and hexes at most `OFF_BOARD` (127).
-        let cells = |k: usize| {
-            let mut lanes = 0u64;
-            for (i, ray) in rays.iter().enumerate() {
-                lanes |= u64::from(self.cell[usize::from(ray[k]) & 127]) << (8 * i);
-            }
-            lanes
-        };
-        // Bit 0 of each lane: whether a moved piece of `size` may touch down there (the
-        // hex is not topped by the mover, nor guarded against the size), whether the hex
-        // is occupied (topped by someone).
-        const LANE: u64 = 0x0101_0101_0101_0101;
-        let nonzero = |lanes: u64| (lanes + 0x7F * LANE) >> 7 & LANE; // lanes below 128
-        let mover = u64::from(self.player) * LANE;
-        let unguarded = size as u32 - 1;
-        let top = |c: u64| (c >> 3) & (7 * LANE);
-        let land = |c: u64| nonzero(top(c) ^ mover) & !(c >> unguarded) & LANE;
-        let occupied = |c: u64| nonzero(top(c) ^ (7 * LANE));
-        let (open, onto) = match size {
-            1 => {
-                let c1 = cells(0);
-                (land(c1), occupied(c1))
-            }
-            // step + step, or a jump over h1.
-            2 => {
-                let (c1, c2) = (cells(0), cells(1));
-                (land(c2) & (land(c1) | occupied(c1)), occupied(c2))
-            }
-            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
-            _ => {
-                let (c1, c2, c3) = (cells(0), cells(1), cells(2));
-                let (l2, o2) = (land(c2), occupied(c2));
-                let open = land(c3) & ((occupied(c1) & l2) | (land(c1) & (o2 | l2)));
-                (open, occupied(c3))
-            }
-        };
-        // Bit 0 of lane i to bit i: the product puts it at bit 56 + i, and no two of its
-        // terms meet (8i + 7j differ for i below 8, j below 8).
-        let gather = |lanes: u64| (lanes.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & 0x3F;
-        (gather(open), gather(open & onto))
+        self.open_lanes(size, |i, k| rays[i][k])
     }
 
     /// The directions (`0..6`, as [`LINE`] numbers them) in which the mover's free piece
