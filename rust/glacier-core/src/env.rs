@@ -317,14 +317,14 @@ pub struct StepResult {
 
 /// Output arrays of one row per environment, cut along with the environments when a batch
 /// is split over threads.
-pub trait Rows: Send + Sized {
+trait Rows: Send + Sized {
     /// The rows of the first `envs` environments, and the rest.
     fn split_rows(self, envs: usize) -> (Self, Self);
 }
 
 /// `per` values per environment.
 #[derive(Debug)]
-pub struct Per<'a, T>(pub &'a mut [T], pub usize);
+struct Per<'a, T>(&'a mut [T], usize);
 
 impl<T: Send> Rows for Per<'_, T> {
     fn split_rows(self, envs: usize) -> (Self, Self) {
@@ -470,8 +470,8 @@ impl<G: FullGame> VecEnv<G> {
             legal: Vec::new(),
             moves: Vec::new(),
             legal_known: false,
-            masked: [None, None],
-            shown: [None, None],
+            masked: std::array::from_fn(|_| None),
+            shown: std::array::from_fn(|_| None),
         }));
         Ok(VecEnv {
             start_terminal: start.is_terminal(),
@@ -853,6 +853,69 @@ mod tests {
             all_returns.extend_from_slice(&returns);
         }
         (env.states().map(Notation::text).collect(), all_returns)
+    }
+
+    /// Steps that write masks and observations into two kept buffers in turn, on several
+    /// threads, leave what whole writes give, in every game.
+    fn kept_buffers_hold_whole_writes<G: FullGame>(start: G) {
+        let n = 700;
+        let mut env = VecEnv::new(start, n, true, 3, 3);
+        let size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let mut masks = [
+            vec![false; n * G::NUM_DISTINCT_ACTIONS],
+            vec![true; n * G::NUM_DISTINCT_ACTIONS],
+        ];
+        let mut observations = [vec![0.5f32; n * size], vec![0.0f32; n * size]];
+        let (mut whole_mask, mut whole_obs) = (masks[0].clone(), observations[0].clone());
+        let mut actions = vec![0; n];
+        let mut returns = vec![0.0; n * env.num_players()];
+        let mut results = vec![StepResult::default(); n];
+        for turn in 0..40 {
+            let view = turn % 2;
+            env.random_actions(&mut actions);
+            let masks_out = MaskOut {
+                out: &mut masks[view],
+                view,
+                fresh: turn < 2,
+            };
+            let obs_out = ObservationOut {
+                out: &mut observations[view],
+                player: None,
+                view,
+                fresh: turn < 2,
+            };
+            env.step_and_write(
+                &actions,
+                &mut returns,
+                &mut results,
+                Some(masks_out),
+                Some(obs_out),
+            )
+            .expect("legal actions");
+            env.legal_mask(&mut whole_mask);
+            env.observations(None, &mut whole_obs);
+            assert!(
+                masks[view] == whole_mask,
+                "{}: masks at turn {turn}",
+                G::NAME
+            );
+            assert!(
+                observations[view] == whole_obs,
+                "{}: observations at turn {turn}",
+                G::NAME
+            );
+        }
+    }
+
+    #[test]
+    fn kept_buffers_written_in_turn_hold_whole_writes() {
+        for name in crate::games::GAME_NAMES {
+            crate::with_game!(name, G => {
+                let params = crate::game::params_from::<G>(&[("max_plies", crate::ParamValue::Int(30))])
+                    .expect("a ply limit");
+                kept_buffers_hold_whole_writes(G::start(&params));
+            }, _ => unreachable!());
+        }
     }
 
     #[test]
