@@ -350,6 +350,52 @@ fn continuations(masks: &[u64; 4], first: usize) -> u64 {
     }
 }
 
+/// The chain of jumps from `from` numbered `k` (from 0) among those whose first jump lands
+/// on `first` (in direction `first_dir`), in the order of [`jump_chains`]: the chain that
+/// stops at `first`, then depth first over the landings beyond it, lowest square first.
+/// `None` when there are not that many.
+fn nth_chain(
+    masks: &[u64; 4],
+    from: usize,
+    first_dir: usize,
+    first: usize,
+    mut k: u64,
+) -> Option<KingsCourtMove> {
+    if k == 0 {
+        return Some(KingsCourtMove::chain(from, 1, first_dir as u64));
+    }
+    let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
+    let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
+    at[1] = first as u8;
+    let mut visited = bit(from) | bit(first);
+    todo[1] = jump_targets(masks, first, visited);
+    let mut depth = 1usize;
+    let mut dirs = first_dir as u64;
+    loop {
+        let pending = todo[depth];
+        if pending == 0 {
+            if depth == 1 {
+                return None;
+            }
+            visited ^= bit(at[depth] as usize);
+            depth -= 1;
+            continue;
+        }
+        todo[depth] = pending & (pending - 1);
+        let land = pending.trailing_zeros() as usize;
+        let d = jump_direction(at[depth] as usize, land);
+        dirs = (dirs & ((1 << (2 * depth)) - 1)) | (d as u64) << (2 * depth);
+        depth += 1;
+        at[depth] = land as u8;
+        visited |= bit(land);
+        todo[depth] = jump_targets(masks, land, visited);
+        k -= 1;
+        if k == 0 {
+            return Some(KingsCourtMove::chain(from, depth, dirs));
+        }
+    }
+}
+
 impl KingsCourt {
     fn occupied(&self) -> u64 {
         self.pieces[RED] | self.pieces[GREEN]
@@ -413,6 +459,44 @@ impl KingsCourt {
             }
         }
         false
+    }
+
+    /// The move numbered `index` (from 0) in the order of [`KingsCourt::for_each_move`],
+    /// after the opening, found by skipping whole groups of moves by their counts: a piece's
+    /// steps by a popcount, its chains one first landing at a time by the number of chains
+    /// that continue from there (`continuations_from`, the count of [`continuations`]).
+    /// Only the chains of the first landing that holds the move are walked.
+    #[inline]
+    fn pick_after_opening(
+        &self,
+        masks: &[u64; 4],
+        mut index: u64,
+        mut continuations_from: impl FnMut(usize) -> u64,
+    ) -> Option<KingsCourtMove> {
+        let own = self.pieces[self.side as usize];
+        let empty = !self.occupied();
+        // steppers[d]: the pieces whose neighbour in direction d is empty.
+        let steppers = [0, 1, 2, 3].map(|d| own & shift(empty, d ^ 2));
+        for from in squares(own) {
+            let dirs = (0..4).fold(0u32, |acc, d| acc | (((steppers[d] >> from) & 1) as u32) << d);
+            let steps = u64::from(dirs.count_ones());
+            if index < steps {
+                let mut left = dirs;
+                for _ in 0..index {
+                    left &= left - 1;
+                }
+                return Some(KingsCourtMove::step(from, left.trailing_zeros() as usize));
+            }
+            index -= steps;
+            for first in squares(jump_targets(masks, from, bit(from))) {
+                let chains = continuations_from(first);
+                if index < chains {
+                    return nth_chain(masks, from, jump_direction(from, first), first, index);
+                }
+                index -= chains;
+            }
+        }
+        None
     }
 
     /// Whether the side to move has a legal move: a step or a first jump.
@@ -685,7 +769,53 @@ impl Game for KingsCourt {
         rng: &mut crate::rng::SplitMix64,
         _buffer: &mut crate::game::MoveBuffer<KingsCourtMove, N>,
     ) -> Option<(KingsCourtMove, u64)> {
-        crate::game::count_then_pick(self, rng)
+        if self.outcome != Outcome::Ongoing || self.in_opening() {
+            return crate::game::count_then_pick(self, rng);
+        }
+        // count_moves, keeping each first landing's continuations for the pick.
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let mut n = 0u64;
+        for d in 0..4 {
+            n += u64::from((shift(own, d) & !occupied).count_ones());
+        }
+        let masks = jump_masks(occupied);
+        let mut firsts = 0u64;
+        for (d, mask) in masks.iter().enumerate() {
+            firsts |= shift(shift(mask & own, d), d);
+        }
+        let mut chains_from = [0u64; SQUARES];
+        for first in squares(firsts) {
+            let b = bit(first);
+            let jumpers = own
+                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
+            let chains = continuations(&masks, first);
+            chains_from[first] = chains;
+            n += u64::from(jumpers.count_ones()) * chains;
+        }
+        if n == 0 {
+            return None;
+        }
+        let index = rng.below(n);
+        let mv = self.pick_after_opening(&masks, index, |first| chains_from[first])?;
+        Some((mv, n))
+    }
+
+    /// Found by skipping whole groups of moves by their counts
+    /// ([`KingsCourt::pick_after_opening`]); the opening's few steps are walked.
+    fn nth_move(&self, index: u64) -> Option<KingsCourtMove> {
+        if self.outcome != Outcome::Ongoing {
+            return None;
+        }
+        if self.in_opening() {
+            let mut seen = 0;
+            return self.find_move(|_| {
+                seen += 1;
+                seen > index
+            });
+        }
+        let masks = jump_masks(self.occupied());
+        self.pick_after_opening(&masks, index, |first| continuations(&masks, first))
     }
 
     fn play_unchecked(&mut self, mv: KingsCourtMove) {
@@ -870,6 +1000,42 @@ mod tests {
             };
             session.play(mv).expect("legal");
         }
+    }
+
+    #[test]
+    fn the_draw_and_nth_move_give_the_generated_moves() {
+        // Along random games (and in the position of the longest chains): nth_move(k) is
+        // the k-th generated move, and random_move draws as the walk over them would.
+        let long = "G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/RR1R1R1R r 10";
+        let mut positions = vec![KingsCourt::from_text(long, &params()).expect("valid")];
+        let mut buffer = crate::game::MoveBuffer::<KingsCourtMove>::new();
+        for game in 0..60 {
+            let mut rng = crate::rng::SplitMix64::stream(3, game);
+            let mut state = KingsCourt::start(&params());
+            while let Some((mv, _)) = state.random_move(&mut rng, &mut buffer) {
+                positions.push(state.clone());
+                state.play_unchecked(mv);
+            }
+            positions.push(state);
+        }
+        let mut rng = crate::rng::SplitMix64::new(9);
+        for state in &positions {
+            let mut all = Vec::new();
+            state.generate_moves(&mut |mv| all.push(mv));
+            for (k, &mv) in all.iter().enumerate() {
+                assert_eq!(state.nth_move(k as u64), Some(mv), "move {k} of {}", state.text());
+            }
+            assert_eq!(state.nth_move(all.len() as u64), None);
+            let mut again = rng.clone();
+            let drawn = state.random_move(&mut rng, &mut buffer);
+            let expected = (!all.is_empty()).then(|| {
+                let index = again.below(all.len() as u64);
+                (all[index as usize], all.len() as u64)
+            });
+            assert_eq!(drawn, expected, "{}", state.text());
+            assert_eq!(rng.clone().next_u64(), again.next_u64());
+        }
+        assert!(positions.len() > 3000, "{}", positions.len());
     }
 
     /// `state` moved by symmetry `g` of the board.
