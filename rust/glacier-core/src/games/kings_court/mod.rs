@@ -506,8 +506,12 @@ impl KingsCourt {
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
+        // A step is almost always there: look for one before working out the jumps.
+        if (0..4).any(|d| shift(own, d) & !occupied != 0) {
+            return true;
+        }
         let masks = jump_masks(occupied);
-        (0..4).any(|d| shift(own, d) & !occupied != 0 || masks[d] & own != 0)
+        masks.iter().any(|&mask| mask & own != 0)
     }
 
     /// The Court rule after a move by `mover` (from the third ply on): a draw when neither
