@@ -311,21 +311,34 @@ fn jump_chains(masks: &[u64; 4], from: usize, mut visit: impl FnMut(usize, u64) 
     }
 }
 
+/// The squares from which a piece could jump at all in a position: the union of the
+/// [`jump_masks`]. A landing outside them ends every chain that reaches it.
+#[inline]
+fn jump_sources(masks: &[u64; 4]) -> u64 {
+    masks[0] | masks[1] | masks[2] | masks[3]
+}
+
 /// The number of jump chains that continue from a first landing `first`: the simple paths
 /// of jumps from `first`, the path that stops there included. It depends only on the
 /// position, not on which piece jumped to `first`: the piece's start square is occupied in
 /// the position, so no path from `first` can land on it, and (see [`jump_masks`]) its
 /// leaving opens no jump.
 ///
-/// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
-/// is counted without being pushed.
-fn continuations(masks: &[u64; 4], first: usize) -> u64 {
-    let mut all = 1u64;
+/// The same search as [`jump_chains`], trimmed for counting: the landings outside
+/// `sources` ([`jump_sources`]) end their paths and are counted by a popcount, and any
+/// other landing with no jump on is counted without being pushed.
+///
+/// The landings of the paths from `first` lie on its 4x4 sublattice and none is visited
+/// twice: the count is at most the number of simple paths from one vertex of a 4x4 grid,
+/// 2,111 (from a corner), so it fits in a `u16`.
+fn continuations(masks: &[u64; 4], sources: u64, first: usize) -> u64 {
+    let mut visited = bit(first);
+    let targets = jump_targets(masks, first, visited);
+    let mut all = 1 + u64::from((targets & !sources).count_ones());
     let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
     let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
     at[0] = first as u8;
-    let mut visited = bit(first);
-    todo[0] = jump_targets(masks, first, visited);
+    todo[0] = targets & sources;
     let mut depth = 0usize;
     loop {
         let pending = todo[depth];
@@ -339,15 +352,42 @@ fn continuations(masks: &[u64; 4], first: usize) -> u64 {
         }
         todo[depth] = pending & (pending - 1);
         let land = pending.trailing_zeros() as usize;
-        all += 1;
         let onward = jump_targets(masks, land, visited | bit(land));
-        if onward != 0 {
+        all += 1 + u64::from((onward & !sources).count_ones());
+        if onward & sources != 0 {
             depth += 1;
             at[depth] = land as u8;
             visited |= bit(land);
-            todo[depth] = onward;
+            todo[depth] = onward & sources;
         }
     }
+}
+
+/// The number of jump chains of the pieces `own` ([`KingsCourt::count_moves`] without the
+/// steps). Every chain is a first jump followed by one of the continuations from its first
+/// landing: they are counted once per first landing, for all the pieces that jump there.
+/// A first landing outside `sources` has one continuation (stopping there): those are
+/// counted by popcounts. `keep` is told the count of each other first landing.
+#[inline(always)]
+fn count_chains(masks: &[u64; 4], own: u64, mut keep: impl FnMut(usize, u64)) -> u64 {
+    let sources = jump_sources(masks);
+    let mut n = 0u64;
+    let mut deep_firsts = 0u64;
+    for (d, mask) in masks.iter().enumerate() {
+        let landings = shift(shift(mask & own, d), d);
+        n += u64::from((landings & !sources).count_ones());
+        deep_firsts |= landings & sources;
+    }
+    for first in squares(deep_firsts) {
+        // The pieces that jump to `first`: two squares back along each direction.
+        let b = bit(first);
+        let jumpers = own
+            & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
+        let chains = continuations(masks, sources, first);
+        keep(first, chains);
+        n += u64::from(jumpers.count_ones()) * chains;
+    }
+    n
 }
 
 /// The chain of jumps from `from` numbered `k` (from 0) among those whose first jump lands
@@ -464,7 +504,8 @@ impl KingsCourt {
     /// The move numbered `index` (from 0) in the order of [`KingsCourt::for_each_move`],
     /// after the opening, found by skipping whole groups of moves by their counts: a piece's
     /// steps by a popcount, its chains one first landing at a time by the number of chains
-    /// that continue from there (`continuations_from`, the count of [`continuations`]).
+    /// that continue from there (1 outside the jump sources, else `continuations_from`, the
+    /// count of [`continuations`]).
     /// Only the chains of the first landing that holds the move are walked.
     #[inline]
     fn pick_after_opening(
@@ -475,6 +516,7 @@ impl KingsCourt {
     ) -> Option<KingsCourtMove> {
         let own = self.pieces[self.side as usize];
         let empty = !self.occupied();
+        let sources = jump_sources(masks);
         // steppers[d]: the pieces whose neighbour in direction d is empty.
         let steppers = [0, 1, 2, 3].map(|d| own & shift(empty, d ^ 2));
         for from in squares(own) {
@@ -489,7 +531,11 @@ impl KingsCourt {
             }
             index -= steps;
             for first in squares(jump_targets(masks, from, bit(from))) {
-                let chains = continuations_from(first);
+                let chains = if sources & bit(first) == 0 {
+                    1
+                } else {
+                    continuations_from(first)
+                };
                 if index < chains {
                     return nth_chain(masks, from, jump_direction(from, first), first, index);
                 }
@@ -748,21 +794,7 @@ impl Game for KingsCourt {
         for d in 0..4 {
             n += u64::from((shift(own, d) & !occupied).count_ones());
         }
-        // Every chain is a first jump followed by one of the continuations from its first
-        // landing: count them once per first landing, for all the pieces that jump there.
-        let masks = jump_masks(occupied);
-        let mut firsts = 0u64;
-        for (d, mask) in masks.iter().enumerate() {
-            firsts |= shift(shift(mask & own, d), d);
-        }
-        for first in squares(firsts) {
-            // The pieces that jump to `first`: two squares back along each direction.
-            let b = bit(first);
-            let jumpers = own
-                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
-            n += u64::from(jumpers.count_ones()) * continuations(&masks, first);
-        }
-        n
+        n + count_chains(&jump_masks(occupied), own, |_, _| {})
     }
 
     /// Counting is cheaper than generating here (measured: playouts 15-30 percent faster
@@ -784,24 +816,17 @@ impl Game for KingsCourt {
             n += u64::from((shift(own, d) & !occupied).count_ones());
         }
         let masks = jump_masks(occupied);
-        let mut firsts = 0u64;
-        for (d, mask) in masks.iter().enumerate() {
-            firsts |= shift(shift(mask & own, d), d);
-        }
-        let mut chains_from = [0u64; SQUARES];
-        for first in squares(firsts) {
-            let b = bit(first);
-            let jumpers = own
-                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
-            let chains = continuations(&masks, first);
-            chains_from[first] = chains;
-            n += u64::from(jumpers.count_ones()) * chains;
-        }
+        // Only first landings inside the jump sources are kept; see `continuations` for u16.
+        let mut chains_from = [0u16; SQUARES];
+        n += count_chains(&masks, own, |first, chains| {
+            debug_assert!(chains <= u64::from(u16::MAX));
+            chains_from[first] = chains as u16;
+        });
         if n == 0 {
             return None;
         }
         let index = rng.below(n);
-        let mv = self.pick_after_opening(&masks, index, |first| chains_from[first])?;
+        let mv = self.pick_after_opening(&masks, index, |first| u64::from(chains_from[first]))?;
         Some((mv, n))
     }
 
@@ -819,7 +844,8 @@ impl Game for KingsCourt {
             });
         }
         let masks = jump_masks(self.occupied());
-        self.pick_after_opening(&masks, index, |first| continuations(&masks, first))
+        let sources = jump_sources(&masks);
+        self.pick_after_opening(&masks, index, |first| continuations(&masks, sources, first))
     }
 
     fn play_unchecked(&mut self, mv: KingsCourtMove) {
