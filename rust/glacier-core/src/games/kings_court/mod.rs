@@ -502,11 +502,13 @@ impl KingsCourt {
     }
 
     /// The move numbered `index` (from 0) in the order of [`KingsCourt::for_each_move`],
-    /// after the opening, found by skipping whole groups of moves by their counts: a piece's
-    /// steps by a popcount, its chains one first landing at a time by the number of chains
-    /// that continue from there (1 outside the jump sources, else `continuations_from`, the
-    /// count of [`continuations`]).
-    /// Only the chains of the first landing that holds the move are walked.
+    /// after the opening, found by skipping whole groups of moves by their counts. Only the
+    /// pieces that can jump (the jumpers) have chains, so the pieces are taken in runs that
+    /// end at a jumper: the steps of a run (the jumper's come before its chains) are
+    /// counted by popcounts, then the jumper's chains one first landing at a time by the
+    /// number of chains that continue from there (1 outside the jump sources, else
+    /// `continuations_from`, the count of [`continuations`]). Only the run or the first
+    /// landing that holds the move is walked.
     #[inline]
     fn pick_after_opening(
         &self,
@@ -519,17 +521,27 @@ impl KingsCourt {
         let sources = jump_sources(masks);
         // steppers[d]: the pieces whose neighbour in direction d is empty.
         let steppers = [0, 1, 2, 3].map(|d| own & shift(empty, d ^ 2));
-        for from in squares(own) {
-            let dirs = (0..4).fold(0u32, |acc, d| acc | (((steppers[d] >> from) & 1) as u32) << d);
-            let steps = u64::from(dirs.count_ones());
+        let mut rest = own;
+        let mut jumpers = own & sources;
+        loop {
+            // The pieces up to the next jumper, that one included (or all the rest).
+            let run = if jumpers == 0 {
+                rest
+            } else {
+                rest & (jumpers ^ (jumpers - 1))
+            };
+            let steps: u64 = steppers
+                .iter()
+                .map(|&s| u64::from((s & run).count_ones()))
+                .sum();
             if index < steps {
-                let mut left = dirs;
-                for _ in 0..index {
-                    left &= left - 1;
-                }
-                return Some(KingsCourtMove::step(from, left.trailing_zeros() as usize));
+                return Some(Self::nth_step(&steppers, run, index));
             }
             index -= steps;
+            if jumpers == 0 {
+                return None;
+            }
+            let from = jumpers.trailing_zeros() as usize;
             for first in squares(jump_targets(masks, from, bit(from))) {
                 let chains = if sources & bit(first) == 0 {
                     1
@@ -541,8 +553,31 @@ impl KingsCourt {
                 }
                 index -= chains;
             }
+            rest &= !run;
+            jumpers &= jumpers - 1;
         }
-        None
+    }
+
+    /// The step numbered `index` (from 0, below their number) among the steps of the pieces
+    /// `run`, in the order of [`KingsCourt::for_each_move`]: by piece, then by direction.
+    /// `steppers[d]` holds the pieces whose neighbour in direction `d` is empty.
+    #[inline]
+    fn nth_step(steppers: &[u64; 4], run: u64, mut index: u64) -> KingsCourtMove {
+        let mut from = 0;
+        let mut dirs = 0u32;
+        for sq in squares(run) {
+            from = sq;
+            dirs = (0..4).fold(0u32, |acc, d| acc | (((steppers[d] >> sq) & 1) as u32) << d);
+            let steps = u64::from(dirs.count_ones());
+            if index < steps {
+                break;
+            }
+            index -= steps;
+        }
+        for _ in 0..index {
+            dirs &= dirs - 1;
+        }
+        KingsCourtMove::step(from, dirs.trailing_zeros() as usize)
     }
 
     /// Whether the side to move has a legal move: a step or a first jump.
