@@ -373,19 +373,19 @@ fn count_chains(masks: &[u64; 4], own: u64, mut keep: impl FnMut(usize, u64)) ->
     let sources = jump_sources(masks);
     let mut n = 0u64;
     let mut deep_firsts = 0u64;
+    // landings[d]: the first landings of the jumps of `own` in direction d.
+    let mut landings = [0u64; 4];
     for (d, mask) in masks.iter().enumerate() {
-        let landings = shift(shift(mask & own, d), d);
-        n += u64::from((landings & !sources).count_ones());
-        deep_firsts |= landings & sources;
+        landings[d] = shift(shift(mask & own, d), d);
+        n += u64::from((landings[d] & !sources).count_ones());
+        deep_firsts |= landings[d] & sources;
     }
     for first in squares(deep_firsts) {
-        // The pieces that jump to `first`: two squares back along each direction.
-        let b = bit(first);
-        let jumpers = own
-            & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
+        // The pieces that jump to `first`: one per direction whose landings hold it.
+        let jumpers = landings.iter().map(|&l| (l >> first) & 1).sum::<u64>();
         let chains = continuations(masks, sources, first);
         keep(first, chains);
-        n += u64::from(jumpers.count_ones()) * chains;
+        n += jumpers * chains;
     }
     n
 }
