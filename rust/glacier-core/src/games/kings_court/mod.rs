@@ -311,21 +311,34 @@ fn jump_chains(masks: &[u64; 4], from: usize, mut visit: impl FnMut(usize, u64) 
     }
 }
 
+/// The squares from which a piece could jump at all in a position: the union of the
+/// [`jump_masks`]. A landing outside them ends every chain that reaches it.
+#[inline]
+fn jump_sources(masks: &[u64; 4]) -> u64 {
+    masks[0] | masks[1] | masks[2] | masks[3]
+}
+
 /// The number of jump chains that continue from a first landing `first`: the simple paths
 /// of jumps from `first`, the path that stops there included. It depends only on the
 /// position, not on which piece jumped to `first`: the piece's start square is occupied in
 /// the position, so no path from `first` can land on it, and (see [`jump_masks`]) its
 /// leaving opens no jump.
 ///
-/// The same search as [`jump_chains`], trimmed for counting: a landing with no jump on
-/// is counted without being pushed.
-fn continuations(masks: &[u64; 4], first: usize) -> u64 {
-    let mut all = 1u64;
+/// The same search as [`jump_chains`], trimmed for counting: the landings outside
+/// `sources` ([`jump_sources`]) end their paths and are counted by a popcount, and any
+/// other landing with no jump on is counted without being pushed.
+///
+/// The landings of the paths from `first` lie on its 4x4 sublattice and none is visited
+/// twice: the count is at most the number of simple paths from one vertex of a 4x4 grid,
+/// 2,111 (from a corner), so it fits in a `u16`.
+fn continuations(masks: &[u64; 4], sources: u64, first: usize) -> u64 {
+    let mut visited = bit(first);
+    let targets = jump_targets(masks, first, visited);
+    let mut all = 1 + u64::from((targets & !sources).count_ones());
     let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
     let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
     at[0] = first as u8;
-    let mut visited = bit(first);
-    todo[0] = jump_targets(masks, first, visited);
+    todo[0] = targets & sources;
     let mut depth = 0usize;
     loop {
         let pending = todo[depth];
@@ -339,13 +352,86 @@ fn continuations(masks: &[u64; 4], first: usize) -> u64 {
         }
         todo[depth] = pending & (pending - 1);
         let land = pending.trailing_zeros() as usize;
-        all += 1;
         let onward = jump_targets(masks, land, visited | bit(land));
-        if onward != 0 {
+        all += 1 + u64::from((onward & !sources).count_ones());
+        if onward & sources != 0 {
             depth += 1;
             at[depth] = land as u8;
             visited |= bit(land);
-            todo[depth] = onward;
+            todo[depth] = onward & sources;
+        }
+    }
+}
+
+/// The number of jump chains of the pieces `own` ([`KingsCourt::count_moves`] without the
+/// steps). Every chain is a first jump followed by one of the continuations from its first
+/// landing: they are counted once per first landing, for all the pieces that jump there.
+/// A first landing outside `sources` has one continuation (stopping there): those are
+/// counted by popcounts. `keep` is told the count of each other first landing.
+#[inline(always)]
+fn count_chains(masks: &[u64; 4], own: u64, mut keep: impl FnMut(usize, u64)) -> u64 {
+    let sources = jump_sources(masks);
+    let mut n = 0u64;
+    let mut deep_firsts = 0u64;
+    // landings[d]: the first landings of the jumps of `own` in direction d.
+    let mut landings = [0u64; 4];
+    for (d, mask) in masks.iter().enumerate() {
+        landings[d] = shift(shift(mask & own, d), d);
+        n += u64::from((landings[d] & !sources).count_ones());
+        deep_firsts |= landings[d] & sources;
+    }
+    for first in squares(deep_firsts) {
+        // The pieces that jump to `first`: one per direction whose landings hold it.
+        let jumpers = landings.iter().map(|&l| (l >> first) & 1).sum::<u64>();
+        let chains = continuations(masks, sources, first);
+        keep(first, chains);
+        n += jumpers * chains;
+    }
+    n
+}
+
+/// The chain of jumps from `from` numbered `k` (from 0) among those whose first jump lands
+/// on `first` (in direction `first_dir`), in the order of [`jump_chains`]: the chain that
+/// stops at `first`, then depth first over the landings beyond it, lowest square first.
+/// `None` when there are not that many.
+fn nth_chain(
+    masks: &[u64; 4],
+    from: usize,
+    first_dir: usize,
+    first: usize,
+    mut k: u64,
+) -> Option<KingsCourtMove> {
+    if k == 0 {
+        return Some(KingsCourtMove::chain(from, 1, first_dir as u64));
+    }
+    let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
+    let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
+    at[1] = first as u8;
+    let mut visited = bit(from) | bit(first);
+    todo[1] = jump_targets(masks, first, visited);
+    let mut depth = 1usize;
+    let mut dirs = first_dir as u64;
+    loop {
+        let pending = todo[depth];
+        if pending == 0 {
+            if depth == 1 {
+                return None;
+            }
+            visited ^= bit(at[depth] as usize);
+            depth -= 1;
+            continue;
+        }
+        todo[depth] = pending & (pending - 1);
+        let land = pending.trailing_zeros() as usize;
+        let d = jump_direction(at[depth] as usize, land);
+        dirs = (dirs & ((1 << (2 * depth)) - 1)) | (d as u64) << (2 * depth);
+        depth += 1;
+        at[depth] = land as u8;
+        visited |= bit(land);
+        todo[depth] = jump_targets(masks, land, visited);
+        k -= 1;
+        if k == 0 {
+            return Some(KingsCourtMove::chain(from, depth, dirs));
         }
     }
 }
@@ -415,6 +501,85 @@ impl KingsCourt {
         false
     }
 
+    /// The move numbered `index` (from 0) in the order of [`KingsCourt::for_each_move`],
+    /// after the opening, found by skipping whole groups of moves by their counts. Only the
+    /// pieces that can jump (the jumpers) have chains, so the pieces are taken in runs that
+    /// end at a jumper: the steps of a run (the jumper's come before its chains) are
+    /// counted by popcounts, then the jumper's chains one first landing at a time by the
+    /// number of chains that continue from there (1 outside the jump sources, else
+    /// `continuations_from`, the count of [`continuations`]). Only the run or the first
+    /// landing that holds the move is walked.
+    #[inline]
+    fn pick_after_opening(
+        &self,
+        masks: &[u64; 4],
+        mut index: u64,
+        mut continuations_from: impl FnMut(usize) -> u64,
+    ) -> Option<KingsCourtMove> {
+        let own = self.pieces[self.side as usize];
+        let empty = !self.occupied();
+        let sources = jump_sources(masks);
+        // steppers[d]: the pieces whose neighbour in direction d is empty.
+        let steppers = [0, 1, 2, 3].map(|d| own & shift(empty, d ^ 2));
+        let mut rest = own;
+        let mut jumpers = own & sources;
+        loop {
+            // The pieces up to the next jumper, that one included (or all the rest).
+            let run = if jumpers == 0 {
+                rest
+            } else {
+                rest & (jumpers ^ (jumpers - 1))
+            };
+            let steps: u64 = steppers
+                .iter()
+                .map(|&s| u64::from((s & run).count_ones()))
+                .sum();
+            if index < steps {
+                return Some(Self::nth_step(&steppers, run, index));
+            }
+            index -= steps;
+            if jumpers == 0 {
+                return None;
+            }
+            let from = jumpers.trailing_zeros() as usize;
+            for first in squares(jump_targets(masks, from, bit(from))) {
+                let chains = if sources & bit(first) == 0 {
+                    1
+                } else {
+                    continuations_from(first)
+                };
+                if index < chains {
+                    return nth_chain(masks, from, jump_direction(from, first), first, index);
+                }
+                index -= chains;
+            }
+            rest &= !run;
+            jumpers &= jumpers - 1;
+        }
+    }
+
+    /// The step numbered `index` (from 0, below their number) among the steps of the pieces
+    /// `run`, in the order of [`KingsCourt::for_each_move`]: by piece, then by direction.
+    /// `steppers[d]` holds the pieces whose neighbour in direction `d` is empty.
+    #[inline]
+    fn nth_step(steppers: &[u64; 4], run: u64, mut index: u64) -> KingsCourtMove {
+        let mut from = 0;
+        let mut dirs = 0u32;
+        for sq in squares(run) {
+            from = sq;
+            dirs = (0..4).fold(0u32, |acc, d| acc | (((steppers[d] >> sq) & 1) as u32) << d);
+            let steps = u64::from(dirs.count_ones());
+            if index < steps {
+                break;
+            }
+            index -= steps;
+        }
+        for _ in 0..index {
+            dirs &= dirs - 1;
+        }
+        KingsCourtMove::step(from, dirs.trailing_zeros() as usize)
+    }
+
     /// Whether the side to move has a legal move: a step or a first jump.
     fn has_move(&self) -> bool {
         if self.in_opening() {
@@ -422,8 +587,12 @@ impl KingsCourt {
         }
         let own = self.pieces[self.side as usize];
         let occupied = self.occupied();
+        // A step is almost always there: look for one before working out the jumps.
+        if (0..4).any(|d| shift(own, d) & !occupied != 0) {
+            return true;
+        }
         let masks = jump_masks(occupied);
-        (0..4).any(|d| shift(own, d) & !occupied != 0 || masks[d] & own != 0)
+        masks.iter().any(|&mask| mask & own != 0)
     }
 
     /// The Court rule after a move by `mover` (from the third ply on): a draw when neither
@@ -660,21 +829,7 @@ impl Game for KingsCourt {
         for d in 0..4 {
             n += u64::from((shift(own, d) & !occupied).count_ones());
         }
-        // Every chain is a first jump followed by one of the continuations from its first
-        // landing: count them once per first landing, for all the pieces that jump there.
-        let masks = jump_masks(occupied);
-        let mut firsts = 0u64;
-        for (d, mask) in masks.iter().enumerate() {
-            firsts |= shift(shift(mask & own, d), d);
-        }
-        for first in squares(firsts) {
-            // The pieces that jump to `first`: two squares back along each direction.
-            let b = bit(first);
-            let jumpers = own
-                & (masks[0] & b >> 16 | masks[1] & b >> 2 | masks[2] & b << 16 | masks[3] & b << 2);
-            n += u64::from(jumpers.count_ones()) * continuations(&masks, first);
-        }
-        n
+        n + count_chains(&jump_masks(occupied), own, |_, _| {})
     }
 
     /// Counting is cheaper than generating here (measured: playouts 15-30 percent faster
@@ -685,7 +840,47 @@ impl Game for KingsCourt {
         rng: &mut crate::rng::SplitMix64,
         _buffer: &mut crate::game::MoveBuffer<KingsCourtMove, N>,
     ) -> Option<(KingsCourtMove, u64)> {
-        crate::game::count_then_pick(self, rng)
+        if self.outcome != Outcome::Ongoing || self.in_opening() {
+            return crate::game::count_then_pick(self, rng);
+        }
+        // count_moves, keeping each first landing's continuations for the pick.
+        let own = self.pieces[self.side as usize];
+        let occupied = self.occupied();
+        let mut n = 0u64;
+        for d in 0..4 {
+            n += u64::from((shift(own, d) & !occupied).count_ones());
+        }
+        let masks = jump_masks(occupied);
+        // Only first landings inside the jump sources are kept; see `continuations` for u16.
+        let mut chains_from = [0u16; SQUARES];
+        n += count_chains(&masks, own, |first, chains| {
+            debug_assert!(chains <= u64::from(u16::MAX));
+            chains_from[first] = chains as u16;
+        });
+        if n == 0 {
+            return None;
+        }
+        let index = rng.below(n);
+        let mv = self.pick_after_opening(&masks, index, |first| u64::from(chains_from[first]))?;
+        Some((mv, n))
+    }
+
+    /// Found by skipping whole groups of moves by their counts
+    /// ([`KingsCourt::pick_after_opening`]); the opening's few steps are walked.
+    fn nth_move(&self, index: u64) -> Option<KingsCourtMove> {
+        if self.outcome != Outcome::Ongoing {
+            return None;
+        }
+        if self.in_opening() {
+            let mut seen = 0;
+            return self.find_move(|_| {
+                seen += 1;
+                seen > index
+            });
+        }
+        let masks = jump_masks(self.occupied());
+        let sources = jump_sources(&masks);
+        self.pick_after_opening(&masks, index, |first| continuations(&masks, sources, first))
     }
 
     fn play_unchecked(&mut self, mv: KingsCourtMove) {
@@ -870,6 +1065,42 @@ mod tests {
             };
             session.play(mv).expect("legal");
         }
+    }
+
+    #[test]
+    fn the_draw_and_nth_move_give_the_generated_moves() {
+        // Along random games (and in the position of the longest chains): nth_move(k) is
+        // the k-th generated move, and random_move draws as the walk over them would.
+        let long = "G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/1R1R1R1R/G1G1G1G1/RR1R1R1R r 10";
+        let mut positions = vec![KingsCourt::from_text(long, &params()).expect("valid")];
+        let mut buffer = crate::game::MoveBuffer::<KingsCourtMove>::new();
+        for game in 0..60 {
+            let mut rng = crate::rng::SplitMix64::stream(3, game);
+            let mut state = KingsCourt::start(&params());
+            while let Some((mv, _)) = state.random_move(&mut rng, &mut buffer) {
+                positions.push(state.clone());
+                state.play_unchecked(mv);
+            }
+            positions.push(state);
+        }
+        let mut rng = crate::rng::SplitMix64::new(9);
+        for state in &positions {
+            let mut all = Vec::new();
+            state.generate_moves(&mut |mv| all.push(mv));
+            for (k, &mv) in all.iter().enumerate() {
+                assert_eq!(state.nth_move(k as u64), Some(mv), "move {k} of {}", state.text());
+            }
+            assert_eq!(state.nth_move(all.len() as u64), None);
+            let mut again = rng.clone();
+            let drawn = state.random_move(&mut rng, &mut buffer);
+            let expected = (!all.is_empty()).then(|| {
+                let index = again.below(all.len() as u64);
+                (all[index as usize], all.len() as u64)
+            });
+            assert_eq!(drawn, expected, "{}", state.text());
+            assert_eq!(rng.clone().next_u64(), again.next_u64());
+        }
+        assert!(positions.len() > 3000, "{}", positions.len());
     }
 
     /// `state` moved by symmetry `g` of the board.
