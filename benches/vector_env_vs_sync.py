@@ -28,6 +28,11 @@ import statistics
 import time
 from typing import Any
 
+# numpy's OpenBLAS starts a thread per core that spins for a while when woken; none of the
+# work here uses it, and on a small machine it would take a core from the batched env's
+# threads. Set before numpy is imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import gymnasium
 import numpy as np
 
