@@ -79,10 +79,6 @@ struct Slot<G: FullGame> {
     legal: Vec<u16>,
     moves: Vec<G::Move>,
     legal_known: bool,
-    /// Per kept mask buffer: the actions set in this environment's row (`None`: unknown).
-    masked: [Option<Vec<u16>>; VIEWS],
-    /// Per kept observation buffer: what this environment's row shows (`None`: unknown).
-    shown: [Option<Shown<G>>; VIEWS],
 }
 
 impl<G: FullGame> Slot<G> {
@@ -94,15 +90,16 @@ impl<G: FullGame> Slot<G> {
         self.legal_known = false;
     }
 
-    /// Plays `mv`, which completes the move being made.
-    fn play(&mut self, mv: G::Move) {
+    /// Plays `mv`, which completes the move being made. With `find_moves` (the legal
+    /// actions are wanted next, for a mask), in games of one action per move, the moves
+    /// generated for them also tell whether the game is over: it is exactly when the player
+    /// to move has none (asking the state may generate them a second time).
+    fn play(&mut self, mv: G::Move, find_moves: bool) {
         self.partial.clear();
         self.state.play_unchecked(mv);
         self.length += 1;
         self.legal_known = false;
-        if G::ONE_ACTION_MOVES {
-            // One generation tells both the moves and the end: a game is over exactly when
-            // its player to move has no move (asking the state may generate them again).
+        if G::ONE_ACTION_MOVES && find_moves {
             self.terminal = false;
             self.find_legal();
             self.terminal = self.legal.is_empty();
@@ -113,6 +110,7 @@ impl<G: FullGame> Slot<G> {
 
     /// Does what this step's resolved action does, writing `returns` (this environment's
     /// row) and `result` where the episode ends; restarts it then with `auto_reset`.
+    /// `masked`: a mask is written next.
     fn advance(
         &mut self,
         returns: &mut [f64],
@@ -120,6 +118,7 @@ impl<G: FullGame> Slot<G> {
         start_terminal: bool,
         auto_reset: bool,
         agent: Option<usize>,
+        masked: bool,
     ) {
         self.result = StepResult::default();
         let mover = agent.unwrap_or_else(|| self.state.current_player());
@@ -131,7 +130,7 @@ impl<G: FullGame> Slot<G> {
                 return;
             }
             Resolved::Move(mv) => {
-                self.play(mv);
+                self.play(mv, masked && agent.is_none());
                 if let Some(agent) = agent {
                     self.play_opponents(agent);
                 }
@@ -190,13 +189,14 @@ impl<G: FullGame> Slot<G> {
         self.legal_known && G::ONE_ACTION_MOVES && self.partial.is_empty()
     }
 
-    /// Brings this environment's row of kept mask buffer `view` up to date: clears the
-    /// actions it set last time (the whole row when `fresh` or unknown), sets the legal ones.
-    /// (Writing only the difference of the two sets was measured slower: its branches are
-    /// as random as the sets, and the lines it spares are few.)
-    fn write_mask(&mut self, row: &mut [bool], view: usize, fresh: bool) {
+    /// Brings this environment's row of a kept mask buffer up to date, `masked` being the
+    /// actions the row holds (`None`: unknown): clears them (the whole row when `fresh` or
+    /// unknown), sets the legal ones. (Writing only the difference of the two sets was
+    /// measured slower: its branches are as random as the sets, and the lines it spares
+    /// are few.)
+    fn write_mask(&mut self, row: &mut [bool], masked: &mut Option<Vec<u16>>, fresh: bool) {
         self.find_legal();
-        match &mut self.masked[view] {
+        match masked {
             Some(set) if !fresh => {
                 for &a in set.iter() {
                     row[usize::from(a)] = false;
@@ -207,25 +207,24 @@ impl<G: FullGame> Slot<G> {
         for &a in &self.legal {
             row[usize::from(a)] = true;
         }
-        self.masked[view]
-            .get_or_insert_with(Vec::new)
-            .clone_from(&self.legal);
+        masked.get_or_insert_with(Vec::new).clone_from(&self.legal);
     }
 
-    /// Brings this environment's row of kept observation buffer `view` up to date, from
-    /// `player`'s point of view (the player to move's when `None`): from what the row shows
-    /// (afresh when `fresh` or unknown) to this state's observation.
+    /// Brings this environment's row of a kept observation buffer up to date, `shown`
+    /// being what it shows (`None`: unknown), from `player`'s point of view (the player to
+    /// move's when `None`): from that (afresh when `fresh` or unknown) to this state's
+    /// observation.
     fn write_observation(
-        &mut self,
+        &self,
         row: &mut [f32],
+        shown: &mut Option<Shown<G>>,
         player: Option<usize>,
-        view: usize,
         fresh: bool,
     ) {
         let who = player.unwrap_or_else(|| self.state.current_player());
         let (state, partial) = (&self.state, self.partial);
         let pending = partial.path().as_slice();
-        match &mut self.shown[view] {
+        match shown {
             Some(old) if !fresh => {
                 let old_pending = old.partial.path().as_slice();
                 state.update_observation(pending, who, &old.state, old_pending, old.player, row);
@@ -271,7 +270,7 @@ impl<G: FullGame> Slot<G> {
                 }
             });
             let Some(mv) = chosen else { break };
-            self.play(mv);
+            self.play(mv, false);
         }
     }
 }
@@ -282,6 +281,12 @@ pub struct VecEnv<G: FullGame> {
     start: G,
     start_terminal: bool,
     slots: Vec<Slot<G>>,
+    /// Per kept mask buffer, per environment: the actions set in its row (`None`: unknown).
+    /// Kept apart from the slots (and made on the buffer's first use), so that a step
+    /// streams only through what it uses.
+    masked: [Vec<Option<Vec<u16>>>; VIEWS],
+    /// Per kept observation buffer, per environment: what its row shows (`None`: unknown).
+    shown: [Vec<Option<Shown<G>>>; VIEWS],
     auto_reset: bool,
     /// The agent's seat when the other seats are played by the built-in random opponent.
     agent: Option<usize>,
@@ -470,13 +475,13 @@ impl<G: FullGame> VecEnv<G> {
             legal: Vec::new(),
             moves: Vec::new(),
             legal_known: false,
-            masked: std::array::from_fn(|_| None),
-            shown: std::array::from_fn(|_| None),
         }));
         Ok(VecEnv {
             start_terminal: start.is_terminal(),
             start,
             slots,
+            masked: std::array::from_fn(|_| Vec::new()),
+            shown: std::array::from_fn(|_| Vec::new()),
             auto_reset,
             agent: None,
             threads: thread_count(threads),
@@ -614,11 +619,21 @@ impl<G: FullGame> VecEnv<G> {
             .as_ref()
             .map_or((None, 0, false), |o| (o.player, o.view, o.fresh));
         let obs_size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let masked = masks
+            .is_some()
+            .then(|| kept(&mut self.masked[mask_view], n));
+        let shown = observations
+            .is_some()
+            .then(|| kept(&mut self.shown[obs_view], n));
         let rows = (
             Per(returns, players),
             (
-                masks.map(|m| Per(m.out, G::NUM_DISTINCT_ACTIONS)),
-                observations.map(|o| Per(o.out, obs_size)),
+                masks
+                    .zip(masked)
+                    .map(|(m, kept)| (Per(m.out, G::NUM_DISTINCT_ACTIONS), Per(kept, 1))),
+                observations
+                    .zip(shown)
+                    .map(|(o, kept)| (Per(o.out, obs_size), Per(kept, 1))),
             ),
         );
         chunked(
@@ -626,15 +641,16 @@ impl<G: FullGame> VecEnv<G> {
             rows,
             self.threads,
             |slots, (returns, (masks, obs))| {
-                let mut mask_rows = masks.map(|m| m.0.chunks_mut(m.1));
-                let mut obs_rows = obs.map(|o| o.0.chunks_mut(o.1));
+                let masked = masks.is_some();
+                let mut mask_rows = masks.map(|(rows, kept)| rows.0.chunks_mut(rows.1).zip(kept.0));
+                let mut obs_rows = obs.map(|(rows, kept)| rows.0.chunks_mut(rows.1).zip(kept.0));
                 for (slot, row) in slots.iter_mut().zip(returns.0.chunks_mut(players)) {
-                    slot.advance(row, start, start_terminal, auto_reset, agent);
-                    if let Some(mask) = mask_rows.as_mut().and_then(Iterator::next) {
-                        slot.write_mask(mask, mask_view, fresh_masks);
+                    slot.advance(row, start, start_terminal, auto_reset, agent, masked);
+                    if let Some((mask, kept)) = mask_rows.as_mut().and_then(Iterator::next) {
+                        slot.write_mask(mask, kept, fresh_masks);
                     }
-                    if let Some(obs) = obs_rows.as_mut().and_then(Iterator::next) {
-                        slot.write_observation(obs, player, obs_view, fresh_obs);
+                    if let Some((obs, kept)) = obs_rows.as_mut().and_then(Iterator::next) {
+                        slot.write_observation(obs, kept, player, fresh_obs);
                     }
                 }
             },
@@ -672,13 +688,16 @@ impl<G: FullGame> VecEnv<G> {
     /// without generating them again.
     pub fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool) {
         let size = G::NUM_DISTINCT_ACTIONS;
+        let masked = kept(&mut self.masked[view], self.slots.len());
         chunked(
             &mut self.slots,
-            Per(out, size),
+            (Per(out, size), Per(masked, 1)),
             self.threads,
-            |slots, out| {
-                for (slot, row) in slots.iter_mut().zip(out.0.chunks_mut(size)) {
-                    slot.write_mask(row, view, fresh);
+            |slots, (out, masked)| {
+                for ((slot, row), kept) in
+                    slots.iter_mut().zip(out.0.chunks_mut(size)).zip(masked.0)
+                {
+                    slot.write_mask(row, kept, fresh);
                 }
             },
         );
@@ -719,13 +738,15 @@ impl<G: FullGame> VecEnv<G> {
         fresh: bool,
     ) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let shown = kept(&mut self.shown[view], self.slots.len());
         chunked(
             &mut self.slots,
-            Per(out, size),
+            (Per(out, size), Per(shown, 1)),
             self.threads,
-            |slots, out| {
-                for (slot, row) in slots.iter_mut().zip(out.0.chunks_mut(size)) {
-                    slot.write_observation(row, player, view, fresh);
+            |slots, (out, shown)| {
+                for ((slot, row), kept) in slots.iter_mut().zip(out.0.chunks_mut(size)).zip(shown.0)
+                {
+                    slot.write_observation(row, kept, player, fresh);
                 }
             },
         );
@@ -772,7 +793,7 @@ impl<G: FullGame> VecEnv<G> {
     pub fn play_move(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
         let players = self.num_players();
         let slot = &mut self.slots[env];
-        slot.play(mv);
+        slot.play(mv, false);
         returns.fill(0.0);
         if !slot.terminal {
             return StepResult::default();
@@ -790,6 +811,14 @@ impl<G: FullGame> VecEnv<G> {
         }
         result
     }
+}
+
+/// The records of one kept buffer, one per environment, made (unknown) on first use.
+fn kept<T>(records: &mut Vec<Option<T>>, envs: usize) -> &mut [Option<T>] {
+    if records.len() != envs {
+        records.resize_with(envs, || None);
+    }
+    records
 }
 
 /// What `action` does in `slot`.
