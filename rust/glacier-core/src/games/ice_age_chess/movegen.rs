@@ -48,6 +48,90 @@ impl Visitor for Counter {
     }
 }
 
+/// The groups of one generation that hold moves (a call of the generator each: its
+/// targets, and what the group is: a piece's square, or a pawn group's kind and step), with
+/// the number of moves they hold, so that a random move is counted and drawn from one
+/// generation. Room for `ROOM` groups; a position with more is drawn another way
+/// (`overflowed`). A position has at most 28: the king, two castlings, one per other piece
+/// that is not a pawn (`15 - p` with `p` pawns), four for the unpinned pawns, two en-passant
+/// captures, and at most two per pinned pawn (a push and a double push along a file, or a
+/// capture of the pinner) and eight in all, `24 - p + min(2p, 8)`.
+pub(super) struct Groups<const ROOM: usize> {
+    targets: [Bitboard; ROOM],
+    what: [u16; ROOM],
+    len: usize,
+    pub(super) count: u64,
+    pub(super) overflowed: bool,
+}
+
+const PIECE_GROUP: u16 = 0;
+const PAWN_GROUP: u16 = 1 << 8;
+const DOUBLE_GROUP: u16 = 2 << 8;
+const SPECIAL_GROUP: u16 = 3 << 8;
+
+impl<const ROOM: usize> Groups<ROOM> {
+    pub(super) fn new() -> Groups<ROOM> {
+        Groups {
+            targets: [0; ROOM],
+            what: [0; ROOM],
+            len: 0,
+            count: 0,
+            overflowed: false,
+        }
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, targets: Bitboard, what: u16, moves: u32) -> ControlFlow<()> {
+        if moves > 0 {
+            if self.len < ROOM {
+                self.targets[self.len] = targets;
+                self.what[self.len] = what;
+                self.len += 1;
+            } else {
+                self.overflowed = true;
+            }
+            self.count += u64::from(moves);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Hands the groups kept to `v`, as the generator handed them.
+    #[inline(always)]
+    pub(super) fn replay(&self, v: &mut impl Visitor) -> ControlFlow<()> {
+        for (&targets, &what) in self.targets[..self.len].iter().zip(&self.what[..self.len]) {
+            let arg = i32::from((what & 0xFF) as u8 as i8);
+            match what & 0xFF00 {
+                PIECE_GROUP => v.piece(usize::from(what & 0xFF), targets)?,
+                PAWN_GROUP => v.pawns(targets, arg)?,
+                DOUBLE_GROUP => v.double_pushes(targets, arg)?,
+                _ => v.special(IceAgeChessMove(targets as u16))?,
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<const ROOM: usize> Visitor for Groups<ROOM> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        self.keep(targets, PIECE_GROUP | from as u16, targets.count_ones())
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        let promoting = targets & (RANK_1 | RANK_8);
+        let moves = (targets ^ promoting).count_ones() + 4 * promoting.count_ones();
+        self.keep(targets, PAWN_GROUP | u16::from(delta as i8 as u8), moves)
+    }
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        self.keep(targets, DOUBLE_GROUP | u16::from(delta as i8 as u8), targets.count_ones())
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        self.keep(Bitboard::from(mv.0), SPECIAL_GROUP, 1)
+    }
+}
+
 /// Finds the move of a given index in the order the generator hands moves out, skipping
 /// whole groups of targets by their popcounts (stops there).
 pub(super) struct Picker {
