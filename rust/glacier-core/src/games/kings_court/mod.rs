@@ -580,6 +580,18 @@ impl KingsCourt {
         KingsCourtMove::step(from, dirs.trailing_zeros() as usize)
     }
 
+    /// The number of legal moves after the opening: the steps by popcounts, then the jump
+    /// chains ([`count_chains`], which tells `keep` the count of each first landing).
+    #[inline(always)]
+    fn count_after_opening(&self, masks: &[u64; 4], keep: impl FnMut(usize, u64)) -> u64 {
+        let own = self.pieces[self.side as usize];
+        let empty = !self.occupied();
+        let steps: u64 = (0..4)
+            .map(|d| u64::from((shift(own, d) & empty).count_ones()))
+            .sum();
+        steps + count_chains(masks, own, keep)
+    }
+
     /// Whether the side to move has a legal move: a step or a first jump.
     fn has_move(&self) -> bool {
         if self.in_opening() {
@@ -823,13 +835,7 @@ impl Game for KingsCourt {
                 .map(|m| u64::from(m.count_ones()))
                 .sum();
         }
-        let own = self.pieces[self.side as usize];
-        let occupied = self.occupied();
-        let mut n = 0u64;
-        for d in 0..4 {
-            n += u64::from((shift(own, d) & !occupied).count_ones());
-        }
-        n + count_chains(&jump_masks(occupied), own, |_, _| {})
+        self.count_after_opening(&jump_masks(self.occupied()), |_, _| {})
     }
 
     /// Counting is cheaper than generating here (measured: playouts 15-30 percent faster
@@ -844,16 +850,10 @@ impl Game for KingsCourt {
             return crate::game::count_then_pick(self, rng);
         }
         // count_moves, keeping each first landing's continuations for the pick.
-        let own = self.pieces[self.side as usize];
-        let occupied = self.occupied();
-        let mut n = 0u64;
-        for d in 0..4 {
-            n += u64::from((shift(own, d) & !occupied).count_ones());
-        }
-        let masks = jump_masks(occupied);
+        let masks = jump_masks(self.occupied());
         // Only first landings inside the jump sources are kept; see `continuations` for u16.
         let mut chains_from = [0u16; SQUARES];
-        n += count_chains(&masks, own, |first, chains| {
+        let n = self.count_after_opening(&masks, |first, chains| {
             debug_assert!(chains <= u64::from(u16::MAX));
             chains_from[first] = chains as u16;
         });

@@ -423,7 +423,8 @@ impl<const P: usize> Board<P> {
     /// those of them that end on a stack, for six rays given as `hex(i, k)`, the hex `k + 1`
     /// steps along ray `i` (`OFF_BOARD` past the edge), without a stack limit: all six
     /// tested at once by bit arithmetic (a byte lane per ray), with no branch on the hexes.
-    /// Without the limit, a piece that can move onto a hex can ([`Board::directions`]).
+    /// The same answers as [`Board::directions`] gives without a stack limit (with one, the
+    /// heights matter, and only that test minds them).
     #[inline(always)]
     fn open_lanes(&self, size: u8, hex: impl Fn(usize, usize) -> u8) -> (u8, u8) {
         // Lane `i` of `cells(k)`: the cell `k + 1` hexes along ray `i`. Cells are below 64,
