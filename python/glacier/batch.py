@@ -109,10 +109,12 @@ class VectorEnv:
     """``num_envs`` games of ``game`` stepped together, with numpy arrays in and out.
 
     ``seed`` seeds :meth:`sample_actions` and the built-in opponent (environment ``i`` draws
-    from its own stream); ``threads`` > 1 (0 = every core) splits large batches over
-    threads, with results that do not depend on the thread count; ``position`` starts every
-    game from a position text. Without ``auto_reset`` a finished environment waits, taking
-    the action -1, until :meth:`reset` puts it (or all) back at the start.
+    from its own stream); ``threads`` > 1 (0 = every core) splits batches of 128
+    environments or more over threads, with results that do not depend on the thread count
+    (its helper threads wait awake for up to 2 ms after each call, for the next step: see
+    the guide); ``position`` starts every game from a position text. Without
+    ``auto_reset`` a finished environment waits, taking the action -1, until :meth:`reset`
+    puts it (or all) back at the start.
 
     ``agent`` makes every other seat a built-in opponent that plays uniformly random moves
     in Rust, within :meth:`step` and :meth:`reset`: the agent then only ever sees its own

@@ -232,7 +232,8 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     same player's view two plies earlier, in which little changed. With ``copy=True`` (the
     default, as in Gymnasium's own vector environments) every step returns copies of them;
     with ``copy=False`` the arrays themselves, read-only, which the step after next
-    overwrites. ``threads`` > 1 (0: every core) splits large batches over threads.
+    overwrites. ``threads`` > 1 (0: every core) splits batches of 128 environments or more
+    over threads, as :class:`glacier.VectorEnv` does.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"]}  # noqa: RUF012  (the frameworks declare it this way)

@@ -21,11 +21,21 @@ use crate::actions::{ActionList, PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
+use crate::workers::Workers;
 use crate::{Error, FullGame};
 use std::sync::Mutex;
 
-/// Below this many environments per thread, threads cost more than they save.
+/// Below this many environments per thread started for a call, threads cost more than
+/// they save (starting one and waiting for it to end: about 46 us on the machine the
+/// README's figures come from, against 0.1-0.2 ms for a step of 256 environments).
 const MIN_ENVS_PER_THREAD: usize = 256;
+
+/// Below this many environments per helper already awake, sharing the work costs more
+/// than it saves (handing it over and waiting for it: a few microseconds).
+const MIN_ENVS_PER_HELPER: usize = 64;
+
+/// The fewest environments in a chunk of a split pass.
+const MIN_CHUNK: usize = 32;
 
 /// How many buffers of each kind (masks, observations) the environments keep track of.
 pub const VIEWS: usize = 2;
@@ -290,7 +300,8 @@ pub struct VecEnv<G: FullGame> {
     auto_reset: bool,
     /// The agent's seat when the other seats are played by the built-in random opponent.
     agent: Option<usize>,
-    threads: usize,
+    /// The threads large batches are split over.
+    workers: Workers,
 }
 
 /// What one environment's action does in a step, worked out before anything is played.
@@ -365,22 +376,58 @@ impl<A: Rows, B: Rows> Rows for (A, B) {
     }
 }
 
-/// Runs `work` over matching chunks of `items` and the rows of `out` on up to `threads`
-/// threads (the caller's among them). A thread that cannot be spawned leaves its chunks to
-/// the others.
+/// How a pass over the environments may be split over threads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Split<'a> {
+    pub(crate) workers: &'a Workers,
+    /// Whether the pass may take the helpers that are awake. Only the main pass of a call
+    /// does: a short pass before it would leave them to go back to waiting just as the
+    /// main pass wants them.
+    pub(crate) helpers: bool,
+}
+
+impl Split<'_> {
+    /// Runs `job` (which takes the chunks of `items` from a shared supply) on as many
+    /// threads as `items` environments are worth: with helpers awake, one per
+    /// [`MIN_ENVS_PER_HELPER`]; on threads started for the call, one per
+    /// [`MIN_ENVS_PER_THREAD`].
+    fn run(self, items: usize, job: &(impl Fn() + Sync)) {
+        let warm = if self.helpers {
+            self.workers.threads().min(items / MIN_ENVS_PER_HELPER)
+        } else {
+            1
+        };
+        let started = self.workers.threads().min(items / MIN_ENVS_PER_THREAD);
+        self.workers.run(warm.max(started), started > 1, job);
+    }
+
+    /// How many environments each chunk holds: a few chunks per thread, so that a thread
+    /// that starts late leaves its share to the others.
+    fn chunk(self, items: usize) -> usize {
+        items.div_ceil(4 * self.workers.threads()).max(MIN_CHUNK)
+    }
+
+    /// Whether `items` environments are too few to split at all.
+    fn too_few(self, items: usize) -> bool {
+        self.workers.threads() == 1 || items < 2 * MIN_ENVS_PER_HELPER
+    }
+}
+
+/// Runs `work` over matching chunks of `items` and the rows of `out`, split as `split`
+/// allows.
 fn chunked<T: Send, O: Rows>(
     items: &mut [T],
     out: O,
-    threads: usize,
+    split: Split<'_>,
     work: impl Fn(&mut [T], O) + Sync,
 ) {
-    let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
-    if threads == 1 {
+    if split.too_few(items.len()) {
         work(items, out);
         return;
     }
-    let chunk = items.len().div_ceil(threads);
-    let mut pieces = Vec::with_capacity(threads);
+    let total = items.len();
+    let chunk = split.chunk(total);
+    let mut pieces = Vec::with_capacity(total.div_ceil(chunk));
     let (mut items, mut out) = (items, out);
     while !items.is_empty() {
         let take = chunk.min(items.len());
@@ -389,57 +436,45 @@ fn chunked<T: Send, O: Rows>(
         pieces.push((head, rows));
         (items, out) = (tail, rest);
     }
-    let chunks = Mutex::new(pieces);
-    share_chunks(threads, &chunks, |(items, out)| work(items, out));
+    share_chunks(split, total, pieces, |(items, out)| work(items, out));
 }
 
 /// Runs `work` over chunks of `out` (`per_item` values per environment) with the matching
-/// environments, read-only, on up to `threads` threads.
+/// environments, read-only, split as `split` allows.
 fn chunked_read<T: Sync, U: Send>(
     items: &[T],
     out: &mut [U],
     per_item: usize,
-    threads: usize,
+    split: Split<'_>,
     work: impl Fn(&[T], &mut [U]) + Sync,
 ) {
-    let threads = threads.min(items.len() / MIN_ENVS_PER_THREAD).max(1);
-    if threads == 1 || per_item == 0 {
+    if split.too_few(items.len()) || per_item == 0 {
         work(items, out);
         return;
     }
-    let chunk = items.len().div_ceil(threads);
-    let chunks: Mutex<Vec<(&[T], &mut [U])>> = Mutex::new(
-        items
-            .chunks(chunk)
-            .zip(out.chunks_mut(chunk * per_item))
-            .collect(),
-    );
-    share_chunks(threads, &chunks, |(items, out)| work(items, out));
+    let chunk = split.chunk(items.len());
+    let pieces = items
+        .chunks(chunk)
+        .zip(out.chunks_mut(chunk * per_item))
+        .collect();
+    share_chunks(split, items.len(), pieces, |(items, out)| work(items, out));
 }
 
-/// Hands out `chunks` to the caller's thread and up to `threads - 1` more, until none are left.
-fn share_chunks<C: Send>(threads: usize, chunks: &Mutex<Vec<C>>, work: impl Fn(C) + Sync) {
+/// Hands out `chunks` (of `items` environments in all) to the threads `split` allows, the
+/// caller's among them, until none are left. The last chunk is taken first: chunks are
+/// independent, and popping is the cheapest way to take one.
+fn share_chunks<C: Send>(split: Split<'_>, items: usize, chunks: Vec<C>, work: impl Fn(C) + Sync) {
+    let chunks = Mutex::new(chunks);
     let take = || {
         chunks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pop()
     };
-    let run = || {
+    split.run(items, &|| {
         while let Some(chunk) = take() {
             work(chunk);
         }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..crate::parallel::threads_with_room(threads.saturating_sub(1)) {
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, run)
-                .is_err()
-            {
-                break;
-            }
-        }
-        run();
     });
 }
 
@@ -484,7 +519,7 @@ impl<G: FullGame> VecEnv<G> {
             shown: std::array::from_fn(|_| Vec::new()),
             auto_reset,
             agent: None,
-            threads: thread_count(threads),
+            workers: Workers::new(thread_count(threads)),
         })
     }
 
@@ -594,11 +629,16 @@ impl<G: FullGame> VecEnv<G> {
         for (slot, &action) in self.slots.iter_mut().zip(actions) {
             slot.action = action;
         }
-        chunked(&mut self.slots, (), self.threads, |slots, ()| {
-            for slot in slots {
-                slot.resolved = resolve(slot, slot.action);
-            }
-        });
+        chunked(
+            &mut self.slots,
+            (),
+            self.workers.split(false),
+            |slots, ()| {
+                for slot in slots {
+                    slot.resolved = resolve(slot, slot.action);
+                }
+            },
+        );
         let illegal = self
             .slots
             .iter()
@@ -639,7 +679,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             rows,
-            self.threads,
+            self.workers.split(true),
             |slots, (returns, (masks, obs))| {
                 let masked = masks.is_some();
                 let mut mask_rows = masks.map(|(rows, kept)| rows.0.chunks_mut(rows.1).zip(kept.0));
@@ -667,7 +707,7 @@ impl<G: FullGame> VecEnv<G> {
             &self.slots,
             out,
             G::NUM_DISTINCT_ACTIONS,
-            self.threads,
+            self.workers.split(true),
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
                     // Cleared a row at a time, just before its actions are marked, so the
@@ -692,7 +732,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             (Per(out, size), Per(masked, 1)),
-            self.threads,
+            self.workers.split(true),
             |slots, (out, masked)| {
                 for ((slot, row), kept) in
                     slots.iter_mut().zip(out.0.chunks_mut(size)).zip(masked.0)
@@ -713,16 +753,22 @@ impl<G: FullGame> VecEnv<G> {
     /// `player`, or of the environment's player to move when `None`.
     pub fn observations(&self, player: Option<usize>, out: &mut [f32]) {
         let size: usize = G::OBSERVATION_SHAPE.iter().product();
-        chunked_read(&self.slots, out, size, self.threads, |slots, out| {
-            for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
-                // A row at a time, just before it is written, so the writes hit lines in
-                // the cache (a whole large buffer cleared first would be out of the cache
-                // again by then).
-                row.fill(0.0);
-                let who = player.unwrap_or_else(|| slot.state.current_player());
-                slot.partial.observe(&slot.state, who, row);
-            }
-        });
+        chunked_read(
+            &self.slots,
+            out,
+            size,
+            self.workers.split(true),
+            |slots, out| {
+                for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
+                    // A row at a time, just before it is written, so the writes hit lines in
+                    // the cache (a whole large buffer cleared first would be out of the cache
+                    // again by then).
+                    row.fill(0.0);
+                    let who = player.unwrap_or_else(|| slot.state.current_player());
+                    slot.partial.observe(&slot.state, who, row);
+                }
+            },
+        );
     }
 
     /// Brings the observations in `out` (as [`VecEnv::observations`] writes them) up to
@@ -742,7 +788,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             (Per(out, size), Per(shown, 1)),
-            self.threads,
+            self.workers.split(true),
             |slots, (out, shown)| {
                 for ((slot, row), kept) in slots.iter_mut().zip(out.0.chunks_mut(size)).zip(shown.0)
                 {
@@ -764,22 +810,27 @@ impl<G: FullGame> VecEnv<G> {
     /// A uniformly random legal action for every environment (-1 where the episode has
     /// ended), each from the environment's own random stream.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        chunked(&mut self.slots, Per(out, 1), self.threads, |slots, out| {
-            for (slot, action) in slots.iter_mut().zip(out.0.iter_mut()) {
-                // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
-                // legal action replaces the choice with probability 1/k.
-                let mut rng = slot.rng.clone();
-                let (mut seen, mut chosen) = (0u64, -1);
-                slot.for_each_legal_action(|a| {
-                    seen += 1;
-                    if rng.below(seen) == 0 {
-                        chosen = a as i64;
-                    }
-                });
-                slot.rng = rng;
-                *action = chosen;
-            }
-        });
+        chunked(
+            &mut self.slots,
+            Per(out, 1),
+            self.workers.split(true),
+            |slots, out| {
+                for (slot, action) in slots.iter_mut().zip(out.0.iter_mut()) {
+                    // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
+                    // legal action replaces the choice with probability 1/k.
+                    let mut rng = slot.rng.clone();
+                    let (mut seen, mut chosen) = (0u64, -1);
+                    slot.for_each_legal_action(|a| {
+                        seen += 1;
+                        if rng.below(seen) == 0 {
+                            chosen = a as i64;
+                        }
+                    });
+                    slot.rng = rng;
+                    *action = chosen;
+                }
+            },
+        );
     }
 
     /// The legal actions of environment `env`, ascending.
