@@ -177,6 +177,24 @@ pub fn first_actions_of_moves<G: ActionEncoding>(state: &G, visit: &mut impl FnM
     });
 }
 
+/// Every legal move of `state` and its first action, in generation order (the default of
+/// [`ActionEncoding::moves_and_actions`]).
+pub fn moves_and_actions_of<G: ActionEncoding>(
+    state: &G,
+    actions: &mut Vec<u16>,
+    moves: &mut Vec<G::Move>,
+) {
+    let mut list = ActionList::new();
+    state.generate_moves(&mut |mv| {
+        list.clear();
+        state.move_actions(mv, &mut list);
+        if let Some(a) = list.get(0) {
+            actions.push(a as u16);
+            moves.push(mv);
+        }
+    });
+}
+
 /// What taking `action` between moves does, found from the moves (the default of
 /// [`ActionEncoding::quick_take`] for games whose moves are one action each).
 pub fn quick_take_of_moves<G: ActionEncoding>(state: &G, action: usize) -> QuickTake<G::Move> {

@@ -17,7 +17,7 @@
 //! view are few, where one buffer would see the board turned at every ply. In a large batch
 //! the rows are far bigger than the caches, and the lines a step writes are most of its time.
 
-use crate::actions::{ActionList, PartialMove, QuickTake, Taken};
+use crate::actions::{PartialMove, QuickTake, Taken};
 use crate::interrupt::Stopped;
 use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
@@ -178,15 +178,7 @@ impl<G: FullGame> Slot<G> {
         moves.clear();
         if G::ONE_ACTION_MOVES && self.partial.is_empty() {
             if !self.terminal {
-                let (state, mut list) = (&self.state, ActionList::new());
-                state.generate_moves(&mut |mv| {
-                    list.clear();
-                    state.move_actions(mv, &mut list);
-                    if let Some(a) = list.get(0) {
-                        legal.push(a as u16);
-                        moves.push(mv);
-                    }
-                });
+                self.state.moves_and_actions(&mut legal, &mut moves);
             }
         } else {
             self.for_each_legal_action(|a| legal.push(a as u16));

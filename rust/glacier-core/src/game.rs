@@ -369,6 +369,14 @@ pub trait ActionEncoding: Game {
         crate::actions::first_actions_of_moves(self, visit);
     }
 
+    /// In games of one action per move ([`ActionEncoding::ONE_ACTION_MOVES`]): appends every
+    /// legal move of this (not finished) state to `moves`, in [`Game::generate_moves`]
+    /// order, and its action to `actions`. Games may override it with a faster way than
+    /// asking [`ActionEncoding::move_actions`] move by move.
+    fn moves_and_actions(&self, actions: &mut Vec<u16>, moves: &mut Vec<Self::Move>) {
+        crate::actions::moves_and_actions_of(self, actions, moves);
+    }
+
     /// What taking `action` between moves does, where the game can tell faster than by
     /// generating every move (`QuickTake::Unknown` leaves it to the general way).
     fn quick_take(&self, action: usize) -> QuickTake<Self::Move> {

@@ -1,5 +1,7 @@
 //! Action numbers and the observation tensor, for learning programs.
 
+use super::bitboard::{ComputedSliders, RANK_1, RANK_8};
+use super::movegen::Visitor;
 use super::text::square_name;
 use super::*;
 use crate::actions::{fraction, ActionList};
@@ -32,6 +34,28 @@ impl ActionEncoding for IceAgeChess {
         out.push(action_of(mv));
     }
 
+    /// The actions of the moves in generation order, each worked out from its squares (no
+    /// action list per move), with the slider attacks computed ([`ComputedSliders`]).
+    fn for_each_first_action(&self, visit: &mut impl FnMut(usize)) {
+        if self.over {
+            return;
+        }
+        let _ = self.generate_with(&mut Listing(|mv| visit(action_of(mv))), &ComputedSliders);
+    }
+
+    /// The moves straight from the generator, in its order, each with its action worked out
+    /// from its squares, with the slider attacks computed ([`ComputedSliders`]).
+    fn moves_and_actions(&self, actions: &mut Vec<u16>, moves: &mut Vec<IceAgeChessMove>) {
+        if self.over {
+            return;
+        }
+        let listing = &mut Listing(|mv| {
+            actions.push(action_of(mv) as u16);
+            moves.push(mv);
+        });
+        let _ = self.generate_with(listing, &ComputedSliders);
+    }
+
     /// A draw by the ply limit alone: both kings on the board, a legal move left (no
     /// stalemate) and the halfmove clock below 100, which all take precedence.
     fn ended_by_ply_limit(&self) -> bool {
@@ -60,6 +84,52 @@ impl ActionEncoding for IceAgeChess {
         let mut text = square_name(from_rank * 8 + file) + &square_name(to_rank * 8 + to_file);
         text.push(['n', 'b', 'r', 'q'][piece]);
         Some(text)
+    }
+}
+
+/// Hands every move the generator hands out, in its order, to its closure.
+struct Listing<F: FnMut(IceAgeChessMove)>(F);
+
+impl<F: FnMut(IceAgeChessMove)> Listing<F> {
+    #[inline(always)]
+    fn push(&mut self, mv: IceAgeChessMove) {
+        (self.0)(mv);
+    }
+}
+
+impl<F: FnMut(IceAgeChessMove)> Visitor for Listing<F> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            self.push(IceAgeChessMove::new(from, to, NORMAL));
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            let from = (to as i32 - delta) as usize;
+            if bit(to) & (RANK_1 | RANK_8) != 0 {
+                for kind in (PROMOTE_KNIGHT..=PROMOTE_KNIGHT + 3).rev() {
+                    self.push(IceAgeChessMove::new(from, to, kind));
+                }
+            } else {
+                self.push(IceAgeChessMove::new(from, to, NORMAL));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
+        for to in Squares(targets) {
+            self.push(IceAgeChessMove::new((to as i32 - delta) as usize, to, DOUBLE_PUSH));
+        }
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
+        self.push(mv);
+        ControlFlow::Continue(())
     }
 }
 
@@ -184,5 +254,63 @@ fn mark_squares(out: &mut [f32], plane: usize, squares: Bitboard, me: usize, val
         let sq = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         out[plane * 64 + (sq ^ flip)] = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actions::{first_actions_of_moves, moves_and_actions_of};
+    use crate::game::Notation;
+    use crate::rng::SplitMix64;
+
+    /// The moves and actions listed with computed slider attacks are those the generic
+    /// defaults list, in the same order, along random games (with Ice Ages, promotions and
+    /// mates) and in positions with castling, en passant and pins.
+    #[test]
+    fn listed_moves_and_actions_are_the_generic_ones_in_order() {
+        let check = |state: &IceAgeChess| {
+            let (mut actions, mut moves) = (Vec::new(), Vec::new());
+            state.moves_and_actions(&mut actions, &mut moves);
+            let (mut want_actions, mut want_moves) = (Vec::new(), Vec::new());
+            moves_and_actions_of(state, &mut want_actions, &mut want_moves);
+            assert_eq!((&actions, &moves), (&want_actions, &want_moves), "{}", state.text());
+            let (mut firsts, mut want_firsts) = (Vec::new(), Vec::new());
+            state.for_each_first_action(&mut |a| firsts.push(a));
+            first_actions_of_moves(state, &mut |a| want_firsts.push(a));
+            assert_eq!(firsts, want_firsts, "{}", state.text());
+        };
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let params = IceAgeChessParams {
+                max_plies: 1000,
+                ice_age_period: 0,
+            };
+            check(&IceAgeChess::from_text(fen, &params).expect("valid FEN"));
+        }
+        let mut rng = SplitMix64::new(5);
+        for period in [0, 3, 20] {
+            let params = IceAgeChessParams {
+                max_plies: 300,
+                ice_age_period: period,
+            };
+            for _ in 0..40 {
+                let mut state = IceAgeChess::start(&params);
+                loop {
+                    check(&state);
+                    let count = state.count_moves();
+                    if count == 0 {
+                        break;
+                    }
+                    let mv = state.nth_move(rng.below(count)).expect("a move");
+                    state.play_unchecked(mv);
+                }
+            }
+        }
     }
 }

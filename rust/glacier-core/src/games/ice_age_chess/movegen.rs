@@ -3,7 +3,7 @@
 //! by recomputing the slider attacks on the king. Moves reach a [`Visitor`] as bitboards of
 //! targets, so perft's last ply is counted with popcounts.
 
-use super::bitboard::{between, bit, east, line, sliders, west, Bitboard, Squares, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RANK_1, RANK_8, ROOK_RAYS};
+use super::bitboard::{between, bit, east, line, sliders, west, Bitboard, SliderAttacks, Squares, BISHOP_RAYS, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RANK_1, RANK_8, ROOK_RAYS};
 use super::*;
 use std::ops::ControlFlow;
 
@@ -297,7 +297,16 @@ impl IceAgeChess {
     /// Every legal move, by bitboards, whatever the counters say. Needs a king to move.
     #[inline(always)]
     pub(super) fn generate<V: Visitor>(&self, v: &mut V) -> ControlFlow<()> {
-        let s = sliders();
+        self.generate_with(v, sliders())
+    }
+
+    /// [`IceAgeChess::generate`] with the slider attacks of `s`.
+    #[inline(always)]
+    pub(super) fn generate_with<V: Visitor>(
+        &self,
+        v: &mut V,
+        s: &impl SliderAttacks,
+    ) -> ControlFlow<()> {
         let us_c = self.side as usize;
         let them_c = us_c ^ 1;
         let us = self.by_colour[us_c];
