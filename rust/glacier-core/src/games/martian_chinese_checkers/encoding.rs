@@ -163,18 +163,12 @@ impl<const P: usize> Board<P> {
     /// exchange after a movement is listed); `pass` when there is nothing else.
     fn first_actions(&self, visit: &mut impl FnMut(usize)) {
         let me = self.player as usize;
-        let mut any = false;
-        let mut free = self.free[me];
-        while free != 0 {
-            let id = me * SLOTS + free.trailing_zeros() as usize;
-            free &= free - 1;
-            let size = size_of(id);
-            let from = self.hex(id);
-            self.for_each_direction(id, from, size, |d| {
-                visit(MOVE + from * 18 + (size as usize - 1) * 6 + d);
-                any = true;
-            });
+        let mut movements = [0u16; 128];
+        let n = self.movements(&mut movements);
+        for &m in &movements[..n] {
+            visit(MOVE + usize::from(m));
         }
+        let mut any = n > 0;
         let (mut xs, trapping_mover) = self.whole_turn_exchanges();
         let mut hexes = 0u128;
         while xs != 0 {
