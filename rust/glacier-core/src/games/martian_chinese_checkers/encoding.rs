@@ -219,12 +219,12 @@ impl<const P: usize> Board<P> {
         let Some(id) = self.free_piece(me, from, size as u8) else {
             return QuickTake::Illegal;
         };
-        let (dirs, onto) = self.directions(id, from, size as u8);
-        if dirs >> d & 1 == 0 {
+        let (open, onto) = self.direction(id, from, size as u8, d);
+        if !open {
             return QuickTake::Illegal;
         }
         let to = LINE[from][d][size - 1] as usize;
-        let exchanges = onto >> d & 1 != 0
+        let exchanges = onto
             && self
                 .partners_after(id, to)
                 .is_some_and(|partners| partners.count() > 0);

@@ -419,6 +419,28 @@ impl<const P: usize> Board<P> {
         (dirs, onto)
     }
 
+    /// [`Board::directions`] in the one direction `d`: whether the free piece `id` of the
+    /// player to move, of `size` on `from`, can move in it, and whether it would end on a
+    /// stack (for a single action, where testing all six directions would be waste).
+    #[inline(always)]
+    fn direction(&self, id: usize, from: usize, size: u8, d: usize) -> (bool, bool) {
+        let [h1, h2, h3] = LINE[from][d];
+        let lut = LANDABLE[self.player as usize][size as usize - 1];
+        let limited = (self.limit as usize) < MAX_PIECES;
+        let l = |h: u8| {
+            (lut >> self.cell[h as usize]) & 1 != 0
+                && (!limited || self.fits(h as usize, self.height(from) - self.level(id)))
+        };
+        let o = |h: u8| self.cell[h as usize] < EMPTY_CELL;
+        match size {
+            1 => (l(h1), o(h1)),
+            // step + step, or a jump over h1.
+            2 => (l(h2) && (o(h1) || l(h1)), o(h2)),
+            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
+            _ => (l(h3) && ((o(h1) && l(h2)) || (l(h1) && (o(h2) || l(h2)))), o(h3)),
+        }
+    }
+
     /// The open directions (bit `i`) of a moved piece of `size` of the player to move, and
     /// those of them that end on a stack, for six rays given as `hex(i, k)`, the hex `k + 1`
     /// steps along ray `i` (`OFF_BOARD` past the edge), without a stack limit: all six
@@ -1170,6 +1192,45 @@ mod tests {
                 let depth = i as u32 + 1;
                 assert_eq!(crate::perft::perft(&s, depth), n, "{players} players, depth {depth}");
                 assert_eq!(crate::perft::perft_no_bulk(&s, depth), n);
+            }
+        }
+    }
+
+    /// Over random games, with and without a stack limit: the test of one direction agrees
+    /// with the six at once, for every free piece of the player to move.
+    #[test]
+    fn one_direction_agrees_with_all_six() {
+        for (players, stack_limit) in [(2u8, None), (4, None), (2, Some(2u32)), (6, Some(3))] {
+            let params = MartianChineseCheckersParams {
+                stack_limit,
+                ..params(players)
+            };
+            let mut rng = crate::rng::SplitMix64::new(400 + u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            let mut plies = 0;
+            while !state.is_terminal() && plies < 400 {
+                on_board!(&state.0, b => {
+                    let me = b.player as usize;
+                    for slot in 0..PIECES {
+                        let id = me * SLOTS + slot;
+                        if !b.is_free(id) {
+                            continue;
+                        }
+                        let (size, from) = (size_of(id), b.hex(id));
+                        let (dirs, onto) = b.directions(id, from, size);
+                        for d in 0..6 {
+                            let (open, on_stack) = b.direction(id, from, size, d);
+                            assert_eq!(open, dirs >> d & 1 != 0);
+                            if open {
+                                assert_eq!(on_stack, onto >> d & 1 != 0);
+                            }
+                        }
+                    }
+                });
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                state.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                plies += 1;
             }
         }
     }
