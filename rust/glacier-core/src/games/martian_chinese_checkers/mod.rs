@@ -9,7 +9,8 @@
 //! [`MartianChineseCheckers`] holds one of five, and every call dispatches once, so move
 //! generation and play loop over the seated players only and keep per-player arrays of `P`.
 //! (The enum itself is as large as the six-player board, 672 bytes, and a clone copies all
-//! of it: the compiler merges the five variant copies into one.)
+//! of it: the compiler merges the five variant copies into one; `clone_from` between states
+//! of one number of players copies only their board, 400 bytes for two.)
 //!
 //! - Every piece has an id, `player * 16 + slot` with `slot = (size - 1) * 5 + k` (slot 15
 //!   is unused, so an id splits with a shift); a player's pieces are one `Seat`. A stack is
@@ -1009,17 +1010,53 @@ impl<const P: usize> Board<P> {
 }
 
 /// A state of E: a `Board` sized for its number of players.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MartianChineseCheckers(Seated);
 
+impl Clone for MartianChineseCheckers {
+    fn clone(&self) -> Self {
+        MartianChineseCheckers(self.0.clone())
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
+
 /// One variant per number of players.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Seated {
     Two(Board<2>),
     Three(Board<3>),
     Four(Board<4>),
     Five(Board<5>),
     Six(Board<6>),
+}
+
+impl Clone for Seated {
+    fn clone(&self) -> Self {
+        match self {
+            Seated::Two(b) => Seated::Two(*b),
+            Seated::Three(b) => Seated::Three(*b),
+            Seated::Four(b) => Seated::Four(*b),
+            Seated::Five(b) => Seated::Five(*b),
+            Seated::Six(b) => Seated::Six(*b),
+        }
+    }
+
+    /// Between states of one number of players (as the batched environment keeps the
+    /// state it last showed), copies only that board, not the whole enum (sized for six
+    /// players: 672 bytes where the board of two takes 400).
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Seated::Two(b), Seated::Two(s)) => *b = *s,
+            (Seated::Three(b), Seated::Three(s)) => *b = *s,
+            (Seated::Four(b), Seated::Four(s)) => *b = *s,
+            (Seated::Five(b), Seated::Five(s)) => *b = *s,
+            (Seated::Six(b), Seated::Six(s)) => *b = *s,
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 /// Runs `$body` with `$board` bound to the state's [`Board`], whatever its size.
