@@ -163,18 +163,12 @@ impl<const P: usize> Board<P> {
     /// exchange after a movement is listed); `pass` when there is nothing else.
     fn first_actions(&self, visit: &mut impl FnMut(usize)) {
         let me = self.player as usize;
-        let mut any = false;
-        let mut free = self.free[me];
-        while free != 0 {
-            let id = me * SLOTS + free.trailing_zeros() as usize;
-            free &= free - 1;
-            let size = size_of(id);
-            let from = self.hex(id);
-            self.for_each_direction(id, from, size, |d| {
-                visit(MOVE + from * 18 + (size as usize - 1) * 6 + d);
-                any = true;
-            });
+        let mut movements = [0u16; 128];
+        let n = self.movements(&mut movements);
+        for &m in &movements[..n] {
+            visit(MOVE + usize::from(m));
         }
+        let mut any = n > 0;
         let (mut xs, trapping_mover) = self.whole_turn_exchanges();
         let mut hexes = 0u128;
         while xs != 0 {
@@ -225,12 +219,12 @@ impl<const P: usize> Board<P> {
         let Some(id) = self.free_piece(me, from, size as u8) else {
             return QuickTake::Illegal;
         };
-        let (dirs, onto) = self.directions(id, from, size as u8);
-        if dirs >> d & 1 == 0 {
+        let (open, onto) = self.direction(id, from, size as u8, d);
+        if !open {
             return QuickTake::Illegal;
         }
         let to = LINE[from][d][size - 1] as usize;
-        let exchanges = onto >> d & 1 != 0
+        let exchanges = onto
             && self
                 .partners_after(id, to)
                 .is_some_and(|partners| partners.count() > 0);
@@ -311,10 +305,13 @@ impl<const P: usize> Board<P> {
         everywhere(put, 63, self.stack_plane());
     }
 
-    /// The board the observation shows with `pending` taken (after a chosen movement, with
-    /// the pieces moved; `None`: this one), and the hexes the move being made marks.
-    fn shown(&self, pending: &[u16]) -> (Option<Self>, MoveMarks) {
-        let mut after = None;
+    /// What the observation shows with `pending` taken: the movement chosen, if any, as the
+    /// piece and its destination (the board shown is this one with it made; `None`: this
+    /// one), and the hexes the move being made marks. The board is not copied here, so
+    /// that the common case, with nothing pending, copies no board at all (see
+    /// [`Board::shown_board`]).
+    fn shown(&self, pending: &[u16]) -> (Option<(usize, usize)>, MoveMarks) {
+        let mut movement = None;
         let mut marks = MoveMarks::default();
         if let Some((&first, mut rest)) = pending.split_first() {
             let first = usize::from(first);
@@ -323,10 +320,8 @@ impl<const P: usize> Board<P> {
                 let (size, d) = (r / 6 + 1, r % 6);
                 let to = LINE[from][d][size - 1] as usize;
                 if let Some(id) = self.free_piece(self.player as usize, from, size as u8) {
-                    let mut board = *self;
-                    marks.x_level = Some(board.height(to));
-                    board.move_stack(id, to);
-                    after = Some(board);
+                    marks.x_level = Some(self.height(to));
+                    movement = Some((id, to));
                 }
                 (marks.moved_from, marks.x_hex) = (Some(from), Some(to));
             } else {
@@ -342,7 +337,14 @@ impl<const P: usize> Board<P> {
                 marks.g_hex = Some(usize::from(g) - WITH);
             }
         }
-        (after, marks)
+        (movement, marks)
+    }
+
+    /// A copy of this board with the movement of [`Board::shown`] made.
+    fn shown_board(&self, (id, to): (usize, usize)) -> Self {
+        let mut board = *self;
+        board.move_stack(id, to);
+        board
     }
 
     /// Plane 42's value for a piece alone on its hex, as most are.
@@ -421,8 +423,15 @@ impl<const P: usize> Board<P> {
     /// ply limit used, the move being made. Only the occupied hexes are visited.
     fn observation_cells(&self, pending: &[u16], player: usize, put: &mut impl FnMut(usize, f32)) {
         let me = player.min(P - 1);
-        let (after, marks) = self.shown(pending);
-        let board = after.as_ref().unwrap_or(self);
+        let (movement, marks) = self.shown(pending);
+        let after;
+        let board = match movement {
+            Some(movement) => {
+                after = self.shown_board(movement);
+                &after
+            }
+            None => self,
+        };
         for h in 0..HEXES {
             board.hex_cells(h, me, put);
         }
@@ -441,14 +450,20 @@ impl<const P: usize> Board<P> {
     fn hexes_changed_since(&self, old: &Self) -> u128 {
         let mut changed = 0u128;
         for (p, (now, was)) in self.seats.iter().zip(&old.seats).enumerate() {
-            let freed = self.free[p] ^ old.free[p];
-            for slot in 0..PIECES {
-                if now.hex[slot] != was.hex[slot]
-                    || now.level[slot] != was.level[slot]
-                    || freed >> slot & 1 != 0
-                {
-                    changed |= 1 << now.hex[slot] | 1 << was.hex[slot];
-                }
+            // Bit `slot`: the piece moved, changed level or was trapped or freed. Tested for
+            // every slot without a branch (the compiler compares the arrays at once); then
+            // only the few pieces that changed are visited.
+            let mut moved = self.free[p] ^ old.free[p];
+            for slot in 0..SLOTS {
+                let differs = (now.hex[slot] ^ was.hex[slot]) | (now.level[slot] ^ was.level[slot]) != 0;
+                moved |= u16::from(differs) << slot;
+            }
+            // Slot 15 is no piece.
+            moved &= (1 << PIECES) - 1;
+            while moved != 0 {
+                let slot = moved.trailing_zeros() as usize;
+                moved &= moved - 1;
+                changed |= 1 << now.hex[slot] | 1 << was.hex[slot];
             }
         }
         changed
@@ -479,9 +494,24 @@ impl<const P: usize> Board<P> {
             self.observation_cells(pending, me, &mut |cell, value| row[cell] = value);
             return;
         }
-        let (old_after, old_marks) = old.shown(old_pending);
-        let (after, marks) = self.shown(pending);
-        let (was, now) = (old_after.as_ref().unwrap_or(old), after.as_ref().unwrap_or(self));
+        let (old_movement, old_marks) = old.shown(old_pending);
+        let (movement, marks) = self.shown(pending);
+        // The boards shown: copies only in the middle of a move.
+        let (old_after, after);
+        let was = match old_movement {
+            Some(movement) => {
+                old_after = old.shown_board(movement);
+                &old_after
+            }
+            None => old,
+        };
+        let now = match movement {
+            Some(movement) => {
+                after = self.shown_board(movement);
+                &after
+            }
+            None => self,
+        };
         was.mark_cells(old_marks, me, &mut |cell, _| row[cell] = 0.0);
         let mut changed = now.hexes_changed_since(was);
         while changed != 0 {

@@ -9,7 +9,8 @@
 //! [`MartianChineseCheckers`] holds one of five, and every call dispatches once, so move
 //! generation and play loop over the seated players only and keep per-player arrays of `P`.
 //! (The enum itself is as large as the six-player board, 672 bytes, and a clone copies all
-//! of it: the compiler merges the five variant copies into one.)
+//! of it: the compiler merges the five variant copies into one; `clone_from` between states
+//! of one number of players copies only their board, 400 bytes for two.)
 //!
 //! - Every piece has an id, `player * 16 + slot` with `slot = (size - 1) * 5 + k` (slot 15
 //!   is unused, so an id splits with a shift); a player's pieces are one `Seat`. A stack is
@@ -417,6 +418,28 @@ impl<const P: usize> Board<P> {
             }
         }
         (dirs, onto)
+    }
+
+    /// [`Board::directions`] in the one direction `d`: whether the free piece `id` of the
+    /// player to move, of `size` on `from`, can move in it, and whether it would end on a
+    /// stack (for a single action, where testing all six directions would be waste).
+    #[inline(always)]
+    fn direction(&self, id: usize, from: usize, size: u8, d: usize) -> (bool, bool) {
+        let [h1, h2, h3] = LINE[from][d];
+        let lut = LANDABLE[self.player as usize][size as usize - 1];
+        let limited = (self.limit as usize) < MAX_PIECES;
+        let l = |h: u8| {
+            (lut >> self.cell[h as usize]) & 1 != 0
+                && (!limited || self.fits(h as usize, self.height(from) - self.level(id)))
+        };
+        let o = |h: u8| self.cell[h as usize] < EMPTY_CELL;
+        match size {
+            1 => (l(h1), o(h1)),
+            // step + step, or a jump over h1.
+            2 => (l(h2) && (o(h1) || l(h1)), o(h2)),
+            // 1+1+1, 1+2 (jump over h2) or 2+1 (jump over h1).
+            _ => (l(h3) && ((o(h1) && l(h2)) || (l(h1) && (o(h2) || l(h2)))), o(h3)),
+        }
     }
 
     /// The open directions (bit `i`) of a moved piece of `size` of the player to move, and
@@ -987,17 +1010,53 @@ impl<const P: usize> Board<P> {
 }
 
 /// A state of E: a `Board` sized for its number of players.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MartianChineseCheckers(Seated);
 
+impl Clone for MartianChineseCheckers {
+    fn clone(&self) -> Self {
+        MartianChineseCheckers(self.0.clone())
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
+
 /// One variant per number of players.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Seated {
     Two(Board<2>),
     Three(Board<3>),
     Four(Board<4>),
     Five(Board<5>),
     Six(Board<6>),
+}
+
+impl Clone for Seated {
+    fn clone(&self) -> Self {
+        match self {
+            Seated::Two(b) => Seated::Two(*b),
+            Seated::Three(b) => Seated::Three(*b),
+            Seated::Four(b) => Seated::Four(*b),
+            Seated::Five(b) => Seated::Five(*b),
+            Seated::Six(b) => Seated::Six(*b),
+        }
+    }
+
+    /// Between states of one number of players (as the batched environment keeps the
+    /// state it last showed), copies only that board, not the whole enum (sized for six
+    /// players: 672 bytes where the board of two takes 400).
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Seated::Two(b), Seated::Two(s)) => *b = *s,
+            (Seated::Three(b), Seated::Three(s)) => *b = *s,
+            (Seated::Four(b), Seated::Four(s)) => *b = *s,
+            (Seated::Five(b), Seated::Five(s)) => *b = *s,
+            (Seated::Six(b), Seated::Six(s)) => *b = *s,
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 /// Runs `$body` with `$board` bound to the state's [`Board`], whatever its size.
@@ -1170,6 +1229,45 @@ mod tests {
                 let depth = i as u32 + 1;
                 assert_eq!(crate::perft::perft(&s, depth), n, "{players} players, depth {depth}");
                 assert_eq!(crate::perft::perft_no_bulk(&s, depth), n);
+            }
+        }
+    }
+
+    /// Over random games, with and without a stack limit: the test of one direction agrees
+    /// with the six at once, for every free piece of the player to move.
+    #[test]
+    fn one_direction_agrees_with_all_six() {
+        for (players, stack_limit) in [(2u8, None), (4, None), (2, Some(2u32)), (6, Some(3))] {
+            let params = MartianChineseCheckersParams {
+                stack_limit,
+                ..params(players)
+            };
+            let mut rng = crate::rng::SplitMix64::new(400 + u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            let mut plies = 0;
+            while !state.is_terminal() && plies < 400 {
+                on_board!(&state.0, b => {
+                    let me = b.player as usize;
+                    for slot in 0..PIECES {
+                        let id = me * SLOTS + slot;
+                        if !b.is_free(id) {
+                            continue;
+                        }
+                        let (size, from) = (size_of(id), b.hex(id));
+                        let (dirs, onto) = b.directions(id, from, size);
+                        for d in 0..6 {
+                            let (open, on_stack) = b.direction(id, from, size, d);
+                            assert_eq!(open, dirs >> d & 1 != 0);
+                            if open {
+                                assert_eq!(on_stack, onto >> d & 1 != 0);
+                            }
+                        }
+                    }
+                });
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                state.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                plies += 1;
             }
         }
     }

@@ -644,18 +644,32 @@ impl<const P: usize> Board<P> {
         self.open_lanes(size, |i, k| rays[i][k])
     }
 
-    /// The directions (`0..6`, as [`LINE`] numbers them) in which the mover's free piece
-    /// `id`, of `size` on `from`, can move, each visited once, by the branch-free test of
-    /// [`Board::directions_by_text`]: for the legal-action masks of the batched environment,
-    /// which like `legal_moves()` meet one unrelated position after another.
+    /// The movements of the mover's free pieces, as `from * 18 + (size - 1) * 6 + d` (the
+    /// movement action less its base), in `out`; returns how many. By piece in id order,
+    /// each piece's in the text order of its directions, tested as
+    /// [`Board::directions_by_text`] does: for the legal-action masks of the batched
+    /// environment, which like `legal_moves()` meet one unrelated position after another.
+    /// Written without a branch on the directions: all six of a piece are stored and the
+    /// count moves past the open ones (a loop over the open directions mispredicts its end
+    /// at almost every piece).
     #[inline(always)]
-    pub(super) fn for_each_direction(&self, id: usize, from: usize, size: u8, mut visit: impl FnMut(usize)) {
-        let rays = &TEXT_RAYS[from][size as usize - 1];
-        let (mut open, _) = self.directions_by_text(id, from, size);
-        while open != 0 {
-            visit(usize::from(rays[open.trailing_zeros() as usize][3]));
-            open &= open - 1;
+    pub(super) fn movements(&self, out: &mut [u16; 128]) -> usize {
+        let me = self.player as usize;
+        let mut n = 0;
+        let mut free = self.free[me];
+        while free != 0 {
+            let id = me * SLOTS + free.trailing_zeros() as usize;
+            free &= free - 1;
+            let (size, from) = (size_of(id), self.hex(id));
+            let (open, _) = self.directions_by_text(id, from, size);
+            let base = from * 18 + (size as usize - 1) * 6;
+            for (i, ray) in TEXT_RAYS[from][size as usize - 1].iter().enumerate() {
+                // At most 15 pieces of 6 directions: `n` stays below 90.
+                out[n & 127] = (base + usize::from(ray[3])) as u16;
+                n += usize::from(open >> i & 1);
+            }
         }
+        n
     }
 
     /// See [`MartianChineseCheckers::move_order_key`]: the ranks of the parts of the text,
@@ -971,6 +985,47 @@ mod tests {
             }
         }
         assert!(exchanges > 100 && whole_turn > 100 && tall > 0, "{exchanges} {whole_turn} {tall}");
+    }
+
+    /// Over random games of every player count, with and without a stack limit: the
+    /// movements written without a branch on the directions are those of a loop over each
+    /// piece's open directions, in its order (the order random actions are drawn in).
+    #[test]
+    fn movements_come_in_the_order_of_the_directions() {
+        for (players, stack_limit) in [(2u8, None), (3, None), (6, None), (2, Some(2u32)), (6, Some(3))] {
+            let params = MartianChineseCheckersParams {
+                players,
+                stack_limit,
+                max_plies: 400,
+            };
+            let mut rng = crate::rng::SplitMix64::new(300 + u64::from(players));
+            let mut state = MartianChineseCheckers::start(&params);
+            while !state.is_terminal() {
+                on_board!(&state.0, b => {
+                    let me = b.player as usize;
+                    let mut expected = Vec::new();
+                    let mut free = b.free[me];
+                    while free != 0 {
+                        let id = me * SLOTS + free.trailing_zeros() as usize;
+                        free &= free - 1;
+                        let (size, from) = (size_of(id), b.hex(id));
+                        let (mut open, _) = b.directions_by_text(id, from, size);
+                        while open != 0 {
+                            let d = TEXT_RAYS[from][size as usize - 1][open.trailing_zeros() as usize][3];
+                            expected.push((from * 18 + (size as usize - 1) * 6 + usize::from(d)) as u16);
+                            open &= open - 1;
+                        }
+                    }
+                    let mut out = [0u16; 128];
+                    let n = b.movements(&mut out);
+                    assert_eq!(&out[..n], &expected[..]);
+                });
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                let pick = rng.below(moves.len() as u64) as usize;
+                state.play_unchecked(moves[pick]);
+            }
+        }
     }
 
     /// With a stack limit (the keyed scan then tests the directions as `directions` does,
