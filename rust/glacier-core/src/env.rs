@@ -23,6 +23,8 @@ use crate::parallel::thread_count;
 use crate::rng::SplitMix64;
 use crate::workers::Workers;
 use crate::{Error, FullGame};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Below this many environments per thread started for a call, threads cost more than
@@ -69,14 +71,13 @@ struct Shown<G> {
 }
 
 /// One environment: its game, the move being made, the plies of its current episode and
-/// its random stream; and, during a step, its action and what the action does.
+/// its random stream; and, during a step, what its action does.
 #[derive(Debug, Clone)]
 struct Slot<G: FullGame> {
     state: G,
     partial: PartialMove,
     length: u32,
     rng: SplitMix64,
-    action: i64,
     resolved: Resolved<G::Move>,
     result: StepResult,
     /// Whether `state` is over, worked out once per change of the state: in some games
@@ -341,6 +342,17 @@ impl<T: Send> Rows for Per<'_, T> {
     }
 }
 
+/// One value per environment, read only.
+#[derive(Debug)]
+struct Given<'a, T>(&'a [T]);
+
+impl<T: Sync> Rows for Given<'_, T> {
+    fn split_rows(self, envs: usize) -> (Self, Self) {
+        let (head, tail) = self.0.split_at(envs);
+        (Given(head), Given(tail))
+    }
+}
+
 /// No rows.
 impl Rows for () {
     fn split_rows(self, _envs: usize) -> (Self, Self) {
@@ -383,7 +395,7 @@ impl Split<'_> {
     /// threads as `items` environments are worth: with helpers awake, one per
     /// [`MIN_ENVS_PER_HELPER`]; on threads started for the call, one per
     /// [`MIN_ENVS_PER_THREAD`].
-    fn run(self, items: usize, job: &(impl Fn() + Sync)) {
+    fn run(self, items: usize, job: &(impl Fn(bool) + Sync)) {
         let warm = if self.helpers {
             self.workers.threads().min(items / MIN_ENVS_PER_HELPER)
         } else {
@@ -418,8 +430,102 @@ fn chunked<T: Send, O: Rows>(
         return;
     }
     let total = items.len();
-    let chunk = split.chunk(total);
-    let mut pieces = Vec::with_capacity(total.div_ceil(chunk));
+    let pieces = cut(items, out, split.chunk(total));
+    share_chunks(split, total, pieces, |(items, out)| work(items, out));
+}
+
+/// [`chunked`] in two passes: `check` goes over every chunk first, and `work` over them
+/// only if `check` found every chunk good. Both passes hand out the chunks as
+/// [`take_chunk`] does, so that a thread mostly works the chunks it checked, and finds
+/// their data in its cache. Returns whether all were good.
+fn checked_chunks<T: Send, O: Rows>(
+    items: &mut [T],
+    out: O,
+    split: Split<'_>,
+    check: impl Fn(&mut [T], &O) -> bool + Sync,
+    work: impl Fn(&mut [T], O) + Sync,
+) -> bool {
+    if split.too_few(items.len()) {
+        let good = check(items, &out);
+        if good {
+            work(items, out);
+        }
+        return good;
+    }
+    let total = items.len();
+    let pieces = cut(items, out, split.chunk(total));
+    let count = pieces.len();
+    let supply = Mutex::new(pieces.into_iter().enumerate().collect::<VecDeque<_>>());
+    let checked = Mutex::new(Checked {
+        chunks: (0..count).map(|_| None).collect(),
+        front: 0,
+        back: count,
+    });
+    let (done, bad) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let lock = || {
+        checked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    split.run(total, &|caller| {
+        while let Some((i, (items, out))) = take_chunk(&supply, caller) {
+            if !check(items, &out) {
+                bad.store(true, Ordering::Relaxed);
+            }
+            lock().chunks[i] = Some((items, out));
+            done.fetch_add(1, Ordering::Release);
+        }
+        // No chunk is worked before every chunk is checked (each thread holding one is
+        // checking it, so this wait is short).
+        let mut spins = 0u32;
+        while done.load(Ordering::Acquire) < count {
+            spins += 1;
+            if spins < 1 << 12 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        if bad.load(Ordering::Relaxed) {
+            return;
+        }
+        loop {
+            // Taken in a statement of its own, so that the lock is let go before the work.
+            let next = lock().take(caller);
+            let Some((items, out)) = next else { break };
+            work(items, out);
+        }
+    });
+    !bad.into_inner()
+}
+
+/// The chunks of [`checked_chunks`] once checked, in their places, and the next to work
+/// from each end.
+#[derive(Debug)]
+struct Checked<C> {
+    chunks: Vec<Option<C>>,
+    front: usize,
+    back: usize,
+}
+
+impl<C> Checked<C> {
+    /// The next chunk to work, as [`take_chunk`] hands them out.
+    fn take(&mut self, caller: bool) -> Option<C> {
+        if self.front == self.back {
+            None
+        } else if caller {
+            self.front += 1;
+            self.chunks[self.front - 1].take()
+        } else {
+            self.back -= 1;
+            self.chunks[self.back].take()
+        }
+    }
+}
+
+/// `items` and the matching rows of `out` cut into chunks of `chunk` environments.
+fn cut<T, O: Rows>(items: &mut [T], out: O, chunk: usize) -> Vec<(&mut [T], O)> {
+    let mut pieces = Vec::with_capacity(items.len().div_ceil(chunk));
     let (mut items, mut out) = (items, out);
     while !items.is_empty() {
         let take = chunk.min(items.len());
@@ -428,7 +534,7 @@ fn chunked<T: Send, O: Rows>(
         pieces.push((head, rows));
         (items, out) = (tail, rest);
     }
-    share_chunks(split, total, pieces, |(items, out)| work(items, out));
+    pieces
 }
 
 /// Runs `work` over chunks of `out` (`per_item` values per environment) with the matching
@@ -453,21 +559,31 @@ fn chunked_read<T: Sync, U: Send>(
 }
 
 /// Hands out `chunks` (of `items` environments in all) to the threads `split` allows, the
-/// caller's among them, until none are left. The last chunk is taken first: chunks are
-/// independent, and popping is the cheapest way to take one.
+/// caller's among them, until none are left, as [`take_chunk`] does.
 fn share_chunks<C: Send>(split: Split<'_>, items: usize, chunks: Vec<C>, work: impl Fn(C) + Sync) {
-    let chunks = Mutex::new(chunks);
-    let take = || {
-        chunks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop()
-    };
-    split.run(items, &|| {
-        while let Some(chunk) = take() {
+    let supply = Mutex::new(VecDeque::from(chunks));
+    split.run(items, &|caller| {
+        while let Some(chunk) = take_chunk(&supply, caller) {
             work(chunk);
         }
     });
+}
+
+/// The next chunk for a thread: the caller takes them from the front, the other threads
+/// from the back. Each environment is then stepped by the same thread from one call to the
+/// next (but near where the two meet), and finds its data in that core's cache, where the
+/// helpers' cores keep it (the caller's own work between steps evicts the caller's). With
+/// the chunks handed out in any order, two threads stepped 256 environments of Ice Age
+/// Chess 1.3x faster than one; this way, 1.5x.
+fn take_chunk<C>(supply: &Mutex<VecDeque<C>>, caller: bool) -> Option<C> {
+    let mut chunks = supply
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if caller {
+        chunks.pop_front()
+    } else {
+        chunks.pop_back()
+    }
 }
 
 impl<G: FullGame> VecEnv<G> {
@@ -495,7 +611,6 @@ impl<G: FullGame> VecEnv<G> {
             partial: PartialMove::new(),
             length: 0,
             rng: SplitMix64::stream(seed, i as u64),
-            action: -1,
             resolved: Resolved::Idle,
             result: StepResult::default(),
             terminal: start.is_terminal(),
@@ -617,35 +732,8 @@ impl<G: FullGame> VecEnv<G> {
                 actions.len()
             )));
         }
-        // Work out every action first (nothing played), so an illegal one changes nothing.
-        for (slot, &action) in self.slots.iter_mut().zip(actions) {
-            slot.action = action;
-        }
-        chunked(
-            &mut self.slots,
-            (),
-            self.workers.split(false),
-            |slots, ()| {
-                for slot in slots {
-                    slot.resolved = resolve(slot, slot.action);
-                }
-            },
-        );
-        let illegal = self
-            .slots
-            .iter()
-            .position(|slot| matches!(slot.resolved, Resolved::Illegal));
-        if let Some(env) = illegal {
-            return Err(Error::IllegalMove(if self.slots[env].terminal {
-                format!("environment {env} has ended: give it -1, or reset it (or create the environment with auto_reset)")
-            } else {
-                format!("action {} is not legal in environment {env}", actions[env])
-            }));
-        }
-
         let (start, auto_reset, agent) = (&self.start, self.auto_reset, self.agent);
         let start_terminal = self.start_terminal;
-        returns.fill(0.0);
         let (mask_view, fresh_masks) = masks.as_ref().map_or((0, false), |m| (m.view, m.fresh));
         let (player, obs_view, fresh_obs) = observations
             .as_ref()
@@ -658,26 +746,43 @@ impl<G: FullGame> VecEnv<G> {
             .is_some()
             .then(|| kept(&mut self.shown[obs_view], n));
         let rows = (
-            Per(returns, players),
+            (Given(actions), Per(results, 1)),
             (
-                masks
-                    .zip(masked)
-                    .map(|(m, kept)| (Per(m.out, G::NUM_DISTINCT_ACTIONS), Per(kept, 1))),
-                observations
-                    .zip(shown)
-                    .map(|(o, kept)| (Per(o.out, obs_size), Per(kept, 1))),
+                Per(returns, players),
+                (
+                    masks
+                        .zip(masked)
+                        .map(|(m, kept)| (Per(m.out, G::NUM_DISTINCT_ACTIONS), Per(kept, 1))),
+                    observations
+                        .zip(shown)
+                        .map(|(o, kept)| (Per(o.out, obs_size), Per(kept, 1))),
+                ),
             ),
         );
-        chunked(
+        // Every action is worked out first (nothing played), so an illegal one changes
+        // nothing; then, in one pass, each environment plays, and its mask and observation
+        // are written while its data is at hand.
+        let legal = checked_chunks(
             &mut self.slots,
             rows,
             self.workers.split(true),
-            |slots, (returns, (masks, obs))| {
+            |slots, ((actions, _), _)| {
+                let mut legal = true;
+                for (slot, &action) in slots.iter_mut().zip(actions.0) {
+                    slot.resolved = resolve(slot, action);
+                    legal &= !matches!(slot.resolved, Resolved::Illegal);
+                }
+                legal
+            },
+            |slots, ((_, results), (returns, (masks, obs)))| {
                 let masked = masks.is_some();
                 let mut mask_rows = masks.map(|(rows, kept)| rows.0.chunks_mut(rows.1).zip(kept.0));
                 let mut obs_rows = obs.map(|(rows, kept)| rows.0.chunks_mut(rows.1).zip(kept.0));
-                for (slot, row) in slots.iter_mut().zip(returns.0.chunks_mut(players)) {
+                let rows = returns.0.chunks_mut(players).zip(results.0.iter_mut());
+                for (slot, (row, result)) in slots.iter_mut().zip(rows) {
+                    row.fill(0.0);
                     slot.advance(row, start, start_terminal, auto_reset, agent, masked);
+                    *result = slot.result;
                     if let Some((mask, kept)) = mask_rows.as_mut().and_then(Iterator::next) {
                         slot.write_mask(mask, kept, fresh_masks);
                     }
@@ -687,10 +792,18 @@ impl<G: FullGame> VecEnv<G> {
                 }
             },
         );
-        for (result, slot) in results.iter_mut().zip(&self.slots) {
-            *result = slot.result;
+        if legal {
+            return Ok(());
         }
-        Ok(())
+        let illegal = self
+            .slots
+            .iter()
+            .position(|slot| matches!(slot.resolved, Resolved::Illegal));
+        Err(Error::IllegalMove(match illegal {
+            Some(env) if self.slots[env].terminal => format!("environment {env} has ended: give it -1, or reset it (or create the environment with auto_reset)"),
+            Some(env) => format!("action {} is not legal in environment {env}", actions[env]),
+            None => "an action is not legal".to_string(),
+        }))
     }
 
     /// Legal-action masks, num_envs x `NUM_DISTINCT_ACTIONS`.
@@ -904,7 +1017,7 @@ mod tests {
     use super::*;
     use crate::games::kings_court::{KingsCourt, KingsCourtParams};
     use crate::games::kuba::{Kuba, KubaParams};
-    use crate::{Game, Notation};
+    use crate::{ActionEncoding, Game, Notation};
 
     fn run<G: FullGame>(start: G, threads: usize) -> (Vec<String>, Vec<f64>) {
         let players = start.num_players();
@@ -987,6 +1100,37 @@ mod tests {
                     .expect("a ply limit");
                 kept_buffers_hold_whole_writes(G::start(&params));
             }, _ => unreachable!());
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_on_threads_changes_nothing() {
+        let start = KingsCourt::start(&KingsCourtParams { max_plies: 30 });
+        let mut env = VecEnv::new(start, 600, true, 5, 3);
+        let (mut actions, mut returns) = (vec![0; 600], vec![0.0; 1200]);
+        let mut results = vec![StepResult::default(); 600];
+        let mut masks = vec![false; 600 * KingsCourt::NUM_DISTINCT_ACTIONS];
+        for step in 0..20 {
+            env.random_actions(&mut actions);
+            env.update_mask(&mut masks, 0, step == 0);
+            let before: Vec<String> = env.states().map(Notation::text).collect();
+            let env_at = (97 * step + 11) % 600;
+            let illegal = (0..KingsCourt::NUM_DISTINCT_ACTIONS)
+                .find(|&a| !masks[env_at * KingsCourt::NUM_DISTINCT_ACTIONS + a])
+                .expect("an action not legal");
+            let mut wrong = actions.clone();
+            wrong[env_at] = illegal as i64;
+            returns.fill(7.0);
+            let err = env.step(&wrong, &mut returns, &mut results).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("environment {env_at}")),
+                "{err}"
+            );
+            let after: Vec<String> = env.states().map(Notation::text).collect();
+            assert_eq!(before, after, "an illegal action changes nothing");
+            assert!(returns.iter().all(|&r| r == 7.0), "nor the returns");
+            env.step(&actions, &mut returns, &mut results)
+                .expect("legal actions");
         }
     }
 

@@ -107,12 +107,12 @@ impl Workers {
         }
     }
 
-    /// Runs `job` on the caller's thread and on up to `most - 1` other threads, each
-    /// running it once, and returns when all have returned: `job` must take its work from
-    /// a shared supply until none is left. The other threads are the helpers awake now;
-    /// if none are and `start_threads`, threads started for this call. Afterwards the
-    /// helpers stay awake for the next call.
-    pub(crate) fn run(&self, most: usize, start_threads: bool, job: &(impl Fn() + Sync)) {
+    /// Runs `job` on the caller's thread (`job(true)`) and on up to `most - 1` other
+    /// threads (`job(false)`), each running it once, and returns when all have returned:
+    /// `job` must take its work from a shared supply until none is left. The other threads
+    /// are the helpers awake now; if none are and `start_threads`, threads started for this
+    /// call. Afterwards the helpers stay awake for the next call.
+    pub(crate) fn run(&self, most: usize, start_threads: bool, job: &(impl Fn(bool) + Sync)) {
         let pool = self
             .inner
             .as_ref()
@@ -124,7 +124,7 @@ impl Workers {
         match pool {
             Some(pool) if taken > 0 => pool.share(taken, job),
             _ if start_threads && most > 1 => start_and_share(most - 1, job),
-            _ => job(),
+            _ => job(true),
         }
         if let Some(pool) = pool {
             pool.stay_awake();
@@ -151,16 +151,16 @@ impl Pool {
     }
 
     /// Runs `job` here and on `helpers` of the pool's threads.
-    fn share(&self, helpers: usize, job: &(impl Fn() + Sync)) {
+    fn share(&self, helpers: usize, job: &(impl Fn(bool) + Sync)) {
         let finished = AtomicUsize::new(0);
         self.pool.in_place_scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(|_| {
-                    job();
+                    job(false);
                     finished.fetch_add(1, Ordering::Release);
                 });
             }
-            job();
+            job(true);
             // The scope's own wait sleeps in the kernel, and waking from there costs as
             // much as the work: wait awake for a while first.
             let since = Instant::now();
@@ -215,17 +215,17 @@ impl Pool {
 }
 
 /// Runs `job` here and on `helpers` threads started for it (as many as can be).
-fn start_and_share(helpers: usize, job: &(impl Fn() + Sync)) {
+fn start_and_share(helpers: usize, job: &(impl Fn(bool) + Sync)) {
     std::thread::scope(|scope| {
         for _ in 0..crate::parallel::threads_with_room(helpers) {
             if std::thread::Builder::new()
-                .spawn_scoped(scope, job)
+                .spawn_scoped(scope, || job(false))
                 .is_err()
             {
                 break;
             }
         }
-        job();
+        job(true);
     });
 }
 
@@ -245,12 +245,15 @@ mod tests {
             let supply = Mutex::new((0..64).collect::<Vec<u32>>());
             let done = Mutex::new(Vec::new());
             let threads = Mutex::new(HashSet::<ThreadId>::new());
-            workers.run(3, false, &|| loop {
+            workers.run(3, false, &|_| loop {
                 let Some(piece) = supply.lock().unwrap().pop() else {
                     break;
                 };
-                // Enough work per piece for a helper to take some.
-                std::hint::black_box((0..2000u64).sum::<u64>());
+                // Enough work per piece for a helper to take some (about a microsecond).
+                let mut sum = 0u64;
+                for i in 0..2000u64 {
+                    sum = std::hint::black_box(sum + i);
+                }
                 done.lock().unwrap().push(piece);
                 threads.lock().unwrap().insert(std::thread::current().id());
             });
@@ -275,7 +278,7 @@ mod tests {
         ] {
             let supply = Mutex::new((0..100).collect::<Vec<u32>>());
             let done = AtomicUsize::new(0);
-            workers.run(workers.threads(), start, &|| {
+            workers.run(workers.threads(), start, &|_| {
                 while supply.lock().unwrap().pop().is_some() {
                     done.fetch_add(1, Ordering::Relaxed);
                 }
