@@ -66,7 +66,7 @@ class Side:
 def compare(game: str, num_envs: int, rounds: int, block: int, warmup: int, threads: int) -> list[float]:
     """The median step of the batched env on one thread, on ``threads``, and of SyncVectorEnv."""
     params = {"max_plies": 200}
-    one = Side(GlacierVectorEnv(game, num_envs, copy=False, **params))
+    one = Side(GlacierVectorEnv(game, num_envs, copy=False, threads=1, **params))
     many = Side(GlacierVectorEnv(game, num_envs, copy=False, threads=threads, **params))
     single = [lambda: GlacierEnv(game, **params) for _ in range(num_envs)]
     sync = Side(gymnasium.vector.SyncVectorEnv(single, copy=False))

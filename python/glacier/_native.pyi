@@ -114,7 +114,7 @@ class NativeVectorEnv:
         auto_reset: bool = True,
         position: str | None = None,
         seed: int = 0,
-        threads: int = 1,
+        threads: int = 0,
         agent: int | None = None,
         **params: int | None,
     ) -> NativeVectorEnv: ...

@@ -109,10 +109,10 @@ class VectorEnv:
     """``num_envs`` games of ``game`` stepped together, with numpy arrays in and out.
 
     ``seed`` seeds :meth:`sample_actions` and the built-in opponent (environment ``i`` draws
-    from its own stream); ``threads`` > 1 (0 = every core) splits batches of 128
-    environments or more over threads, with results that do not depend on the thread count
-    (its helper threads wait awake for up to 2 ms after each call, for the next step: see
-    the guide); ``position`` starts every game from a position text. Without
+    from its own stream); batches of 128 environments or more are split over ``threads``
+    threads (0, the default: every core), with results that do not depend on the thread
+    count (its helper threads wait awake for up to 2 ms after each call, for the next step:
+    see the guide); ``position`` starts every game from a position text. Without
     ``auto_reset`` a finished environment waits, taking the action -1, until :meth:`reset`
     puts it (or all) back at the start.
 
@@ -136,7 +136,7 @@ class VectorEnv:
         auto_reset: bool = True,
         position: Optional[str] = None,
         seed: Optional[int] = None,
-        threads: int = 1,
+        threads: int = 0,
         agent: Optional[int] = None,
         **params: Any,
     ) -> None:

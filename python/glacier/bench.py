@@ -125,7 +125,7 @@ def spiel_random_plies(spiel_game: Any, plies: int, seed: int = 0) -> int:
 
 
 def env_steps(game: str, num_envs: int, steps: int, **params: Any) -> int:
-    env = glacier.VectorEnv(game, num_envs=num_envs, seed=0, **params)
+    env = glacier.VectorEnv(game, num_envs=num_envs, seed=0, threads=1, **params)
     for _ in range(steps):
         env.step(env.sample_actions())
     return num_envs * steps
@@ -172,7 +172,7 @@ def measure_game(
     add("random playouts", f"inside Rust, {threads or 'all'} threads", best_rate(playout_plies(threads)), "plies/s")
     add(
         "batched env",
-        "VectorEnv, 256 envs, sample_actions + step per batch",
+        "VectorEnv, 256 envs, 1 thread, sample_actions + step per batch",
         best_rate(lambda: env_steps(game, 256, 5 if quick else 40, **params)),
         "steps/s",
     )

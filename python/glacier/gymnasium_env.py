@@ -232,8 +232,8 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     same player's view two plies earlier, in which little changed. With ``copy=True`` (the
     default, as in Gymnasium's own vector environments) every step returns copies of them;
     with ``copy=False`` the arrays themselves, read-only, which the step after next
-    overwrites. ``threads`` > 1 (0: every core) splits batches of 128 environments or more
-    over threads, as :class:`glacier.VectorEnv` does.
+    overwrites. Batches of 128 environments or more are split over ``threads`` threads (0,
+    the default: every core), as :class:`glacier.VectorEnv` does.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"]}  # noqa: RUF012  (the frameworks declare it this way)
@@ -245,7 +245,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
         opponent: Opponent = None,
         agent: int = 0,
-        threads: int = 1,
+        threads: int = 0,
         render_mode: Optional[str] = None,
         copy: bool = True,
         **params: Any,

@@ -328,7 +328,7 @@ impl NativeVectorEnv {
     #[new]
     #[pyo3(
         signature = (game, num_envs, auto_reset = true, position = None, seed = None, threads = None, agent = None, **params),
-        text_signature = "(game, num_envs, auto_reset=True, position=None, seed=0, threads=1, agent=None, **params)"
+        text_signature = "(game, num_envs, auto_reset=True, position=None, seed=0, threads=0, agent=None, **params)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -342,7 +342,7 @@ impl NativeVectorEnv {
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = &args::name(game, "a game name")?;
-        let threads = threads.map_or(Ok(1), check_threads)?;
+        let threads = threads.map_or(Ok(0), check_threads)?;
         let num_envs = args::usize_in(num_envs, "num_envs", 1, usize::MAX)?;
         let seed = seed.map_or(Ok(0), args::seed)?;
         let position = args::optional_position_text(position)?;
