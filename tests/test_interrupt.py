@@ -26,7 +26,7 @@ LONG_CALLS = {
     "perft without bulk counting": "glacier.new_game('kuba').perft(9, bulk=False)",
     "perft with a table, every core": "glacier.new_game('kuba').perft(12, hash_mb=16, threads=0)",
     "perft divide, one thread": "glacier.new_game('kuba').perft_divide(9)",
-    "perft divide, every core": "glacier.new_game('ice_age_chess').perft_divide(7, threads=0)",
+    "perft divide, every core": "glacier.new_game('ice_age_chess').perft_divide(8, threads=0)",
     "playouts, one thread": "glacier.playouts('kuba', 10**7, threads=1)",
     "playouts, every core": "glacier.playouts('martian_chinese_checkers', 10**7, players=6)",
     "VectorEnv steps": textwrap.dedent(

@@ -380,15 +380,9 @@ impl<A: Rows, B: Rows> Rows for (A, B) {
     }
 }
 
-/// How a pass over the environments may be split over threads.
+/// How a pass over the environments may be split over threads: the workers it may use.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Split<'a> {
-    pub(crate) workers: &'a Workers,
-    /// Whether the pass may take the helpers that are awake. Only the main pass of a call
-    /// does: a short pass before it would leave them to go back to waiting just as the
-    /// main pass wants them.
-    pub(crate) helpers: bool,
-}
+struct Split<'a>(&'a Workers);
 
 impl Split<'_> {
     /// Runs `job` (which takes the chunks of `items` from a shared supply) on as many
@@ -396,24 +390,20 @@ impl Split<'_> {
     /// [`MIN_ENVS_PER_HELPER`]; on threads started for the call, one per
     /// [`MIN_ENVS_PER_THREAD`].
     fn run(self, items: usize, job: &(impl Fn(bool) + Sync)) {
-        let warm = if self.helpers {
-            self.workers.threads().min(items / MIN_ENVS_PER_HELPER)
-        } else {
-            1
-        };
-        let started = self.workers.threads().min(items / MIN_ENVS_PER_THREAD);
-        self.workers.run(warm.max(started), started > 1, job);
+        let warm = self.0.threads().min(items / MIN_ENVS_PER_HELPER);
+        let started = self.0.threads().min(items / MIN_ENVS_PER_THREAD);
+        self.0.run(warm.max(started), started > 1, job);
     }
 
     /// How many environments each chunk holds: a few chunks per thread, so that a thread
     /// that starts late leaves its share to the others.
     fn chunk(self, items: usize) -> usize {
-        items.div_ceil(4 * self.workers.threads()).max(MIN_CHUNK)
+        items.div_ceil(4 * self.0.threads()).max(MIN_CHUNK)
     }
 
     /// Whether `items` environments are too few to split at all.
     fn too_few(self, items: usize) -> bool {
-        self.workers.threads() == 1 || items < 2 * MIN_ENVS_PER_HELPER
+        self.0.threads() == 1 || items < 2 * MIN_ENVS_PER_HELPER
     }
 }
 
@@ -469,11 +459,14 @@ fn checked_chunks<T: Send, O: Rows>(
     };
     split.run(total, &|caller| {
         while let Some((i, (items, out))) = take_chunk(&supply, caller) {
+            let _counted = Checking {
+                done: &done,
+                bad: &bad,
+            };
             if !check(items, &out) {
                 bad.store(true, Ordering::Relaxed);
             }
             lock().chunks[i] = Some((items, out));
-            done.fetch_add(1, Ordering::Release);
         }
         // No chunk is worked before every chunk is checked (each thread holding one is
         // checking it, so this wait is short).
@@ -497,6 +490,23 @@ fn checked_chunks<T: Send, O: Rows>(
         }
     });
     !bad.into_inner()
+}
+
+/// Counts a chunk of [`checked_chunks`] as checked when dropped, also when its check
+/// panicked (then as bad), so that no thread waits for it forever.
+#[derive(Debug)]
+struct Checking<'a> {
+    done: &'a AtomicUsize,
+    bad: &'a AtomicBool,
+}
+
+impl Drop for Checking<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.bad.store(true, Ordering::Relaxed);
+        }
+        self.done.fetch_add(1, Ordering::Release);
+    }
 }
 
 /// The chunks of [`checked_chunks`] once checked, in their places, and the next to work
@@ -765,7 +775,7 @@ impl<G: FullGame> VecEnv<G> {
         let legal = checked_chunks(
             &mut self.slots,
             rows,
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, ((actions, _), _)| {
                 let mut legal = true;
                 for (slot, &action) in slots.iter_mut().zip(actions.0) {
@@ -812,7 +822,7 @@ impl<G: FullGame> VecEnv<G> {
             &self.slots,
             out,
             G::NUM_DISTINCT_ACTIONS,
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(G::NUM_DISTINCT_ACTIONS)) {
                     // Cleared a row at a time, just before its actions are marked, so the
@@ -837,7 +847,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             (Per(out, size), Per(masked, 1)),
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, (out, masked)| {
                 for ((slot, row), kept) in
                     slots.iter_mut().zip(out.0.chunks_mut(size)).zip(masked.0)
@@ -862,7 +872,7 @@ impl<G: FullGame> VecEnv<G> {
             &self.slots,
             out,
             size,
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, out| {
                 for (slot, row) in slots.iter().zip(out.chunks_mut(size)) {
                     // A row at a time, just before it is written, so the writes hit lines in
@@ -893,7 +903,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             (Per(out, size), Per(shown, 1)),
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, (out, shown)| {
                 for ((slot, row), kept) in slots.iter_mut().zip(out.0.chunks_mut(size)).zip(shown.0)
                 {
@@ -918,7 +928,7 @@ impl<G: FullGame> VecEnv<G> {
         chunked(
             &mut self.slots,
             Per(out, 1),
-            self.workers.split(true),
+            Split(&self.workers),
             |slots, out| {
                 for (slot, action) in slots.iter_mut().zip(out.0.iter_mut()) {
                     // Reservoir sampling, as `PartialMove::random_action` draws: the k-th
@@ -1131,6 +1141,32 @@ mod tests {
             assert!(returns.iter().all(|&r| r == 7.0), "nor the returns");
             env.step(&actions, &mut returns, &mut results)
                 .expect("legal actions");
+        }
+    }
+
+    /// A check that panics (a bug in a game) raises the panic in the caller and leaves no
+    /// thread waiting for its chunk, whichever thread checks it.
+    #[test]
+    fn a_check_that_panics_leaves_no_thread_waiting() {
+        let workers = Workers::new(3);
+        let mut items = vec![0u32; 1000];
+        for round in 0..60 {
+            items.fill(0);
+            items[(round * 331) % 1000] = 1;
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                checked_chunks(
+                    &mut items,
+                    (),
+                    Split(&workers),
+                    |chunk, ()| {
+                        assert!(!chunk.contains(&1), "a bug in a check");
+                        true
+                    },
+                    |chunk, ()| chunk.fill(2),
+                )
+            }));
+            assert!(outcome.is_err(), "the panic reaches the caller");
+            assert!(!items.contains(&2), "nothing is worked");
         }
     }
 

@@ -99,14 +99,6 @@ impl Workers {
         self.threads
     }
 
-    /// A split of a pass over `threads()`, which takes the helpers awake if `helpers`.
-    pub(crate) fn split(&self, helpers: bool) -> crate::env::Split<'_> {
-        crate::env::Split {
-            workers: self,
-            helpers,
-        }
-    }
-
     /// Runs `job` on the caller's thread (`job(true)`) and on up to `most - 1` other
     /// threads (`job(false)`), each running it once, and returns when all have returned:
     /// `job` must take its work from a shared supply until none is left. The other threads
