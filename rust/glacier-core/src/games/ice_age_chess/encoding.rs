@@ -1,7 +1,8 @@
 //! Action numbers and the observation tensor, for learning programs.
 
-use super::bitboard::{ComputedSliders, RANK_1, RANK_8};
-use super::movegen::Visitor;
+use super::bitboard::ComputedSliders;
+use super::movegen::Emitter;
+use std::convert::Infallible;
 use super::text::square_name;
 use super::*;
 use crate::actions::{fraction, ActionList};
@@ -40,7 +41,11 @@ impl ActionEncoding for IceAgeChess {
         if self.over {
             return;
         }
-        let _ = self.generate_with(&mut Listing(|mv| visit(action_of(mv))), &ComputedSliders);
+        let mut each = |mv| {
+            visit(action_of(mv));
+            ControlFlow::<Infallible>::Continue(())
+        };
+        let _ = self.generate_with(&mut Emitter::new(&mut each), &ComputedSliders);
     }
 
     /// The moves straight from the generator, in its order, each with its action worked out
@@ -49,11 +54,12 @@ impl ActionEncoding for IceAgeChess {
         if self.over {
             return;
         }
-        let listing = &mut Listing(|mv| {
+        let mut each = |mv| {
             actions.push(action_of(mv) as u16);
             moves.push(mv);
-        });
-        let _ = self.generate_with(listing, &ComputedSliders);
+            ControlFlow::<Infallible>::Continue(())
+        };
+        let _ = self.generate_with(&mut Emitter::new(&mut each), &ComputedSliders);
     }
 
     /// A draw by the ply limit alone: both kings on the board, a legal move left (no
@@ -84,52 +90,6 @@ impl ActionEncoding for IceAgeChess {
         let mut text = square_name(from_rank * 8 + file) + &square_name(to_rank * 8 + to_file);
         text.push(['n', 'b', 'r', 'q'][piece]);
         Some(text)
-    }
-}
-
-/// Hands every move the generator hands out, in its order, to its closure.
-struct Listing<F: FnMut(IceAgeChessMove)>(F);
-
-impl<F: FnMut(IceAgeChessMove)> Listing<F> {
-    #[inline(always)]
-    fn push(&mut self, mv: IceAgeChessMove) {
-        (self.0)(mv);
-    }
-}
-
-impl<F: FnMut(IceAgeChessMove)> Visitor for Listing<F> {
-    #[inline(always)]
-    fn piece(&mut self, from: usize, targets: Bitboard) -> ControlFlow<()> {
-        for to in Squares(targets) {
-            self.push(IceAgeChessMove::new(from, to, NORMAL));
-        }
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn pawns(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
-        for to in Squares(targets) {
-            let from = (to as i32 - delta) as usize;
-            if bit(to) & (RANK_1 | RANK_8) != 0 {
-                for kind in (PROMOTE_KNIGHT..=PROMOTE_KNIGHT + 3).rev() {
-                    self.push(IceAgeChessMove::new(from, to, kind));
-                }
-            } else {
-                self.push(IceAgeChessMove::new(from, to, NORMAL));
-            }
-        }
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn double_pushes(&mut self, targets: Bitboard, delta: i32) -> ControlFlow<()> {
-        for to in Squares(targets) {
-            self.push(IceAgeChessMove::new((to as i32 - delta) as usize, to, DOUBLE_PUSH));
-        }
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn special(&mut self, mv: IceAgeChessMove) -> ControlFlow<()> {
-        self.push(mv);
-        ControlFlow::Continue(())
     }
 }
 
