@@ -25,6 +25,7 @@ _PLACEHOLDER = re.compile(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|TODO|XXX|FIXME|TB
 _LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _IMAGE = re.compile(r"!\[(?:[^\[\]])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|<img\b[^>]*\bsrc=\"([^\"]+)\"")
 _HTML_LINK = re.compile(r"<(?:a|img)\b[^>]*\b(?:href|src)=\"([^\"]+)\"")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _HEX = re.compile(r"(?<![\w.-])[0-9a-f]{7,40}(?![\w-])")
 
@@ -47,15 +48,31 @@ def link_targets(text: str) -> list[str]:
     return _LINK.findall(text) + _HTML_LINK.findall(text)
 
 
+def anchors(text: str) -> set[str]:
+    """The anchors of the headings of a Markdown page, as MkDocs (and GitHub, for these
+    headings) makes them: lower case, punctuation dropped, spaces as hyphens."""
+    slugs = set()
+    for title in _HEADING.findall(_FENCE.sub("", text)):
+        words = re.sub(r"[^\w\s-]", "", title.replace("`", "")).strip().lower()
+        slugs.add(re.sub(r"[-\s]+", "-", words))
+    return slugs
+
+
 def broken_links(page: Path, text: str) -> list[str]:
-    """The relative links of ``page`` (text ``text``) whose file does not exist."""
+    """The relative links of ``page`` (text ``text``) whose file, or heading in a Markdown
+    file, does not exist."""
     broken = []
     for target in link_targets(text):
-        if _SCHEME.match(target) or target.startswith("#"):
+        if _SCHEME.match(target):
             continue
-        path = target.split("#", 1)[0].split("?", 1)[0]
-        if not (page.parent / path).exists():
+        path, _, fragment = target.split("?", 1)[0].partition("#")
+        file = page.parent / path
+        if path and not file.exists():
             broken.append(target)
+        elif fragment and (not path or file.suffix == ".md"):
+            found = anchors(file.read_text(encoding="utf-8") if path else text)
+            if fragment not in found:
+                broken.append(target)
     return broken
 
 
@@ -103,17 +120,25 @@ def test_placeholders_are_found_outside_code(text: str, found: list[str]) -> Non
 
 
 def test_broken_links_are_found(tmp_path: Path) -> None:
-    (tmp_path / "there.md").write_text("# There\n")
+    (tmp_path / "there.md").write_text("# There\n\n## The `kuba` board, in full\n")
     (tmp_path / "pictures").mkdir()
     (tmp_path / "pictures" / "start.svg").write_text("<svg/>")
     page = tmp_path / "page.md"
     text = (
-        "[fine](there.md#there) and [gone](missing.md), ![fine](pictures/start.svg),\n"
+        "# Here\n\n[fine](there.md#there) and [gone](missing.md), ![fine](pictures/start.svg),\n"
+        "[fine](there.md#the-kuba-board-in-full) [no heading](there.md#nowhere) [no heading](#gone)\n"
         "![gone](pictures/missing.svg), [a link over\ntwo lines](lost.md), [web](https://example.org),\n"
         '[anchor](#here), `[in code](nowhere.md)`, <img src="pictures/nope.svg" width="9">\n'
         "```\n[in a block](nowhere.md)\n```\n"
     )
-    assert broken_links(page, text) == ["missing.md", "pictures/missing.svg", "lost.md", "pictures/nope.svg"]
+    assert broken_links(page, text) == [
+        "missing.md",
+        "there.md#nowhere",
+        "#gone",
+        "pictures/missing.svg",
+        "lost.md",
+        "pictures/nope.svg",
+    ]
     assert broken_links(page, "[fine](there.md) ![fine](pictures/start.svg)") == []
 
 
