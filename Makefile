@@ -102,7 +102,7 @@ lint: dev
 ## The documentation site (MkDocs, mkdocs.yml) into site/: a broken link, a missing page or
 ## API reference, or a page left out of the navigation fails the build.
 docs: dev
-	$(BIN)/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 fmt:
 	cargo fmt --all
