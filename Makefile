@@ -11,7 +11,7 @@ GAME    ?= ice_age_chess
 DEPTH   ?= 7
 THREADS ?= 0
 
-.PHONY: dev test test-rust test-python browser perft bench lint fmt fuzz dist clean
+.PHONY: dev test test-rust test-python browser perft bench lint docs fmt fuzz dist clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -32,9 +32,9 @@ dev: $(BIN)/maturin
 perft: dev
 	$(BIN)/glacier perft $(GAME) $(DEPTH) --threads $(THREADS)
 
-## Every test: lints, the Rust core's tests, a short fuzzing run, then pytest (contract,
-## fixtures, differential, the wheel built and installed, benches once).
-test: dev lint test-rust fuzz test-python
+## Every test: lints, the documentation site, the Rust core's tests, a short fuzzing run, then
+## pytest (contract, fixtures, differential, the wheel built and installed, benches once).
+test: dev lint docs test-rust fuzz test-python
 
 test-rust:
 	cargo test --release -p glacier-core
@@ -99,6 +99,11 @@ lint: dev
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest glacier._native
 
+## The documentation site (MkDocs, mkdocs.yml) into site/: a broken link, a missing page or
+## API reference, or a page left out of the navigation fails the build.
+docs: dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 fmt:
 	cargo fmt --all
 	cargo fmt --manifest-path fuzz/Cargo.toml
@@ -106,4 +111,4 @@ fmt:
 	$(BIN)/ruff check --fix python tests benches fuzz
 
 clean:
-	rm -rf $(VENV) target fuzz/target dist
+	rm -rf $(VENV) target fuzz/target dist site

@@ -1,6 +1,6 @@
-"""What users read stands alone: the README, the docs, the Python package (docstrings and
-messages) and the Rust crates (their doc comments ship in the sdist) name no document or
-file from outside the repository."""
+"""What users read stands alone: the README, the docs and the site's configuration, the Python
+package (docstrings and messages) and the Rust crates (their doc comments ship in the sdist)
+name no document or file from outside the repository."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 READ_BY_USERS = [
     ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "CONTRIBUTING.md",
     ROOT / "pyproject.toml",
+    ROOT / "mkdocs.yml",
     *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted((ROOT / "docs").rglob("*.py")),
     *sorted((ROOT / "python").rglob("*.py")),
     *sorted((ROOT / "python").rglob("*.pyi")),
     *sorted((ROOT / "rust").rglob("*.rs")),
