@@ -90,6 +90,73 @@ def test_a_match_swaps_seats_and_does_not_depend_on_threads() -> None:
     assert one.elo == first.elo == pytest.approx(-second.elo)
 
 
+def test_random_openings_are_shared_by_the_games_of_a_rotation() -> None:
+    """Each game starts with K random plies drawn from the seed and the round: the games of
+    a round (seats swapped) start alike, other rounds and seeds differ, and deterministic
+    players no longer play the same game over and over."""
+    plain = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=4, seed=5, threads=1)
+    assert len({tuple(g.state.moves) for g in plain.games[0::2]}) == 1  # the same game, twice
+    match = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4)
+    assert match.opening_plies == 4 and all(g.opening == 4 for g in match.games)
+    openings = [tuple(g.state.moves[:4]) for g in match.games]
+    assert openings[0::2] == openings[1::2]  # games 2k and 2k+1 swap seats on one opening
+    assert len(set(openings[0::2])) == 3
+    assert len({tuple(g.state.moves) for g in match.games[0::2]}) == 3
+    for g in match.games:
+        replay = glacier.new_game("kings_court")
+        for move in g.state.moves:
+            replay.play(move)
+        assert replay.is_terminal() and replay.returns() == g.state.returns()
+        assert g.plies == len(g.state.moves)
+    again = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4, threads=2)
+    assert [g.state.moves for g in again.games] == [g.state.moves for g in match.games]
+    other = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=2, seed=6, opening_plies=4)
+    assert tuple(other.games[0].state.moves[:4]) != openings[0]
+    assert "6 games of kings_court, each from 4 random opening plies" in match.table()
+
+
+def test_random_openings_rotate_with_more_players() -> None:
+    match = glacier.arena("martian_chinese_checkers", ["random"], games=6, seed=1, opening_plies=3, players=3)
+    openings = [g.state.moves[:3] for g in match.games]
+    assert openings[0] == openings[1] == openings[2] != openings[3] == openings[4] == openings[5]
+    assert [g.seats for g in match.games[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_an_opening_that_ends_the_game_ends_it() -> None:
+    match = glacier.arena("ice_cube_checkers", ["random"], games=2, seed=0, opening_plies=50, max_plies=6)
+    for g in match.games:
+        assert g.opening == g.plies == 6 and g.state.is_terminal()
+
+
+def test_no_opening_plies_plays_the_match_as_before() -> None:
+    """K = 0 (the default) draws nothing: the same seeds give the same games."""
+    before = glacier.arena("ice_cube_checkers", ["mcts:30", "random"], games=4, seed=8, threads=1)
+    zero = glacier.arena("ice_cube_checkers", ["mcts:30", "random"], games=4, seed=8, threads=1, opening_plies=0)
+    assert [g.state.moves for g in zero.games] == [g.state.moves for g in before.games]
+    assert zero.players == before.players and zero.table() == before.table()
+    assert zero.opening_plies == 0 and all(g.opening == 0 for g in zero.games)
+    assert "opening" not in zero.table()
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "3", True, None])
+def test_bad_opening_plies_are_refused(bad: Any) -> None:
+    with pytest.raises(errors.InvalidParameterError, match="opening_plies"):
+        glacier.arena("kuba", ["random"], games=2, opening_plies=bad)
+
+
+def test_the_arena_command_plays_random_openings(tmp_path: Path) -> None:
+    path = tmp_path / "match.record"
+    args = ["arena", "kings_court", "alphabeta:1", "alphabeta:1", "--games", "4", "--seed", "3"]
+    out = CliRunner().invoke(main, [*args, "--opening-plies", "2", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "4 games of kings_court, each from 2 random opening plies" in out.output
+    played = glacier.arena("kings_court", ["alphabeta:1", "alphabeta:1"], games=4, seed=3, opening_plies=2)
+    assert [g.state.moves for g in records.read_records(str(path))] == [g.state.moves for g in played.games]
+    for bad in ["-1", "two"]:
+        refused = CliRunner().invoke(main, [*args, "--opening-plies", bad])
+        assert refused.exit_code == 2 and "--opening-plies" in refused.output
+
+
 def test_players_fill_the_seats_and_rotate() -> None:
     result = glacier.arena("kings_court", ["random"], games=3, seed=1)
     assert [p.name for p in result.players] == ["random", "random#2"]

@@ -135,8 +135,8 @@ def test_openspiel_mcts_plays(game: str) -> None:
 def test_openspiel_alpha_zero_trains(game: str) -> None:
     """OpenSpiel's AlphaZero (the JAX one in open_spiel.python.algorithms.alpha_zero: its
     model, its MCTS bot with the network as evaluator, its training step) learns for a few
-    steps on a tiny network from games of self-play. Its multi-process harness is left
-    out: its worker processes would not have the glacier games registered."""
+    steps on a tiny network from games of self-play. Its multi-process runner, which sends
+    the game to processes of its own, is run by tests/test_openspiel_alphazero.py."""
     pytest.importorskip("flax")
     from open_spiel.python.algorithms.alpha_zero import alpha_zero, evaluator, utils
 

@@ -12,12 +12,19 @@ seats, the last one fills the remaining seats (``["mcts:400", "random"]`` in a 6
 game of E is one MCTS player against five random ones). Game ``i`` rotates the seats by
 ``i`` and seeds its players from ``seed`` and ``i``, so the results do not depend on
 ``threads``, as long as every player's budget is in simulations or depth, not time.
+
+With ``opening_plies=K`` every game starts with K moves chosen uniformly at random (among
+the legal moves, one ply at a time), so that deterministic players do not play the same game
+over and over. The opening is drawn from ``seed`` and the game's round, the games that
+play one rotation of the seats (games 0 and 1 with two players, 0 to 2 with three...): each
+opening is played from every seat. An opening that ends the game ends it there.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import random
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Sequence, Union
 
 from . import _native
@@ -45,8 +52,12 @@ class GameResult(NamedTuple):
     winner: Optional[int]
     """The winning player (not seat), or None for a draw."""
     plies: int
+    """Its length in plies (the random opening included)."""
     state: Any
-    """The final state (its ``moves`` are the game)."""
+    """The final state (its ``moves`` are the game, the random opening included)."""
+    opening: int = 0
+    """The plies it started with, chosen at random (``opening_plies``, or fewer if they
+    ended the game)."""
 
 
 class PlayerResult(NamedTuple):
@@ -71,6 +82,8 @@ class ArenaResult(NamedTuple):
     games: tuple[GameResult, ...]
     ply_limit: Optional[int]
     """The ``max_plies`` the games were played with, if the game has one."""
+    opening_plies: int = 0
+    """The random plies each game started with (``arena(..., opening_plies=K)``)."""
 
     @property
     def elo(self) -> float:
@@ -101,7 +114,8 @@ class ArenaResult(NamedTuple):
         plies = [g.plies for g in self.games]
         mean = sum(plies) / len(plies) if plies else 0.0
         limit = f", {self.finished_before_limit} ended before the ply limit" if self.ply_limit else ""
-        lines.append(f"{len(self.games)} games of {self.game}, {mean:.1f} plies on average{limit}")
+        opening = f", each from {self.opening_plies} random opening plies" if self.opening_plies else ""
+        lines.append(f"{len(self.games)} games of {self.game}{opening}, {mean:.1f} plies on average{limit}")
         return "\n".join(lines)
 
 
@@ -169,13 +183,19 @@ def arena(
     threads: int = 0,
     position: Optional[str] = None,
     progress: Optional[Callable[[GameResult], None]] = None,
+    opening_plies: int = 0,
     **params: Any,
 ) -> ArenaResult:
     """Plays ``games`` games of ``game`` (with ``params``, from ``position`` if given)
     between ``players``, ``threads`` at a time (0: one per core), and returns the results.
-    ``progress`` is called with each game as it ends (in the order they end). ``game`` and
-    ``players`` are positional only, so that E's own ``players`` parameter (the number of
-    seats) can be given among ``params``."""
+    ``progress`` is called with each game as it ends (in the order they end). Each game
+    starts with ``opening_plies`` random plies, the same for the games of a rotation of the
+    seats. ``game`` and ``players`` are positional only, so that E's own ``players``
+    parameter (the number of seats) can be given among ``params``."""
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, int):
+        raise InvalidParameterError(f"opening_plies must be an int, got {opening_plies!r}")
+    if opening_plies < 0:
+        raise InvalidParameterError(f"opening_plies must be >= 0, got {opening_plies}")
     if games < 1:
         raise InvalidParameterError(f"games must be >= 1, got {games}")
     if threads < 0:
@@ -200,11 +220,14 @@ def arena(
         order = tuple((seat + index) % seats for seat in range(seats))  # player in each seat
         seated = [_fresh(entries[p], _mix(seed, index, p)) for p in order]
         state = start.copy()
+        if opening_plies:
+            _open(state, opening_plies, _mix(seed, index // seats, seats))
+        opening = len(state.moves) - len(start.moves)
         while not state.is_terminal():
             state.play(seated[state.current_player].choose(state))
         returns = state.returns()
         winner = next((order[s] for s, r in enumerate(returns) if r > 0), None)
-        return GameResult(index, order, winner, len(state.moves), state)
+        return GameResult(index, order, winner, len(state.moves), state, opening)
 
     # The searches release the GIL, so games on threads run in parallel.
     workers = threads or _cpu_count()
@@ -223,14 +246,27 @@ def arena(
                 if progress:
                     progress(results[-1])
         results.sort(key=lambda r: r.number)
-    return _summarise(game, names, results, start.params.get("max_plies"))
+    return _summarise(game, names, results, start.params.get("max_plies"), opening_plies)
+
+
+def _open(state: Any, plies: int, seed: int) -> None:
+    """Plays ``plies`` uniformly random moves on ``state`` (fewer if the game ends). The
+    seed comes from the round with a last part of ``seats``, which is no player's index,
+    so the opening draws from a stream of its own."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        state.play(rng.choice(state.legal_moves()))
 
 
 def _cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _summarise(game: str, names: list[str], results: list[GameResult], ply_limit: Optional[int]) -> ArenaResult:
+def _summarise(
+    game: str, names: list[str], results: list[GameResult], ply_limit: Optional[int], opening_plies: int
+) -> ArenaResult:
     n = len(names)
     out = []
     for p in range(n):
@@ -250,4 +286,4 @@ def _summarise(game: str, names: list[str], results: list[GameResult], ply_limit
         out.append(
             PlayerResult(names[p], wins, draws, len(results) - wins - draws, score, elo(score), (elo(low), elo(high)))
         )
-    return ArenaResult(game, tuple(out), tuple(results), ply_limit)
+    return ArenaResult(game, tuple(out), tuple(results), ply_limit, opening_plies)

@@ -487,6 +487,15 @@ def _play(game: str, params: tuple[str, ...], opponent: str, computer: Any, seat
     type=click.Path(dir_okay=False, writable=True),
     help="Append every game to this record file (in game order, when the match ends).",
 )
+@click.option(
+    "--opening-plies",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="Start each game with K random plies, drawn from the seed and the round (the games "
+    "that swap the seats share an opening).",
+)
 def arena(
     game: str,
     players: tuple[str, ...],
@@ -496,6 +505,7 @@ def arena(
     params: tuple[str, ...],
     position: Optional[str],
     record_path: Optional[str],
+    opening_plies: int,
 ) -> None:
     """Play PLAYERS against each other at GAME, seats swapped every game (rotated for more
     players), and print wins, draws, losses and the Elo difference with its 95% interval.
@@ -521,6 +531,7 @@ def arena(
                 threads=threads,
                 position=position,
                 progress=advance,
+                opening_plies=opening_plies,
                 **_parse_params(params),
             )
         except glacier.GlacierError as err:

@@ -28,19 +28,26 @@ action)`` takes the last action back, and ``history()``, ``history_str()`` and
 written in Python, which an undo cannot shorten: after an undo, ``full_history()`` and C++
 code such as ``pyspiel.serialize_game_and_state`` still list the undone action.)
 
+Games and states pickle as pyspiel's own do: a game by its class (``GlacierKubaGame``...,
+named in this module) and parameters, a state by its game and its actions (those of a move
+being made included). So OpenSpiel's multi-process tools, such as its AlphaZero runner
+(``open_spiel.python.algorithms.alpha_zero``), which sends the game to processes it
+spawns, run on glacier's games: unpickling a game there imports this module, which
+registers the games.
+
 Requires the optional extra ``openspiel`` (``pip install glacier-games[openspiel]``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 import numpy as np
 import pyspiel
 
 import glacier
 
-__all__ = ["game_type", "register_all"]
+__all__ = ["GAME_CLASSES", "GlacierGame", "GlacierState", "game_type", "register_all"]
 
 
 def _defaults(name: str) -> dict[str, int]:
@@ -149,6 +156,11 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
     def move_number(self) -> int:
         return len(self.native.action_history())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # As pyspiel's own states pickle: by the game and the actions that led here (the
+        # actions of a move being made included).
+        return _restore_state, (self.get_game(), self.history())
+
     def serialize(self) -> str:
         """The action history, one action per line (as OpenSpiel's own games write it)."""
         return "\n".join(map(str, self.native.action_history())) + "\n"
@@ -163,44 +175,70 @@ class GlacierState(pyspiel.State):  # type: ignore[misc]
         return _describe(self.native)
 
 
-def _game_class(name: str) -> type:
-    spec = _defaults(name)
-    gtype = game_type(name)
+class GlacierGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel game backed by glacier; one subclass per game (``GlacierKubaGame``...),
+    named in this module so that games and states pickle (OpenSpiel's multi-process tools,
+    such as its AlphaZero, send them to processes of their own)."""
 
-    class GlacierGame(pyspiel.Game):  # type: ignore[misc]
-        def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
-            merged = dict(spec)
-            merged.update(params or {})
-            self.glacier_params = _to_glacier(name, merged)
-            probe = glacier.new_game(name, **self.glacier_params)
-            self.observation_shape = tuple(probe.observation_shape)
-            info = pyspiel.GameInfo(
-                num_distinct_actions=probe.num_distinct_actions,
-                max_chance_outcomes=0,
-                num_players=probe.num_players,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=max(1, probe.max_game_length),
-            )
-            super().__init__(gtype, info, merged)
+    glacier_name: ClassVar[str]
+    """The glacier game (a class attribute of each subclass)."""
 
-        def new_initial_state(self) -> GlacierState:
-            return GlacierState(self, glacier.new_game(name, **self.glacier_params))
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+        name = self.glacier_name
+        merged = _defaults(name)
+        merged.update(params or {})
+        self.spiel_params = merged
+        self.glacier_params = _to_glacier(name, merged)
+        probe = glacier.new_game(name, **self.glacier_params)
+        self.observation_shape = tuple(probe.observation_shape)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=probe.num_distinct_actions,
+            max_chance_outcomes=0,
+            num_players=probe.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max(1, probe.max_game_length),
+        )
+        super().__init__(game_type(name), info, merged)
 
-        def deserialize_state(self, text: str) -> GlacierState:
-            """The state after the actions of ``text``, one per line (``state.serialize()``)."""
-            state = self.new_initial_state()
-            for line in text.splitlines():
-                if line.strip():
-                    state.apply_action(int(line))
-            return state
+    def __reduce__(self) -> tuple[Any, ...]:
+        # As pyspiel's own games pickle: by the game and its parameters.
+        return type(self), (dict(self.spiel_params),)
 
-        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(self.observation_shape)
+    def new_initial_state(self) -> GlacierState:
+        return GlacierState(self, glacier.new_game(self.glacier_name, **self.glacier_params))
 
-    GlacierGame.__name__ = GlacierGame.__qualname__ = "Glacier" + "".join(w.title() for w in name.split("_")) + "Game"
-    return GlacierGame
+    def deserialize_state(self, text: str) -> GlacierState:
+        """The state after the actions of ``text``, one per line (``state.serialize()``)."""
+        state = self.new_initial_state()
+        for line in text.splitlines():
+            if line.strip():
+                state.apply_action(int(line))
+        return state
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        return _Observer(self.observation_shape)
+
+
+def _restore_state(game: GlacierGame, actions: list[int]) -> GlacierState:
+    """The state of ``game`` after ``actions`` (what a pickled state becomes)."""
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def _class_name(name: str) -> str:
+    return "Glacier" + "".join(w.title() for w in name.split("_")) + "Game"
+
+
+#: The game class of each built glacier game, also a module attribute by its class name.
+GAME_CLASSES: dict[str, type[GlacierGame]] = {
+    name: type(_class_name(name), (GlacierGame,), {"glacier_name": name, "__module__": __name__})
+    for name in glacier.GAMES
+}
+globals().update({cls.__name__: cls for cls in GAME_CLASSES.values()})
 
 
 _REGISTERED: set[str] = set()
@@ -210,7 +248,7 @@ def register_all() -> list[str]:
     """Registers every glacier game with OpenSpiel (idempotent); returns their names."""
     for name in glacier.GAMES:
         if name not in _REGISTERED:
-            pyspiel.register_game(game_type(name), _game_class(name))
+            pyspiel.register_game(game_type(name), GAME_CLASSES[name])
             _REGISTERED.add(name)
     return [f"glacier_{name}" for name in sorted(_REGISTERED)]
 
