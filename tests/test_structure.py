@@ -185,7 +185,6 @@ NOT_YET_SWEPT = {
     "tests/test_replay_browser.py",
     "tests/test_search.py",
     "tests/test_wheel.py",
-    "benches/bench_chess.py",
     "benches/bench_distributed.py",
     "benches/compare_engines.py",
     "benches/search_strength.py",

@@ -60,15 +60,15 @@ __all__ = [
     "write",
 ]
 
-#: The game whose records are PGN: the one that plays chess, from its named start (Ice Age
+#: The game whose records are PGN: the one that plays chess, from a named start (Ice Age
 #: Chess, whose start "standard" is chess with ``ice_age_period=0``).
 CHESS, _CHESS_START_NAME = glacier.kin("chess")
 _CHESS_SPEC = glacier.game_spec(CHESS)
-#: The parameters that make a game of :data:`CHESS` standard chess, and its start.
-_PLAIN_PARAMS: dict[str, int] = _CHESS_SPEC.starts[_CHESS_START_NAME or ""][1]
-#: The start of standard chess: with ``ice_age_period=0`` an Ice Age Chess game from here is
-#: plain chess, and its record is plain PGN.
-STANDARD_CHESS_START: str = _CHESS_SPEC.starts[_CHESS_START_NAME or ""][0]
+#: The start of standard chess, and the parameters that make a game of :data:`CHESS` from it
+#: plain chess (``ice_age_period=0``), whose record is plain PGN.
+STANDARD_CHESS_START, _PLAIN_PARAMS = (
+    _CHESS_SPEC.starts[_CHESS_START_NAME] if _CHESS_START_NAME else (glacier.new_game(CHESS).text(), {})
+)
 #: The Variant tag of an Ice Age Chess record that plain chess programs cannot replay.
 ICE_VARIANT = _CHESS_SPEC.title
 #: Variant tags other programs write for plain chess.
