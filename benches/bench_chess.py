@@ -31,7 +31,9 @@ from glacier.bench import python_action_steps, python_api_steps
 
 chess = pytest.importorskip("chess")
 
-CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#: The game that plays chess (Ice Age Chess) and its start that is standard chess.
+GAME, STANDARD = glacier.kin("chess")
+CHESS_START = glacier.new_game(GAME, start=STANDARD).text()
 #: The published standard-chess perft counts of the start position.
 CHESS_COUNTS = {3: 8902, 4: 197281, 6: 119060324}
 #: The Ice Age Chess start's counts (docs/rules/ice_age_chess.md, tests/data/perft.txt).
@@ -89,7 +91,7 @@ def glacier_api_perft(state: Any, depth: int) -> int:
 
 
 def chess_start() -> Any:
-    return glacier.from_text("ice_age_chess", CHESS_START, ice_age_period=0)
+    return glacier.new_game(GAME, start=STANDARD)
 
 
 # --- the standard start: glacier and python-chess side by side ------------------------
@@ -155,7 +157,7 @@ def test_glacier_deep(benchmark: Any) -> None:
 
 @pytest.mark.parametrize("depth", [BULK_DEPTH, NATIVE_DEPTH])
 def test_glacier_ice_start_bulk(benchmark: Any, depth: int) -> None:
-    state = glacier.new_game("ice_age_chess")
+    state = glacier.new_game(GAME)
     run(
         benchmark,
         f"ice start perft({depth}), glacier only",
@@ -166,7 +168,7 @@ def test_glacier_ice_start_bulk(benchmark: Any, depth: int) -> None:
 
 
 def test_glacier_ice_start_per_move(benchmark: Any) -> None:
-    state = glacier.new_game("ice_age_chess")
+    state = glacier.new_game(GAME)
     run(
         benchmark,
         f"ice start perft({API_DEPTH}) per move, glacier only",
@@ -230,7 +232,7 @@ def test_glacier_chess_random_games_actions(benchmark: Any) -> None:
 
 
 def test_ice_start_engine_vs_reference_engine(benchmark: Any) -> None:
-    state = glacier.new_game("ice_age_chess")
+    state = glacier.new_game(GAME)
     run(
         benchmark,
         "ice start perft(3)",
@@ -247,6 +249,6 @@ def test_ice_start_engine_vs_reference_reference(benchmark: Any) -> None:
         benchmark,
         "ice start perft(3)",
         "glacier's pure-Python reference, last ply bulk-counted",
-        lambda: reference.new_game("ice_age_chess").perft(3),
+        lambda: reference.new_game(GAME).perft(3),
         ICE_COUNTS[3],
     )

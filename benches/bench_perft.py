@@ -16,23 +16,16 @@ import pytest
 import glacier
 from glacier import reference
 
-#: Per game: (depth in Rust, depth through the Python API, depth of the reference).
-DEPTHS: dict[str, tuple[int, int, int]] = {
-    "ice_age_chess": (6, 4, 3),
-    "ice_cube_checkers": (11, 8, 7),
-    "kings_court": (7, 5, 4),
-    "kuba": (6, 3, 4),
-    "martian_chinese_checkers": (5, 3, 3),
-}
+#: Per game: (depth in Rust, depth through the Python API, depth of the reference), as each
+#: game declares them (``glacier.game_spec(game).bench.perft_bench``).
+DEPTHS: dict[str, tuple[int, int, int]] = {game: glacier.game_spec(game).bench.perft_bench for game in glacier.GAMES}
 
-GAMES = [g for g in DEPTHS if g in glacier.GAMES]
+GAMES = list(DEPTHS)
 
 #: Per game: a depth for perft with a transposition table, and its count (pinned: in
 #: ``tests/data/perft.txt`` or ``docs/perft.md``, Ice Cube Checkers' counted by both perfts).
 HASHED: dict[str, tuple[int, int]] = {
-    "ice_cube_checkers": (13, 327_519_216),
-    "kings_court": (7, 334_122_388),
-    "kuba": (8, 111_245_108),
+    game: hashed for game in glacier.GAMES if (hashed := glacier.game_spec(game).bench.hashed_perft) is not None
 }
 
 

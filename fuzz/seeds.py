@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import glacier
-from glacier import records
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,11 +31,13 @@ def fixture_positions() -> list[tuple[str, str]]:
 
 def selector_start(game: str, selector: int) -> glacier.State:
     """The position `position_after(selector)` of fuzz/src/lib.rs picks, for selectors 0-3
-    (which play no move)."""
-    if game == "martian_chinese_checkers":
+    (which play no move): the start of `2 + selector % 5` players where the game takes a
+    number of players, and standard chess (the start that plays chess) for odd selectors."""
+    spec = glacier.game_spec(game)
+    if any(param.name == "players" for param in spec.params):
         return glacier.new_game(game, players=2 + selector % 5)
-    if game == "ice_age_chess" and selector % 2 == 1:
-        return glacier.from_text(game, records.STANDARD_CHESS_START, ice_age_period=0)
+    if selector % 2 == 1 and spec.kin.get("chess"):
+        return glacier.new_game(game, start=spec.kin["chess"])
     return glacier.new_game(game)
 
 
@@ -54,8 +55,9 @@ def main(out: Path) -> None:
         for selector in range(4):
             for move in selector_start(game, selector).legal_moves():
                 write(out / "move_text", bytes([index[game], selector]) + move.encode("utf-8"))
+    chess, _ = glacier.kin("chess")
     for selector in range(4):
-        state = selector_start("ice_age_chess", selector)
+        state = selector_start(chess, selector)
         for move in state.legal_moves():
             san = glacier._native.chess_san(state.text(), move, **state.params)
             write(out / "san_text", bytes([selector]) + san.encode("utf-8"))

@@ -4,9 +4,11 @@ between are real states, and observations from any player's point of view."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import random
+from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
@@ -20,14 +22,30 @@ from glacier.errors import GlacierError, IllegalMoveError, InvalidParameterError
 #: Random states visited per game by the position-independence check (engine).
 STATES = int(os.environ.get("GLACIER_ACTION_STATES", "3000"))
 
+
+def _variants(game: str) -> list[dict[str, Any]]:
+    """The game's declared variants without a ply limit (the walks set their own), each once."""
+    out: list[dict[str, Any]] = []
+    for variant in glacier.game_spec(game).variants:
+        if "max_plies" not in variant and variant not in out:
+            out.append(dict(variant))
+    return out
+
+
 #: Parameters that give every game its variety (E with every number of players).
-VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "ice_age_chess": [{}, {"ice_age_period": 2}],
-    "ice_cube_checkers": [{}],
-    "kings_court": [{}],
-    "kuba": [{}],
-    "martian_chinese_checkers": [{"players": n} for n in range(2, 7)] + [{"players": 3, "stack_limit": 2}],
-}
+VARIANTS: dict[str, list[dict[str, Any]]] = {game: _variants(game) for game in GAMES}
+
+
+def _game_tests(game: str) -> ModuleType:
+    """The game's own test module (tests/test_<game>.py), which says what its action names
+    mean (``check_action_meaning``) and which observation planes show who is to move
+    (``to_move_planes``)."""
+    return importlib.import_module(f"test_{game}")
+
+
+def _takes_several_actions(game: str) -> bool:
+    """Whether some move of the game takes more than one action."""
+    return int(reference.game_module(game).MAX_CHOSEN_ACTIONS) > 1
 
 
 def _after(state: Any, action: int) -> list[str]:
@@ -40,57 +58,12 @@ def _after(state: Any, action: int) -> list[str]:
     return [child.moves[-1]]
 
 
-def _common_prefix(texts: list[str]) -> str:
-    """The longest text every one of ``texts`` begins with."""
-    first, last = min(texts), max(texts)
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:
-        n += 1
-    return first[:n]
-
-
 def _check_meaning(game: str, state: Any, action: int, name: str, after: list[str]) -> None:
     """The name of an action says what it does, in every position: checked against the moves
-    still open once it is taken."""
+    still open once it is taken (by the game's own test module)."""
     where = f"{game}: action {action} ({name!r}) in {state.text()!r} after {state.pending_actions}"
     assert after, where
-    if game in ("ice_age_chess", "kuba"):
-        assert after == [name], where
-    elif game == "kings_court":
-        if "-" in name:
-            assert after == [name], where
-        elif name == "stop":
-            assert len(after) == 1 and after[0] == _common_prefix(state.legal_moves()).rstrip("x"), where
-        else:
-            frm, to = name.split("x")
-            for move in after:
-                squares = move.split("x")
-                assert any(squares[i : i + 2] == [frm, to] for i in range(len(squares) - 1)), where
-            if not state.pending_actions:
-                assert all(move.startswith(name) for move in after), where
-    elif game == "ice_cube_checkers":
-        before = state.legal_moves()
-        if name.startswith("slot "):
-            assert not state.pending_actions, where
-            assert all(move.startswith(name[-1] + ":") for move in after), where
-        else:
-            # At a choice the open moves share their first drops and part at the next one.
-            done = len(_common_prefix([move[2:] for move in before]))
-            assert all(move[2 + done] == name[-1] for move in after), where
-    elif game == "martian_chinese_checkers":
-        if name in ("pass", "no exchange"):
-            assert len(after) == 1 and (after[0] == "pass" if name == "pass" else "x" not in after[0]), where
-        elif name.startswith("x"):
-            assert all(move.startswith(name + "/") for move in after), where
-        elif name.startswith("="):
-            assert all(name + "/" in move for move in after), where
-        elif name.startswith("/"):
-            assert all(move.endswith(name) or name + "=" in move for move in after), where
-        else:
-            frm, to = name.split("-")
-            assert all(move.startswith(frm + "/") and move.split("-")[1].startswith(to) for move in after), where
-    else:
-        raise AssertionError(f"no meaning check for {game}")
+    _game_tests(game).check_action_meaning(state, name, after, where)
 
 
 def _walk(state: Any, rng: random.Random, visit: Callable[[Any], None], states: int) -> int:
@@ -125,7 +98,7 @@ def test_an_action_means_the_same_in_every_position(game: str) -> None:
     for i, params in enumerate(variants):
         _walk(glacier.new_game(game, max_plies=150, **params), random.Random(i), visit, STATES // len(variants))
     assert counts["between moves"] >= STATES // 2
-    if game in ("ice_cube_checkers", "kings_court", "martian_chinese_checkers"):
+    if _takes_several_actions(game):
         assert counts["in a move"] > 0, "no state in the middle of a move was visited"
     assert all(0 <= a < glacier.num_distinct_actions(game) for a in names)
 
@@ -184,7 +157,7 @@ def _mid_move(impl: Any, game: str) -> Any:
 
 
 @pytest.mark.parametrize("impl", [glacier, reference], ids=["native", "reference"])
-@pytest.mark.parametrize("game", ["ice_cube_checkers", "kings_court", "martian_chinese_checkers"])
+@pytest.mark.parametrize("game", [game for game in GAMES if _takes_several_actions(game)])
 def test_a_state_in_the_middle_of_a_move(game: str, impl: Any) -> None:
     state = _mid_move(impl, game)
     text, pending, legal_moves = state.text(), state.pending_actions, state.legal_moves()
@@ -253,26 +226,15 @@ def test_sizes_from_the_module_functions(game: str) -> None:
     assert np.flatnonzero(mask).tolist() == state.legal_actions()
 
 
-def _to_move_planes(game: str, players: int) -> set[int]:
-    """The planes (rows) that say who is to move, which differ between points of view."""
-    return {
-        "ice_age_chess": {21},
-        "ice_cube_checkers": {9},
-        "kings_court": {5},
-        "kuba": {9},
-        "martian_chinese_checkers": set(range(56, 56 + players)),
-    }[game]
-
-
 @pytest.mark.parametrize("impl", [glacier, reference], ids=["native", "reference"])
 def test_every_player_sees_itself_in_the_same_place(game: str, impl: Any) -> None:
     """Every start is symmetric between the players, so from every player's point of view
-    the start looks the same, except for who is to move. (E's seats are evenly spread, so
-    symmetric, for 2, 3 and 6 players; with 4 or 5 some neighbours sit closer than others.)"""
-    variants = [{"players": n} for n in (2, 3, 6)] if game == "martian_chinese_checkers" else VARIANTS[game]
-    for params in variants:
+    the start looks the same, except for who is to move (a game's own test module may name
+    the variants whose starts are symmetric: ``SYMMETRIC_VARIANTS``)."""
+    own = _game_tests(game)
+    for params in getattr(own, "SYMMETRIC_VARIANTS", VARIANTS[game]):
         state = impl.new_game(game, **params)
-        planes = _to_move_planes(game, state.num_players)
+        planes = own.to_move_planes(state.num_players)
         views = [state.observation(p) for p in range(state.num_players)]
         assert views[0].shape == tuple(state.observation_shape) and views[0].dtype == np.float32
         keep = [i for i in range(views[0].shape[0]) if i not in planes]

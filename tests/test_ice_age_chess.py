@@ -8,10 +8,13 @@ numbers that are multiples of ``ice_age_period`` (default 20).
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
 
+import glacier
+from glacier import reference
 from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
 
 GAME = "ice_age_chess"
@@ -562,3 +565,51 @@ def test_standard_chess_agrees_with_python_chess(impl: Any) -> None:
             state.play(move)
             board.push_uci(move)
     assert ends == {"mate", "draw"}
+
+
+# --- named starts ------------------------------------------------------------------------
+
+
+def test_standard_chess_gives_the_published_perft_counts() -> None:
+    state = glacier.new_game("ice_age_chess", start="standard")
+    assert [state.perft(depth) for depth in (1, 2, 3, 4, 5)] == [20, 400, 8902, 197281, 4865609]
+    assert [reference.new_game("ice_age_chess", start="standard").perft(depth) for depth in (1, 2, 3)] == [
+        20,
+        400,
+        8902,
+    ]
+
+
+@pytest.mark.parametrize("impl", [glacier, reference], ids=["native", "reference"])
+def test_standard_chess_is_the_chess_start_without_ice_age(impl: Any) -> None:
+    state = impl.new_game("ice_age_chess", start="standard")
+    assert state.text() == CHESS_START
+    assert state.params == {"max_plies": 1000, "ice_age_period": 0}
+    assert state == impl.from_text("ice_age_chess", CHESS_START, ice_age_period=0)
+    # Parameters given explicitly win over those the start implies.
+    assert impl.new_game("ice_age_chess", start="standard", ice_age_period=20, max_plies=9).params == {
+        "max_plies": 9,
+        "ice_age_period": 20,
+    }
+    state.play("e2e4")
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.moves == ["e2e4"] and again.undo() == "e2e4"
+
+
+def test_ice_age_period_zero_keeps_the_ice_of_the_start() -> None:
+    state = glacier.new_game("ice_age_chess", ice_age_period=0)
+    assert state.text().split()[0].count("*") == 32
+    assert state.perft(2) == glacier.new_game("ice_age_chess").perft(2) == 324
+
+
+# --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
+
+
+def check_action_meaning(state: Any, name: str, after: list[str], where: str) -> None:
+    """An action is a whole move, named by its move text."""
+    assert after == [name], where
+
+
+def to_move_planes(players: int) -> set[int]:
+    """The observation planes that say who is to move."""
+    return {21}

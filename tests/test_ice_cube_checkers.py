@@ -331,3 +331,32 @@ def test_every_sowing_of_twelve_pieces_agrees() -> None:
         assert native.text().startswith("W/")
         native.undo()
         ref.undo()
+
+
+# --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
+
+
+def _common_prefix(texts: list[str]) -> str:
+    """The longest text every one of ``texts`` begins with."""
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def check_action_meaning(state: Any, name: str, after: list[str], where: str) -> None:
+    """``slot k`` picks the cup sown, and each later action the piece dropped next."""
+    before = state.legal_moves()
+    if name.startswith("slot "):
+        assert not state.pending_actions, where
+        assert all(move.startswith(name[-1] + ":") for move in after), where
+    else:
+        # At a choice the open moves share their first drops and part at the next one.
+        done = len(_common_prefix([move[2:] for move in before]))
+        assert all(move[2 + done] == name[-1] for move in after), where
+
+
+def to_move_planes(players: int) -> set[int]:
+    """The observation planes that say who is to move."""
+    return {9}

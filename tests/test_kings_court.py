@@ -617,3 +617,36 @@ def test_both_implementations_draw_the_same_board() -> None:
 
     for text in (START, f"{RED_IN} g 1", f"{BOTH_IN} r 2", TURNING, f"{LAST_TWO} r 20", "7G/8/8/8/6R1/8/8/R7 g 21"):
         assert str(glacier.from_text(GAME, text)) == str(reference.from_text(GAME, text))
+
+
+# --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
+
+
+def _common_prefix(texts: list[str]) -> str:
+    """The longest text every one of ``texts`` begins with."""
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
+def check_action_meaning(state: Any, name: str, after: list[str], where: str) -> None:
+    """A step (``a3-b4``) is a whole move, ``stop`` ends a chain of jumps, a jump (``a3xc5``)
+    is one jump of every move still open."""
+    if "-" in name:
+        assert after == [name], where
+    elif name == "stop":
+        assert len(after) == 1 and after[0] == _common_prefix(state.legal_moves()).rstrip("x"), where
+    else:
+        frm, to = name.split("x")
+        for move in after:
+            squares = move.split("x")
+            assert any(squares[i : i + 2] == [frm, to] for i in range(len(squares) - 1)), where
+        if not state.pending_actions:
+            assert all(move.startswith(name) for move in after), where
+
+
+def to_move_planes(players: int) -> set[int]:
+    """The observation planes that say who is to move."""
+    return {5}

@@ -198,3 +198,16 @@ def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str)
     with pytest.raises(IllegalMoveError, match=message):
         state.play(move)
     assert state.text() == START and state.moves == []
+
+
+# --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
+
+
+def check_action_meaning(state: Any, name: str, after: list[str], where: str) -> None:
+    """An action is a whole move, named by its move text."""
+    assert after == [name], where
+
+
+def to_move_planes(players: int) -> set[int]:
+    """The observation planes that say who is to move."""
+    return {9}

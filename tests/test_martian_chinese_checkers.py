@@ -731,3 +731,31 @@ def test_both_implementations_draw_the_same_board() -> None:
         (position({}, players=6, to_move=4, ply=99), {"players": 6}),
     ]:
         assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))
+
+
+# --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
+
+#: The starts that look the same from every seat: the seats are evenly spread for 2, 3 and 6
+#: players; with 4 or 5 some neighbours sit closer than others.
+SYMMETRIC_VARIANTS = [{"players": n} for n in (2, 3, 6)]
+
+
+def check_action_meaning(state: Any, name: str, after: list[str], where: str) -> None:
+    """``pass``, ``no exchange``, a step or jump (``a1-b2``), its landing (``/0``), the
+    exchange's capture (``x..``) and placement (``=..``) each narrow the moves alike."""
+    if name in ("pass", "no exchange"):
+        assert len(after) == 1 and (after[0] == "pass" if name == "pass" else "x" not in after[0]), where
+    elif name.startswith("x"):
+        assert all(move.startswith(name + "/") for move in after), where
+    elif name.startswith("="):
+        assert all(name + "/" in move for move in after), where
+    elif name.startswith("/"):
+        assert all(move.endswith(name) or name + "=" in move for move in after), where
+    else:
+        frm, to = name.split("-")
+        assert all(move.startswith(frm + "/") and move.split("-")[1].startswith(to) for move in after), where
+
+
+def to_move_planes(players: int) -> set[int]:
+    """The observation planes that say who is to move (one per seat)."""
+    return set(range(56, 56 + players))

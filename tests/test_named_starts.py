@@ -1,5 +1,6 @@
-"""Named starts: standard chess is one call away in both twins, ``new_game("ice_age_chess",
-start="standard")``, and gives the published perft counts without a FEN."""
+"""Named starts: a start a game offers besides its own (standard chess in Ice Age Chess) is
+one call away in both twins, ``new_game(game, start=name)``, as the game declares it; an
+unknown one is refused in the same words. The game's own tests check what its starts are."""
 
 from __future__ import annotations
 
@@ -12,39 +13,31 @@ import glacier
 from conftest import GAMES
 from glacier import reference
 
-STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
-def test_standard_chess_gives_the_published_perft_counts() -> None:
-    state = glacier.new_game("ice_age_chess", start="standard")
-    assert [state.perft(depth) for depth in (1, 2, 3, 4, 5)] == [20, 400, 8902, 197281, 4865609]
-    assert [reference.new_game("ice_age_chess", start="standard").perft(depth) for depth in (1, 2, 3)] == [
-        20,
-        400,
-        8902,
-    ]
+#: Every named start of every game, as the games declare them (``GameSpec.starts``).
+STARTS = [(game, name) for game in GAMES for name in glacier.game_spec(game).starts]
 
 
 @pytest.mark.parametrize("impl", [glacier, reference], ids=["native", "reference"])
-def test_standard_chess_is_the_chess_start_without_ice_age(impl: Any) -> None:
-    state = impl.new_game("ice_age_chess", start="standard")
-    assert state.text() == STANDARD
-    assert state.params == {"max_plies": 1000, "ice_age_period": 0}
-    assert state == impl.from_text("ice_age_chess", STANDARD, ice_age_period=0)
+@pytest.mark.parametrize(("game", "name"), STARTS)
+def test_a_named_start_is_its_text_with_the_parameters_it_implies(game: str, name: str, impl: Any) -> None:
+    text, implied = glacier.game_spec(game).starts[name]
+    assert reference.game_module(game).FACTS.starts[name] == (text, implied)
+    state = impl.new_game(game, start=name)
+    assert state.text() == text
+    assert state == impl.from_text(game, text, **implied)
+    assert {k: state.params[k] for k in implied} == implied
     # Parameters given explicitly win over those the start implies.
-    assert impl.new_game("ice_age_chess", start="standard", ice_age_period=20, max_plies=9).params == {
-        "max_plies": 9,
-        "ice_age_period": 20,
-    }
-    state.play("e2e4")
+    for param in glacier.game_spec(game).params:
+        if param.name in implied:
+            other = param.max if implied[param.name] != param.max else param.min
+            assert impl.new_game(game, start=name, **{param.name: other}).params[param.name] == other
+    state.play(state.legal_moves()[0])
     again = pickle.loads(pickle.dumps(state))
-    assert again == state and again.moves == ["e2e4"] and again.undo() == "e2e4"
+    assert again == state and again.moves == state.moves
 
 
-def test_ice_age_period_zero_keeps_the_ice_of_the_start() -> None:
-    state = glacier.new_game("ice_age_chess", ice_age_period=0)
-    assert state.text().split()[0].count("*") == 32
-    assert state.perft(2) == glacier.new_game("ice_age_chess").perft(2) == 324
+def test_some_game_offers_a_named_start() -> None:
+    assert STARTS
 
 
 @pytest.mark.parametrize("game", GAMES)

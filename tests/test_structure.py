@@ -5,6 +5,7 @@ the reference imports nothing of the engine)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,208 @@ def test_the_drawing_and_the_engine_api_do_not_import_the_tools_built_on_them() 
     tools = ("glacier.cli", "glacier.testing", "glacier.bench", "glacier.openspiel", "glacier.gymnasium_env")
     for module in ("glacier", "glacier.batch", "glacier.errors", *[m for m in MODULES if m.startswith("glacier.svg")]):
         assert not {t for t in GRAPH[module] if t.startswith(tools)}, module
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_each_game_declares_the_same_facts_in_both_twins(game: str) -> None:
+    spec = glacier.game_spec(game)
+    facts = reference.game_module(game).FACTS
+    assert spec._fields[3:] == facts._fields
+    for field, ours, theirs in zip(facts._fields, spec[3:], facts):
+        assert ours == theirs, f"{game}: {field}"
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_each_game_names_the_seats_of_every_number_of_players_it_allows(game: str) -> None:
+    spec = glacier.game_spec(game)
+    players = next((p for p in spec.params if p.name == "players"), None)
+    counts = range(players.min, players.max + 1) if players is not None else [glacier.new_game(game).num_players]
+    assert sorted(spec.seats) == list(counts)
+    for count, names in spec.seats.items():
+        assert len(names) == len(set(names)) == count
+    for start, (text, _implied) in spec.starts.items():
+        assert glacier.new_game(game, start=start).text() == text, start
+    for outside, start in spec.kin.items():
+        assert glacier.kin(outside) == (game, start)
+
+
+def test_no_module_of_a_subpackage_imports_the_subpackage_itself() -> None:
+    """A subpackage's ``__init__`` runs before any of its modules, and re-exports names from
+    them: a module that imports the ``__init__`` back (``from . import render``) would see it
+    half made. (The top-level ``glacier`` is the API the tools are built on; that it imports
+    none of them is checked above.)"""
+    for module, targets in GRAPH.items():
+        package = module.rpartition(".")[0]
+        if package and package != "glacier" and MODULES.get(package, Path()).name == "__init__.py":
+            assert package not in targets, f"{module} imports its own package {package}"
+
+
+# --- one place per game ------------------------------------------------------------------
+
+GAME_TYPES = {game: "".join(part.title() for part in game.split("_")) for game in glacier.GAMES}
+TITLES = {game: glacier.game_spec(game).title for game in glacier.GAMES}
+
+
+def _own_files(game: str) -> set[str]:
+    """The files of ``game`` itself (its Rust folder is matched by prefix)."""
+    return {
+        f"rust/glacier-core/src/games/{game}/",
+        f"python/glacier/reference/{game}.py",
+        f"python/glacier/svg/{game}.py",
+        f"tests/test_{game}.py",
+    }
+
+
+#: The two registries, which list every game.
+REGISTRIES = {"rust/glacier-core/src/games/mod.rs", "python/glacier/reference/__init__.py"}
+
+#: Files that still name games in their code, to be swept (issue 27): each keeps a game as
+#: an example or a table of its own. The set only shrinks: a file that no longer names a game
+#: must leave it.
+NOT_YET_SWEPT = {
+    # Tests of generic behaviour that use one game as their example, or pin its values.
+    "tests/test_arena.py",
+    "tests/test_bad_input_agrees.py",
+    "tests/test_batch.py",
+    "tests/test_cli_and_pictures.py",
+    "tests/test_cli_errors.py",
+    "tests/test_distributed.py",
+    "tests/test_frameworks.py",
+    "tests/test_history.py",
+    "tests/test_interrupt.py",
+    "tests/test_move_strings.py",
+    "tests/test_perft_fixtures.py",
+    "tests/test_pictures.py",
+    "tests/test_records.py",
+    "tests/test_replay_browser.py",
+    "tests/test_search.py",
+    "tests/test_wheel.py",
+    "benches/bench_distributed.py",
+    "benches/compare_engines.py",
+    "benches/search_strength.py",
+    "python/glacier/search_bench.py",
+    # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
+    "rust/glacier-core/src/env.rs",
+    "rust/glacier-core/src/parallel.rs",
+    "rust/glacier-core/src/notation.rs",
+    "rust/glacier-core/tests/observation_updates.rs",
+    "rust/glacier-core/tests/search.rs",
+    "rust/glacier-core/benches/vs_shakmaty.rs",
+    "rust/glacier-py/src/records.rs",
+    "fuzz/src/lib.rs",
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def _games_in_text(text: str) -> set[str]:
+    """The games whose registry name (a whole word, or between '-', '/', '.') or title is in
+    ``text``, a string literal."""
+    return {
+        game
+        for game in glacier.GAMES
+        if re.search(rf"(?<![A-Za-z0-9_]){game}(?![A-Za-z0-9_])", text) or TITLES[game] in text
+    }
+
+
+def _games_named_in_python(path: Path) -> set[str]:
+    """The games a Python file names in its code: string literals (not docstrings) holding a
+    game's name or title, and identifiers, attributes and imported modules spelt as a game's
+    name. Comments are not code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = _docstrings(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        words: list[str] = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            found |= _games_in_text(node.value)
+        elif isinstance(node, ast.Name):
+            words = [node.id]
+        elif isinstance(node, ast.Attribute):
+            words = [node.attr]
+        elif isinstance(node, ast.alias):
+            words = [*node.name.split("."), *([node.asname] if node.asname else [])]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            words = node.module.split(".")
+        found |= {game for game in glacier.GAMES if game in words}
+    return found
+
+
+def _rust_code(text: str) -> str:
+    """``text`` without its comments (string and char literals kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else n
+        elif text.startswith("/*", i):
+            i = text.index("*/", i) + 2
+        elif text[i] == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text[i] == "'" and (text[i + 1] == "\\" or text[i + 2 : i + 3] == "'"):
+            j = text.index("'", i + 2)
+            out.append(text[i : j + 1])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def _games_named_in_rust(path: Path) -> set[str]:
+    """The games a Rust file names in its code (comments and doc comments left out): a
+    game's module or registry name, its type name (``Kuba``, ``KubaParams``) or its title."""
+    code = _rust_code(path.read_text(encoding="utf-8"))
+    return {
+        game
+        for game in glacier.GAMES
+        if re.search(rf"\b{game}\b|\b{GAME_TYPES[game]}\w*", code) or TITLES[game] in code
+    }
+
+
+def _code_files() -> list[Path]:
+    roots = [ROOT / "python", ROOT / "tests", ROOT / "benches", ROOT / "fuzz", ROOT / "rust"]
+    files = [p for root in roots for p in root.rglob("*") if p.suffix in (".py", ".pyi", ".rs")]
+    return sorted(p for p in files if "target" not in p.relative_to(ROOT).parts)
+
+
+def _named_outside_their_files() -> dict[str, set[str]]:
+    out = {}
+    for path in _code_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in REGISTRIES:
+            continue
+        named = _games_named_in_rust(path) if path.suffix == ".rs" else _games_named_in_python(path)
+        foreign = {g for g in named if not any(rel == own or rel.startswith(own) for own in _own_files(g))}
+        if foreign:
+            out[rel] = foreign
+    return out
+
+
+def test_no_file_outside_a_games_own_names_it() -> None:
+    """Adding a game means its own files (its Rust folder, its reference, SVG and test modules,
+    its rules page), one line in each registry (rust/glacier-core/src/games/mod.rs,
+    python/glacier/reference/__init__.py) and its lines in tests/data/perft.txt: nothing else
+    names it. The rule, for the code (.py, .pyi, .rs) under python/, tests/, benches/, fuzz/
+    and rust/: outside a game's own files and the registries, no string literal holds its
+    registry name (``"kuba"``, ``"kuba-start"``) or its title, and no identifier, attribute or
+    imported module is spelt as its name, nor (in Rust) as its type (``Kuba``, ``KubaParams``).
+    Docstrings and comments are prose, not code: examples there are free, as in docs pages and
+    README. Tools reach a game through ``glacier.GAMES``, ``glacier.game_spec`` (its facts) and
+    ``glacier.kin`` (the game that plays chess), never by its name."""
+    named = _named_outside_their_files()
+    offending = {rel: sorted(games) for rel, games in named.items() if rel not in NOT_YET_SWEPT}
+    assert not offending, f"files that name games outside their own: {offending}"
+    swept = sorted(NOT_YET_SWEPT - set(named))
+    assert not swept, f"these files name no game any more: take them out of NOT_YET_SWEPT: {swept}"

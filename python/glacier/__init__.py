@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 from . import _native
 from ._native import GameState
@@ -35,6 +35,7 @@ __version__: str = _native.__version__
 
 __all__ = [
     "GAMES",
+    "BenchDepths",
     "GameSpec",
     "GameState",
     "GlacierError",
@@ -42,6 +43,8 @@ __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
     "ParamSpec",
+    "PerftCase",
+    "Picture",
     "Playouts",
     "State",
     "StepResult",
@@ -51,6 +54,7 @@ __all__ = [
     "arena",
     "from_text",
     "game_spec",
+    "kin",
     "max_game_length",
     "new_game",
     "num_distinct_actions",
@@ -70,18 +74,86 @@ class ParamSpec(NamedTuple):
     """Whether ``None`` is accepted (meaning "no limit")."""
 
 
+class BenchDepths(NamedTuple):
+    """Workloads of the benchmarks, chosen so that each takes about as long in every game."""
+
+    perft: tuple[int, int]
+    """``glacier bench``: perft depth in the engine, and in the reference."""
+    playouts: int
+    """``glacier bench``: random games played for the playout figure."""
+    perft_bench: tuple[int, int, int]
+    """benches/bench_perft.py: perft depth inside Rust, through the per-move API, in the reference."""
+    hashed_perft: Optional[tuple[int, int]]
+    """benches/bench_perft.py: a depth for perft with a transposition table, and its count."""
+
+
+class PerftCase(NamedTuple):
+    """A perft check: the position (None: the start) with its parameters, to a depth."""
+
+    text: Optional[str]
+    params: dict[str, int]
+    depth: int
+
+
+class Picture(NamedTuple):
+    """A picture of the gallery (docs/pictures): a position (None: the start) and its view."""
+
+    name: str
+    caption: str
+    text: Optional[str]
+    params: dict[str, int]
+    last_move: Optional[str]
+    arrows: tuple[Union[str, tuple[str, str]], ...]
+    """Moves in the game's notation, or (from, to) pairs of cell names."""
+    perspective: Optional[int]
+    flipped: bool
+
+
 class GameSpec(NamedTuple):
-    """What the engine's registry says of a game: its name, title and parameters."""
+    """What the engine's registry says of a game: its name, title and parameters, then the
+    facts the tools around the engine read (each game declares them in its own module)."""
 
     name: str
     title: str
     params: tuple[ParamSpec, ...]
+    seats: dict[int, tuple[str, ...]]
+    """The name of each seat (``White``, ``Black``), by number of players."""
+    mcts_player: dict[str, Union[int, str]]
+    """The options of the computer player used when none is named (MCTS, over its defaults)."""
+    playout_plies: int
+    """The plies after which the flat Monte Carlo player cuts its playouts (0: whole games)."""
+    bench: BenchDepths
+    table_checks: tuple[PerftCase, ...]
+    """Perft counts the transposition table must leave unchanged."""
+    starts: dict[str, tuple[str, dict[str, int]]]
+    """The starts offered besides the game's own, by name: the position text and the
+    parameters it implies (those given to :func:`new_game` win)."""
+    kin: dict[str, Optional[str]]
+    """Games of other programs this one is measured beside or whose records it writes
+    (``"chess"``), each with the named start that plays it (None: the game's own)."""
+    pictures: tuple[Picture, ...]
+    variants: tuple[dict[str, int], ...]
+    """Parameter sets that between them exercise every variant of the rules."""
 
 
-_SPECS: dict[str, GameSpec] = {
-    game["name"]: GameSpec(game["name"], game["title"], tuple(ParamSpec(**p) for p in game["params"]))
-    for game in _native.games()
-}
+def _spec(game: dict[str, Any]) -> GameSpec:
+    return GameSpec(
+        game["name"],
+        game["title"],
+        tuple(ParamSpec(**p) for p in game["params"]),
+        game["seats"],
+        game["mcts_player"],
+        game["playout_plies"],
+        BenchDepths(**game["bench"]),
+        tuple(PerftCase(*case) for case in game["table_checks"]),
+        game["starts"],
+        game["kin"],
+        tuple(Picture(**p) for p in game["pictures"]),
+        tuple(game["variants"]),
+    )
+
+
+_SPECS: dict[str, GameSpec] = {game["name"]: _spec(game) for game in _native.games()}
 
 #: Every game glacier knows, by the name the API takes (the engine's registry order).
 GAMES: tuple[str, ...] = tuple(_SPECS)
@@ -96,22 +168,27 @@ def _check(name: str) -> None:
 
 
 def game_spec(name: str) -> GameSpec:
-    """The name, title and parameter specs of the game called ``name``."""
+    """What the engine's registry says of the game called ``name``: its name, title and
+    parameter specs, then its facts (seat names, default player, named starts, ...)."""
     _check(name)
     return _SPECS[name]
 
 
-#: The start positions a game offers besides its own, by name: the position text and the
-#: parameters the start implies (parameters given to :func:`new_game` win). The reference
-#: offers the same (``glacier.reference.new_game``).
-_STARTS: dict[str, dict[str, tuple[str, dict[str, int]]]] = {
-    # Standard chess: the usual array without ice, and no Ice Age to bring any.
-    "ice_age_chess": {"standard": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"ice_age_period": 0})},
-}
+def kin(outside: str) -> tuple[str, Optional[str]]:
+    """The game that plays ``outside``, a game of other programs (``"chess"``), with the named
+    start it plays it from (None: its own start), as the games declare (``GameSpec.kin``).
+
+    >>> kin("chess")
+    ('ice_age_chess', 'standard')
+    """
+    for spec in _SPECS.values():
+        if outside in spec.kin:
+            return spec.name, spec.kin[outside]
+    raise UnknownGameError(f"no game of glacier plays {outside!r}")
 
 
 def _named_start(name: str, start: object) -> tuple[str, dict[str, int]]:
-    starts = _STARTS.get(name, {})
+    starts = _SPECS[name].starts
     if isinstance(start, str) and start in starts:
         return starts[start]
     offered = f"its starts are: {', '.join(map(repr, starts))}" if starts else "it has only its own start"

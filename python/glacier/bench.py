@@ -29,16 +29,11 @@ __all__ = [
 ]
 
 #: Per game: perft depth inside Rust (a tenth of a second or more, so thread start-up does
-#: not swamp the parallel figure), and for the (much slower) reference.
-DEPTHS: dict[str, tuple[int, int]] = {
-    "ice_age_chess": (6, 3),
-    "ice_cube_checkers": (11, 5),
-    "kings_court": (7, 3),
-    "kuba": (7, 4),
-    "martian_chinese_checkers": (5, 2),
-}
+#: not swamp the parallel figure), and for the (much slower) reference; each game declares
+#: them (``glacier.game_spec(name).bench``).
+DEPTHS: dict[str, tuple[int, int]] = {game: glacier.game_spec(game).bench.perft for game in glacier.GAMES}
 #: Random playouts per call (E's random games run to the 2000-ply limit).
-PLAYOUT_GAMES: dict[str, int] = {"martian_chinese_checkers": 100}
+PLAYOUT_GAMES: dict[str, int] = {game: glacier.game_spec(game).bench.playouts for game in glacier.GAMES}
 
 
 @dataclass
@@ -136,7 +131,7 @@ def measure_game(
 ) -> list[Measurement]:
     """Every throughput figure for one game."""
     params = params or {}
-    depth, ref_depth = DEPTHS.get(game, (4, 2))
+    depth, ref_depth = DEPTHS[game]
     if quick:
         depth, ref_depth = depth - 1, ref_depth - 1
     state = glacier.new_game(game, **params)
@@ -163,7 +158,7 @@ def measure_game(
         best_rate(lambda: state.perft(depth, threads=threads)),
         "leaves/s",
     )
-    games = PLAYOUT_GAMES.get(game, 1000) // (10 if quick else 1)
+    games = PLAYOUT_GAMES[game] // (10 if quick else 1)
 
     def playout_plies(t: int) -> Callable[[], int]:
         return lambda: int(glacier.playouts(game, games, seed=1, threads=t, **params).length.sum())
@@ -198,9 +193,6 @@ def measure_game(
     return out
 
 
-CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
 def _optional(name: str) -> Optional[ModuleType]:
     """The module ``name`` if it is installed (the comparisons are optional)."""
     try:
@@ -210,15 +202,17 @@ def _optional(name: str) -> Optional[ModuleType]:
 
 
 def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
-    """Standard chess (Ice Age Chess with ``ice_age_period=0``) beside python-chess and
-    OpenSpiel chess, when they are installed, on the same position in the same run."""
+    """Standard chess (the game that plays it, from its named start: Ice Age Chess with
+    ``ice_age_period=0``) beside python-chess and OpenSpiel chess, when they are installed,
+    on the same position in the same run."""
     rows: list[Measurement] = []
     game = "standard chess"
     depth = 3 if quick else 4
     plies = 2000 if quick else 20000
+    chess_game, chess_start = glacier.kin("chess")
 
     def make() -> Any:
-        return glacier.from_text("ice_age_chess", CHESS_START, ice_age_period=0)
+        return glacier.new_game(chess_game, start=chess_start)
 
     start = make()
     rows.append(
@@ -232,7 +226,7 @@ def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
     )
     chess = _optional("chess")
     if chess is not None:
-        board = chess.Board(CHESS_START)
+        board = chess.Board(make().text())
 
         def python_chess_perft(d: int) -> int:
             if d == 1:
@@ -285,7 +279,7 @@ def e_comparisons(*, quick: bool = False) -> list[Measurement]:
     """E (two players) beside OpenSpiel's ``chinese_checkers`` (a similar game on a similar
     board, two players, its 1000-move limit), when OpenSpiel is installed, in the same run:
     random playouts inside the engines, and random games through Python per move."""
-    game = "martian_chinese_checkers"
+    game, _ = glacier.kin("chinese_checkers")
     rows: list[Measurement] = []
     games = 10 if quick else 100
     plies = 2000 if quick else 20000

@@ -605,10 +605,11 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     rows = []
     for game in tqdm(chosen, desc="bench", unit="game"):
         rows.extend(measure_game(game, threads=threads, quick=quick))
-        if game == "ice_age_chess":
+        kin = glacier.game_spec(game).kin
+        if "chess" in kin:
             rows.extend(chess_comparisons(quick=quick))
             rows.extend(search_comparisons(quick=quick))
-        if game == "martian_chinese_checkers":
+        if "chinese_checkers" in kin:
             rows.extend(e_comparisons(quick=quick))
     click.echo(format_table(rows))
 

@@ -18,7 +18,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import search
+from . import _native, search
 from .batch import playouts
 from .errors import InvalidParameterError
 
@@ -137,22 +137,15 @@ class MonteCarloPlayer:
 
 
 #: The plies after which :class:`MonteCarloPlayer` cuts its playouts by default, per game
-#: (the rest play whole games): random games of E never finish, so whole ones score 0.
-PLAYOUT_PLIES: dict[str, int] = {"martian_chinese_checkers": 20}
+#: (the rest play whole games): random games of E never finish, so whole ones score 0. Each
+#: game declares it (``glacier.game_spec(name).playout_plies``).
+PLAYOUT_PLIES: dict[str, int] = {g["name"]: g["playout_plies"] for g in _native.games() if g["playout_plies"]}
 
 
 #: The evaluation each game's MCTS player uses when none is named (``evaluator=None``):
-#: the one that measured strongest at 400 simulations (docs/search.md).
-MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
-    "ice_age_chess": {"evaluator": "rollout", "rollout_plies": 40},
-    "ice_cube_checkers": {"evaluator": "heuristic"},
-    "kings_court": {"evaluator": "heuristic"},
-    "kuba": {"evaluator": "rollout"},
-    # Rollouts cut after 20 plies, PUCT over the engine's priors (the work toward the goal
-    # each move saves): with the priors the 400 simulations go deep on the few moves that
-    # matter instead of one visit to each of some 60 moves.
-    "martian_chinese_checkers": {"evaluator": "rollout", "rollout_plies": 20, "priors": "heuristic"},
-}
+#: the one that measured strongest at 400 simulations (docs/search.md). Each game declares
+#: it (``glacier.game_spec(name).mcts_player``).
+MCTS_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["mcts_player"] for g in _native.games()}
 
 
 class MCTSPlayer:

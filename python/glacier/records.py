@@ -46,7 +46,6 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 import glacier
 from glacier import _native, reference
 from glacier.errors import GlacierError, InvalidRecordError
-from glacier.reference import ice_age_chess as reference_chess
 
 __all__ = [
     "STANDARD_CHESS_START",
@@ -61,12 +60,17 @@ __all__ = [
     "write",
 ]
 
-#: The start of standard chess: with ``ice_age_period=0`` an Ice Age Chess game from here is
-#: plain chess, and its record is plain PGN.
-STANDARD_CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-CHESS = "ice_age_chess"
+#: The game whose records are PGN: the one that plays chess, from a named start (Ice Age
+#: Chess, whose start "standard" is chess with ``ice_age_period=0``).
+CHESS, _CHESS_START_NAME = glacier.kin("chess")
+_CHESS_SPEC = glacier.game_spec(CHESS)
+#: The start of standard chess, and the parameters that make a game of :data:`CHESS` from it
+#: plain chess (``ice_age_period=0``), whose record is plain PGN.
+STANDARD_CHESS_START, _PLAIN_PARAMS = (
+    _CHESS_SPEC.starts[_CHESS_START_NAME] if _CHESS_START_NAME else (glacier.new_game(CHESS).text(), {})
+)
 #: The Variant tag of an Ice Age Chess record that plain chess programs cannot replay.
-ICE_VARIANT = "Ice Age Chess"
+ICE_VARIANT = _CHESS_SPEC.title
 #: Variant tags other programs write for plain chess.
 CHESS_VARIANTS = ("", "standard", "chess", "chess960 off")
 
@@ -76,27 +80,15 @@ ROSTER_BEFORE_SEATS = ("Event", "Site", "Date", "Round")
 #: Tags a record writes from the game itself; a caller cannot set them.
 COMPUTED_TAGS = ("Game", "Parameters", "Variant", "SetUp", "FEN", "Position", "PlyCount")
 
-#: The seat names of E's territories, by colour number (the pictures use the same colours).
-E_COLOUR_NAMES = ("Red", "Yellow", "Green", "Blue", "Black", "Clear")
-#: The territories of the seats of E, by number of players (as the rules page lists them).
-E_SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
-SEAT_NAMES = {
-    "ice_age_chess": ("White", "Black"),
-    "ice_cube_checkers": ("White", "Black"),
-    "kings_court": ("Red", "Green"),
-    "kuba": ("White", "Black"),
-}
-
 Implementation = ModuleType
 State = Any
 
 
 def seat_names(game: str, num_players: int = 2) -> tuple[str, ...]:
     """The tag that names each player of ``game``: ``("White", "Black")`` for chess,
-    ``("Red", "Green")`` for King's Court, the territory colours for E."""
-    if game == "martian_chinese_checkers":
-        return tuple(E_COLOUR_NAMES[c] for c in E_SEATS[num_players])
-    return SEAT_NAMES[game]
+    ``("Red", "Green")`` for King's Court, the territory colours for E (as each game
+    declares them: ``glacier.game_spec(game).seats``)."""
+    return glacier.game_spec(game).seats[num_players]
 
 
 def result_of(state: State) -> str:
@@ -132,7 +124,7 @@ def _move_text(state: State, move: str) -> str:
     if state.game != CHESS:
         return move
     if _is_reference(state):
-        return reference_chess.san(state.position, move)
+        return str(reference.game_module(CHESS).san(state.position, move))
     return _native.chess_san(state.text(), move, **state.params)
 
 
@@ -141,7 +133,7 @@ def _read_move(state: State, text: str) -> str:
     if state.game != CHESS:
         return text
     if _is_reference(state):
-        return reference_chess.parse_san(state.position, text)
+        return str(reference.game_module(CHESS).parse_san(state.position, text))
     return _native.chess_uci(state.text(), text, **state.params)
 
 
@@ -151,7 +143,7 @@ def _params_text(params: Mapping[str, Optional[int]]) -> str:
 
 def _is_plain_chess(params: Mapping[str, Optional[int]], start: str) -> bool:
     """Whether an Ice Age Chess game is standard chess: no Ice Age and no ice on the board."""
-    return params.get("ice_age_period") == 0 and "*" not in start.split(" ")[0]
+    return all(params.get(name) == value for name, value in _PLAIN_PARAMS.items()) and "*" not in start.split(" ")[0]
 
 
 def _check_tag(name: str, value: object) -> str:
@@ -453,10 +445,15 @@ def _game_and_start(raw: _Raw, impl: Implementation) -> State:
             )
         params[name] = None if value == "none" else int(value)
     if game == CHESS and "Parameters" not in tags and variant != ICE_VARIANT:
-        params["ice_age_period"] = 0  # a chess program's PGN: standard chess
+        params.update(_PLAIN_PARAMS)  # a chess program's PGN: standard chess
     if game == CHESS:
         start = tags.get("FEN")
-        if start is None and variant != ICE_VARIANT and params.get("ice_age_period", 20) == 0:
+        defaults = {p.name: p.default for p in _CHESS_SPEC.params}
+        if (
+            start is None
+            and variant != ICE_VARIANT
+            and all(params.get(name, defaults[name]) == value for name, value in _PLAIN_PARAMS.items())
+        ):
             start = STANDARD_CHESS_START
     else:
         start = tags.get("Position")

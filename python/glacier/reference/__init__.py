@@ -47,14 +47,9 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-#: The start positions a game offers besides its own (the twin of the engine's table).
-_STARTS: dict[str, dict[str, tuple[str, dict[str, int]]]] = {
-    "ice_age_chess": {"standard": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"ice_age_period": 0})},
-}
-
-
 def _named_start(name: str, start: object) -> tuple[str, dict[str, int]]:
-    starts = _STARTS.get(name, {})
+    """The text and implied parameters of a start the game offers by name (its ``FACTS``)."""
+    starts: dict[str, tuple[str, dict[str, int]]] = game_module(name).FACTS.starts
     if isinstance(start, str) and start in starts:
         return starts[start]
     offered = f"its starts are: {', '.join(map(repr, starts))}" if starts else "it has only its own start"
@@ -62,8 +57,8 @@ def _named_start(name: str, start: object) -> tuple[str, dict[str, int]]:
 
 
 def new_game(name: str, **params: Any) -> State:
-    """The start position of ``name``; ``start="standard"`` in Ice Age Chess is standard
-    chess (no ice, ``ice_age_period=0``), as in the engine."""
+    """The start position of ``name``; ``start`` names another start the game offers (its
+    ``FACTS.starts``), as in the engine."""
     module = game_module(name)
     start = params.pop("start", None)
     if start is None:

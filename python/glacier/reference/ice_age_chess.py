@@ -30,10 +30,59 @@ from ._base import (
     write_placement,
 )
 from ._checks import quoted
+from ._facts import BenchDepths, Facts, PerftCase, Picture
 
 NAME = "ice_age_chess"
 TITLE = "Ice Age Chess"
 PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32_MAX))
+
+#: What the tools around the game need to know of it (the engine's facts.rs says the same).
+FACTS = Facts(
+    seats={2: ("White", "Black")},
+    mcts_player={"evaluator": "rollout", "rollout_plies": 40},
+    playout_plies=0,
+    bench=BenchDepths(perft=(6, 3), playouts=1000, perft_bench=(6, 4, 3), hashed_perft=None),
+    table_checks=(
+        PerftCase(None, {}, 4),
+        # Ended by the halfmove clock (at 100, reached at ply 4 along the lines without a capture).
+        PerftCase("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 96 40", {"ice_age_period": 0}, 5),
+    ),
+    # Standard chess: the usual array without ice, and no Ice Age to bring any.
+    starts={"standard": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"ice_age_period": 0})},
+    # The standard start is chess: its records are PGN, and it is measured beside chess programs.
+    kin={"chess": "standard"},
+    pictures=(
+        Picture("ice_age_chess-start", "Ice Age Chess: the start, ice on ranks 3-6"),
+        Picture(
+            "ice_age_chess-in-check",
+            "Ice Age Chess after an Ice Age: White in check after Bf6-e5, two arrows",
+            "rnb1**nr/ppNkp**p/*****2*/***1bp1*/P**K**P*/*1B*1P*P/Pq*****1/1*****NR w - - 0 27",
+            last_move="f6e5",
+            arrows=("d4c4", ("c7", "a8")),
+        ),
+        Picture(
+            "ice_age_chess-frozen-king",
+            "Ice Age Chess, finished: Black's king was frozen by the Ice Age",
+            "********/********/p******r/*rp****K/p*****P*/*N****B*/******N*/******** w - - 0 81",
+            last_move="h7h6",
+        ),
+        Picture(
+            "chess-mate-from-black",
+            "Standard chess (ice_age_period=0), checkmate, seen from Black's side",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            {"ice_age_period": 0},
+            last_move="d8h4",
+            flipped=True,
+        ),
+    ),
+    variants=(
+        {},
+        {"ice_age_period": 2},
+        {"ice_age_period": 0},
+        {"ice_age_period": 3, "max_plies": 120},
+        {"ice_age_period": 1},
+    ),
+)
 
 START = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

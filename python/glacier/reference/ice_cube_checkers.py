@@ -15,10 +15,44 @@ from . import _zobrist
 from ._actions import fraction
 from ._base import InvalidPositionError, Outcome, Param, Position, max_plies, parse_count, resolve_params
 from ._checks import quoted
+from ._facts import BenchDepths, Facts, PerftCase, Picture
 
 NAME = "ice_cube_checkers"
 TITLE = "Ice Cube Checkers"
 PARAMS: tuple[Param, ...] = (max_plies(200),)
+
+#: What the tools around the game need to know of it (the engine's facts.rs says the same).
+FACTS = Facts(
+    seats={2: ("White", "Black")},
+    mcts_player={"evaluator": "heuristic"},
+    playout_plies=0,
+    bench=BenchDepths(perft=(11, 5), playouts=1000, perft_bench=(11, 8, 7), hashed_perft=(13, 327_519_216)),
+    table_checks=(PerftCase(None, {}, 9), PerftCase(None, {"max_plies": 7}, 9)),
+    starts={},
+    kin={},
+    pictures=(
+        Picture("ice_cube_checkers-start", "Ice Cube Checkers: the start"),
+        Picture(
+            "ice_cube_checkers-sown",
+            "Ice Cube Checkers: White has sown cup k into l, a and b",
+            "BBK/WWWBB/W/K/-/-/-/-/-/-/-/WB b 11",
+            last_move="k:BKW",
+        ),
+        Picture(
+            "ice_cube_checkers-full-cup",
+            "Ice Cube Checkers: all twelve pieces in one cup, seen from Black",
+            "WWWWWBBBBBKK/-/-/-/-/-/-/-/-/-/-/- b 9",
+            flipped=True,
+        ),
+        Picture(
+            "ice_cube_checkers-won",
+            "Ice Cube Checkers, finished: White controls the cup holding both Kings",
+            "-/-/-/B/WKK/B/WBB/WW/-/-/-/WB w 16",
+            last_move="c:BWB",
+        ),
+    ),
+    variants=({}, {"max_plies": 12}, {"max_plies": 5}, {"max_plies": 30}),
+)
 
 SLOTS = 12
 LETTERS = "abcdefghijkl"

@@ -29,10 +29,39 @@ from ._base import (
     write_placement,
 )
 from ._checks import quoted
+from ._facts import BenchDepths, Facts, PerftCase, Picture
 
 NAME = "kings_court"
 TITLE = "King's Court"
 PARAMS: tuple[Param, ...] = (max_plies(300),)
+
+#: What the tools around the game need to know of it (the engine's facts.rs says the same).
+FACTS = Facts(
+    seats={2: ("Red", "Green")},
+    mcts_player={"evaluator": "heuristic"},
+    playout_plies=0,
+    bench=BenchDepths(perft=(7, 3), playouts=1000, perft_bench=(7, 5, 4), hashed_perft=(7, 334_122_388)),
+    table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 5}, 6)),
+    starts={},
+    kin={},
+    pictures=(
+        Picture("kings_court-start", "King's Court: the start"),
+        Picture(
+            "kings_court-jumps",
+            "King's Court: Red's double jump a3xc3xe3",
+            "GRGR1RR1/R3GGG1/G3RGGR/1GR5/G1R1GG2/1R1RR1RG/G2R2G1/RG1G1GR1 g 27",
+            last_move="a3xc3xe3",
+        ),
+        Picture(
+            "kings_court-won",
+            "King's Court, finished: Green has no piece left in the Court, seen from Green",
+            "GR1R4/R1G2G1G/6G1/4R3/GR4R1/3R1R1G/1G1R4/R1G4G g 59",
+            last_move="c8xe8xe6xe4xg4",
+            flipped=True,
+        ),
+    ),
+    variants=({}, {"max_plies": 40}, {}, {"max_plies": 3}),
+)
 
 SIZE = 8
 START = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0"

@@ -23,10 +23,38 @@ from ._base import (
     write_placement,
 )
 from ._checks import quoted
+from ._facts import BenchDepths, Facts, PerftCase, Picture
 
 NAME = "kuba"
 TITLE = "Kuba"
 PARAMS: tuple[Param, ...] = (max_plies(1000),)
+
+#: What the tools around the game need to know of it (the engine's facts.rs says the same).
+FACTS = Facts(
+    seats={2: ("White", "Black")},
+    mcts_player={"evaluator": "rollout"},
+    playout_plies=0,
+    bench=BenchDepths(perft=(7, 4), playouts=1000, perft_bench=(6, 3, 4), hashed_perft=(8, 111_245_108)),
+    table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 4}, 6)),
+    starts={},
+    kin={},
+    pictures=(
+        Picture("kuba-start", "Kuba: the start"),
+        Picture(
+            "kuba-captures",
+            "Kuba: captures so far, and the push that may not be answered (ko)",
+            "7/3W3/4W1R/R1R1WB1/1BWR1BR/1R3RW/3R3 w 3,5 2,3 - e4f4 103",
+            last_move="g4f4",
+        ),
+        Picture(
+            "kuba-won",
+            "Kuba, finished: White has pushed off seven Red marbles",
+            "3W3/3B3/7/5W1/R1B2W1/2W1B2/RW5 b 7,5 4,3 - - 187",
+            last_move="c1b1",
+        ),
+    ),
+    variants=({}, {"max_plies": 40}),
+)
 
 SIZE = 7
 START = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0"

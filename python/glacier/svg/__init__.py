@@ -10,54 +10,7 @@ glyphs), so the pictures look the same in every renderer.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Optional, Sequence
-
-from .. import reference
-from ..errors import InvalidParameterError
 from ._canvas import Arrow, View
+from ._render import render, render_position
 
 __all__ = ["Arrow", "View", "render", "render_position"]
-
-_LAST: Any = object()
-
-
-def render(
-    state: Any,
-    last_move: Optional[str] = _LAST,
-    arrows: Sequence[Arrow] = (),
-    perspective: Optional[int] = None,
-    flipped: bool = False,
-    coordinates: bool = True,
-) -> str:
-    """An SVG document picturing ``state`` (a native or reference state of any game).
-
-    ``last_move`` is marked on the board (by default the state's last move, if any; ``None``
-    marks nothing). ``arrows`` are moves in the game's notation or (from, to) pairs of cell
-    names. ``perspective`` puts that player's side at the bottom (for E: its home
-    territory), ``flipped`` turns the board half round, ``coordinates`` writes the cell
-    names along the edges.
-    """
-    if last_move is _LAST:
-        moves = state.moves
-        last_move = moves[-1] if moves else None
-    return render_position(
-        state.game,
-        state.text(),
-        state.params,
-        View(last_move, tuple(arrows), perspective, flipped, coordinates),
-    )
-
-
-def render_position(game: str, text: str, params: dict[str, Any], view: Optional[View] = None) -> str:
-    """The picture of the position ``text`` of ``game`` (see :func:`render`)."""
-    position = reference.from_text(game, text, **params).position
-    view = view or View()
-    if view.perspective is not None and not (
-        isinstance(view.perspective, int) and 0 <= view.perspective < position.num_players
-    ):
-        raise InvalidParameterError(
-            f"perspective must be a player number 0..{position.num_players - 1}, got {view.perspective!r}"
-        )
-    drawing = importlib.import_module(f"{__name__}.{game}")
-    return drawing.draw(position, view)  # type: ignore[no-any-return]

@@ -8,6 +8,9 @@
 //!   short sequence of them).
 //! - [`Observation`]: the state as a tensor, from any player's point of view, for learning
 //!   programs.
+//! - [`Facts`]: not rules but what the tools around the engine need to know of the game
+//!   (seat names, the default computer player, workloads, named starts, pictures), so that
+//!   no tool keeps a table keyed by game.
 //!
 //! A consumer asks for the layers it uses (the batched environment needs an encoding and an
 //! observation), so a game without one fails to compile instead of returning zeros. None of
@@ -426,10 +429,11 @@ pub trait Observation: ActionEncoding {
     }
 }
 
-/// A game with every layer: what the bindings and the batched environment serve.
-pub trait FullGame: Notation + ActionEncoding + Observation {}
+/// A game with every layer (and its [`Facts`]): what the bindings and the batched
+/// environment serve.
+pub trait FullGame: Notation + ActionEncoding + Observation + Facts {}
 
-impl<G: Notation + ActionEncoding + Observation> FullGame for G {}
+impl<G: Notation + ActionEncoding + Observation + Facts> FullGame for G {}
 
 /// Parses and builds parameters for `G` from caller-given pairs.
 pub fn params_from<G: Game>(given: &[(&str, ParamValue)]) -> Result<G::Params, Error> {
@@ -446,4 +450,127 @@ pub fn params_for_text<G: Notation>(
     let specs = <G::Params as GameParams>::SPECS;
     let values = crate::params::resolve_for_text(G::NAME, specs, given, &G::text_params(text))?;
     <G::Params as GameParams>::from_values(&values)
+}
+
+/// What the tools around the engine need to know of a game besides its rules: seat names,
+/// the default computer player, workloads for benchmarks and checks, the starts it offers by
+/// name, its pictures and the parameter sets that exercise its variants. Each game declares
+/// them in its own `facts.rs` (and its reference twin the same), so no tool keeps a table
+/// keyed by game. Parameters are written as (name, value) pairs over the game's defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct GameFacts {
+    /// The name of each seat, in seat order, for every number of players the game allows.
+    pub seats: &'static [(usize, &'static [&'static str])],
+    /// The options of the computer player used when none is named (MCTS; over its defaults).
+    pub mcts_player: &'static [(&'static str, OptionValue)],
+    /// The plies after which the flat Monte Carlo player cuts its playouts (0: whole games).
+    pub playout_plies: u32,
+    /// Workloads of the benchmarks.
+    pub bench: BenchDepths,
+    /// Perft counts that the transposition table must leave unchanged (the first from the
+    /// start; the others end games within their depth).
+    pub table_checks: &'static [PerftCase],
+    /// The starts offered besides the game's own, by name.
+    pub starts: &'static [NamedStart],
+    /// Games of other programs that this game is measured beside (`glacier bench`) or whose
+    /// records it writes (PGN for chess).
+    pub kin: &'static [Kin],
+    /// The game's pictures in the gallery (docs/pictures).
+    pub pictures: &'static [Picture],
+    /// Parameter sets that between them exercise every variant of the rules (the random games
+    /// of the differential test cycle over them).
+    pub variants: &'static [Params],
+}
+
+/// Parameters as (name, value) pairs; those not named keep their defaults.
+pub type Params = &'static [(&'static str, i64)];
+
+/// The value of an option of a computer player: a number or a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionValue {
+    Int(i64),
+    Text(&'static str),
+}
+
+/// Workloads of the benchmarks, chosen so that each takes about as long in every game.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchDepths {
+    /// `glacier bench`: perft depth in the engine, and in the reference.
+    pub perft: (u32, u32),
+    /// `glacier bench`: random games played for the playout figure.
+    pub playouts: u32,
+    /// benches/bench_perft.py: perft depth inside Rust, through the per-move Python API, and
+    /// in the reference.
+    pub perft_bench: (u32, u32, u32),
+    /// benches/bench_perft.py: a depth for perft with a transposition table and its count
+    /// (pinned in the perft fixtures or the perft docs), if that benchmark runs the game.
+    pub hashed_perft: Option<(u32, u64)>,
+}
+
+/// A perft check: the position (`None`: the start) with its parameters, to a depth.
+#[derive(Debug, Clone, Copy)]
+pub struct PerftCase {
+    pub text: Option<&'static str>,
+    pub params: Params,
+    pub depth: u32,
+}
+
+/// A start a game offers by name: its position text and the parameters it implies (those
+/// the caller gives win).
+#[derive(Debug, Clone, Copy)]
+pub struct NamedStart {
+    pub name: &'static str,
+    pub text: &'static str,
+    pub params: Params,
+}
+
+/// A game of other programs (`"chess"`, OpenSpiel's `"chinese_checkers"`) and the named
+/// start that plays it (`None`: the game's own start).
+#[derive(Debug, Clone, Copy)]
+pub struct Kin {
+    pub game: &'static str,
+    pub start: Option<&'static str>,
+}
+
+/// A picture of the gallery: a position (`None`: the start) and how it is shown.
+#[derive(Debug, Clone, Copy)]
+pub struct Picture {
+    /// The file name, without `.svg`.
+    pub name: &'static str,
+    pub caption: &'static str,
+    pub text: Option<&'static str>,
+    pub params: Params,
+    pub last_move: Option<&'static str>,
+    pub arrows: &'static [Arrow],
+    /// The player whose side is shown at the bottom, if not the first.
+    pub perspective: Option<usize>,
+    pub flipped: bool,
+}
+
+impl Picture {
+    /// A picture of `text` (`None`: the start) with the default view.
+    pub const fn of(name: &'static str, caption: &'static str, text: Option<&'static str>) -> Self {
+        Picture {
+            name,
+            caption,
+            text,
+            params: &[],
+            last_move: None,
+            arrows: &[],
+            perspective: None,
+            flipped: false,
+        }
+    }
+}
+
+/// An arrow drawn on a picture: a move in the game's notation, or from one cell to another.
+#[derive(Debug, Clone, Copy)]
+pub enum Arrow {
+    Move(&'static str),
+    Cells(&'static str, &'static str),
+}
+
+/// A game's [`GameFacts`], declared in its `facts.rs`.
+pub trait Facts: Game {
+    const FACTS: GameFacts;
 }

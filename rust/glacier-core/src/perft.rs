@@ -259,35 +259,17 @@ mod tests {
 
     #[test]
     fn the_table_changes_no_count() {
-        use crate::ParamValue::Int;
-        for (game, depth) in [
-            ("ice_age_chess", 4),
-            ("ice_cube_checkers", 9),
-            ("kings_court", 5),
-            ("kuba", 5),
-            ("martian_chinese_checkers", 4),
-        ] {
-            with_game!(game, G => agree::<G>(None, &[], depth), _ => unreachable!());
+        // Each game's checks: from its start, and where the game ends within the depth (by
+        // ply limits, by chess's halfmove clock).
+        for &name in crate::games::GAME_NAMES {
+            with_game!(name, G => {
+                for case in <G as crate::game::Facts>::FACTS.table_checks {
+                    let params: Vec<(&str, crate::ParamValue)> =
+                        case.params.iter().map(|&(k, v)| (k, crate::ParamValue::Int(v))).collect();
+                    agree::<G>(case.text, &params, case.depth);
+                }
+            }, _ => unreachable!());
         }
-        // Where the game ends within the depth: by the halfmove clock (at 100, reached at
-        // ply 4 along the lines without a capture) and by ply limits.
-        agree::<crate::games::ice_age_chess::IceAgeChess>(
-            Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 96 40"),
-            &[("ice_age_period", Int(0))],
-            5,
-        );
-        agree::<crate::games::kuba::Kuba>(None, &[("max_plies", Int(4))], 6);
-        agree::<crate::games::kings_court::KingsCourt>(None, &[("max_plies", Int(5))], 6);
-        agree::<crate::games::ice_cube_checkers::IceCubeCheckers>(
-            None,
-            &[("max_plies", Int(7))],
-            9,
-        );
-        agree::<crate::games::martian_chinese_checkers::MartianChineseCheckers>(
-            None,
-            &[("max_plies", Int(3))],
-            4,
-        );
     }
 
     #[test]
@@ -298,21 +280,32 @@ mod tests {
 
     #[test]
     fn a_reused_table_forgets_the_last_count() {
-        use crate::games::kuba::{Kuba, KubaParams};
-        let start = Kuba::start(&KubaParams::default());
+        for &name in crate::games::GAME_NAMES {
+            with_game!(name, G => forgets::<G>(), _ => unreachable!());
+        }
+    }
+
+    fn forgets<G: crate::game::Facts>() {
+        let start = G::start(&crate::game::params_from::<G>(&[]).expect("the defaults"));
+        let depth = <G as crate::game::Facts>::FACTS.table_checks[0]
+            .depth
+            .min(5);
         let mut table = PerftTable::new(1).expect("1 MiB");
-        assert_eq!(perft_hashed(&start, 5, &table), 70844);
+        assert_eq!(perft_hashed(&start, depth, &table), perft(&start, depth));
         // From a position one ply further on, the same positions come at other depths and
         // ply counts: the old entries must not answer.
         let mut child = start.clone();
         child.play_unchecked(child.nth_move(0).expect("a move"));
         for _ in 0..300 {
             table.reuse();
-            assert_eq!(perft_hashed(&child, 4, &table), perft(&child, 4));
+            assert_eq!(
+                perft_hashed(&child, depth - 1, &table),
+                perft(&child, depth - 1)
+            );
         }
-        for depth in [3, 4] {
-            let count = with_table(1, |t| perft_hashed(&start, depth, t)).expect("a table");
-            assert_eq!(count, perft(&start, depth));
+        for d in [depth - 2, depth - 1] {
+            let count = with_table(1, |t| perft_hashed(&start, d, t)).expect("a table");
+            assert_eq!(count, perft(&start, d));
         }
     }
 }

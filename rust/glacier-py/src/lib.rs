@@ -5,10 +5,11 @@
 //! parameter specs come from the core's registry ([`games`]), so the Python package never
 //! writes them down itself.
 
+use glacier_core::game::{Arrow, Facts, GameFacts, OptionValue, Params};
 use glacier_core::games::GAME_NAMES;
 use glacier_core::{with_game, Game, GameParams, ParamSpec, ParamValue};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 mod args;
 mod batch;
@@ -32,15 +33,99 @@ fn spec_dict<'py>(py: Python<'py>, spec: &ParamSpec) -> PyResult<Bound<'py, PyDi
     Ok(dict)
 }
 
-/// Every game, in registry order, as a dict: `name`, `title` and `params` (each parameter's
-/// `name`, `default`, `min`, `max` and whether it is `optional`, i.e. takes None).
+/// Parameters as a dict.
+fn params_dict<'py>(py: Python<'py>, params: Params) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for &(name, value) in params {
+        dict.set_item(name, value)?;
+    }
+    Ok(dict)
+}
+
+/// A game's facts (`glacier_core::game::GameFacts`) as Python data, under the names of
+/// `glacier.GameSpec`'s fields.
+fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> PyResult<()> {
+    let seats = PyDict::new(py);
+    for &(players, names) in facts.seats {
+        seats.set_item(players, PyTuple::new(py, names)?)?;
+    }
+    dict.set_item("seats", seats)?;
+    let player = PyDict::new(py);
+    for &(name, value) in facts.mcts_player {
+        match value {
+            OptionValue::Int(v) => player.set_item(name, v)?,
+            OptionValue::Text(v) => player.set_item(name, v)?,
+        }
+    }
+    dict.set_item("mcts_player", player)?;
+    dict.set_item("playout_plies", facts.playout_plies)?;
+    let bench = &facts.bench;
+    let depths = PyDict::new(py);
+    depths.set_item("perft", bench.perft)?;
+    depths.set_item("playouts", bench.playouts)?;
+    depths.set_item("perft_bench", bench.perft_bench)?;
+    depths.set_item("hashed_perft", bench.hashed_perft)?;
+    dict.set_item("bench", depths)?;
+    let checks = facts
+        .table_checks
+        .iter()
+        .map(|case| Ok((case.text, params_dict(py, case.params)?, case.depth)))
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("table_checks", checks)?;
+    let starts = PyDict::new(py);
+    for start in facts.starts {
+        starts.set_item(start.name, (start.text, params_dict(py, start.params)?))?;
+    }
+    dict.set_item("starts", starts)?;
+    let kin = PyDict::new(py);
+    for k in facts.kin {
+        kin.set_item(k.game, k.start)?;
+    }
+    dict.set_item("kin", kin)?;
+    let pictures = facts
+        .pictures
+        .iter()
+        .map(|p| {
+            let picture = PyDict::new(py);
+            picture.set_item("name", p.name)?;
+            picture.set_item("caption", p.caption)?;
+            picture.set_item("text", p.text)?;
+            picture.set_item("params", params_dict(py, p.params)?)?;
+            picture.set_item("last_move", p.last_move)?;
+            let arrows = p
+                .arrows
+                .iter()
+                .map(|arrow| match *arrow {
+                    Arrow::Move(m) => Ok(m.into_pyobject(py)?.into_any()),
+                    Arrow::Cells(a, b) => Ok((a, b).into_pyobject(py)?.into_any()),
+                })
+                .collect::<PyResult<Vec<Bound<'_, PyAny>>>>()?;
+            picture.set_item("arrows", PyTuple::new(py, arrows)?)?;
+            picture.set_item("perspective", p.perspective)?;
+            picture.set_item("flipped", p.flipped)?;
+            Ok(picture)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("pictures", pictures)?;
+    let variants = facts
+        .variants
+        .iter()
+        .map(|params| params_dict(py, params))
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("variants", variants)?;
+    Ok(())
+}
+
+/// Every game, in registry order, as a dict: `name`, `title`, `params` (each parameter's
+/// `name`, `default`, `min`, `max` and whether it is `optional`, i.e. takes None) and the
+/// game's facts (seat names, default player, workloads, named starts, pictures, variants).
 #[pyfunction]
 fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     GAME_NAMES
         .iter()
         .map(|&name| {
-            let (title, specs) = with_game!(name, G => {
-                (G::TITLE, <<G as Game>::Params as GameParams>::SPECS)
+            let (title, specs, facts) = with_game!(name, G => {
+                (G::TITLE, <<G as Game>::Params as GameParams>::SPECS, <G as Facts>::FACTS)
             }, _ => unreachable!("every registered game has a type"));
             let dict = PyDict::new(py);
             dict.set_item("name", name)?;
@@ -50,6 +135,7 @@ fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 .map(|spec| spec_dict(py, spec))
                 .collect::<PyResult<Vec<_>>>()?;
             dict.set_item("params", params)?;
+            facts_into(py, &facts, &dict)?;
             Ok(dict)
         })
         .collect()

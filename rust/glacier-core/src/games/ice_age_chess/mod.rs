@@ -18,6 +18,7 @@
 
 mod bitboard;
 mod encoding;
+mod facts;
 mod heuristic;
 mod movegen;
 mod text;

@@ -13,6 +13,7 @@
 //! filtering duplicates) and counted in bulk by a multinomial coefficient.
 
 mod encoding;
+mod facts;
 mod heuristic;
 mod text;
 

@@ -12,6 +12,7 @@
 //! directions (see [`KingsCourtMove`]).
 
 mod encoding;
+mod facts;
 mod heuristic;
 mod text;
 

@@ -14,6 +14,7 @@
 //! order, so moves, hashes and action numbers are those of the square-by-square rules.
 
 mod encoding;
+mod facts;
 mod heuristic;
 mod text;
 

@@ -36,6 +36,7 @@
 
 mod board;
 mod encoding;
+mod facts;
 mod heuristic;
 mod text;
 
