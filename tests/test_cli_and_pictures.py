@@ -72,7 +72,7 @@ def test_show_command(tmp_path: Path, game: str) -> None:
 def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
     out = run("play", "kuba", "--opponent", "random", "--seed", "1", input="a1a1\nmoves\nf1f2\nundo\nquit\n")
     assert "legal moves: a6b6 a7a6" in out
-    assert "player 1 plays" in out
+    assert "Black plays" in out
 
 
 def test_play_against_monte_carlo_to_the_end(monkeypatch: Any, tmp_path: Path) -> None:
