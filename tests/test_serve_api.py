@@ -239,3 +239,39 @@ def test_the_server_binds_to_this_machine_by_default() -> None:
     from glacier.web import serve
 
     assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
+
+
+def test_glacier_serve_runs_until_ctrl_c() -> None:
+    import json
+    import shutil
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = shutil.which("glacier", path=str(Path(sys.executable).parent))
+    assert command is not None
+    server = subprocess.Popen(
+        [command, "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2) as answer:
+                    info = json.load(answer)
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.communicate()
+                time.sleep(0.1)
+        assert len(info["games"]) == len(glacier.GAMES)
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    assert f"http://localhost:{port}/" in out
+    assert "Traceback" not in err
