@@ -143,10 +143,17 @@ def test_the_computer_answers_and_the_game_ends_with_its_reason(client: TestClie
 
 
 def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClient) -> None:
-    view = new(client, game="kuba", seats=["easy", "easy"])
-    view = wait(client, view["id"], lambda v: v["ply"] >= 2)
+    view = new(client, game="kuba", seats=["easy", "hard"])
+    view = wait(client, view["id"], lambda v: v["ply"] >= 1 and v["thinking"])  # hard: 5 s a move
+    session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
+    assert session.thinking is not None
     assert client.delete(f"/api/games/{view['id']}").status_code == 200
     refused(client.get(f"/api/games/{view['id']}"), 404, "no game")
+    deadline = time.monotonic() + 2  # the search stops within a slice, long before its 5 s
+    while session.thinking is not None:
+        assert time.monotonic() < deadline, "the computer went on thinking for a closed game"
+        time.sleep(0.02)
+    assert len(session.line) == view["plies"]  # the search stopped without playing
 
 
 def test_analysis_streams_its_top_moves_and_stops(client: TestClient) -> None:

@@ -218,7 +218,7 @@ def test_ice_age_chess_castling_and_promotion(browser: Any, server: str) -> None
     assert page.status() == play.result_text(page.mine)
 
 
-def test_kings_court_chain_of_jumps_with_stop(browser: Any, server: str) -> None:
+def test_kings_court_chain_of_jumps_with_stop(browser: Any, server: str, tmp_path: Path) -> None:
     page = start(browser, server, "kings_court", "G6G/8/8/5R2/1RG1G3/8/8/R7 r 20")
     page.select("b4")
     assert page.targets() == {"a4", "b3", "b5", "d4"}
@@ -233,8 +233,18 @@ def test_kings_court_chain_of_jumps_with_stop(browser: Any, server: str) -> None
     assert page.mine.is_terminal() and page.status() == "Red wins: no Green piece left in the Court"
     page.browser.find_element("css selector", '[data-action="save"]').click()
     page.until(lambda: page.browser.find_element("id", "record-text").text, "the saved record")
-    saved = records.loads(page.browser.find_element("id", "record-text").text)
+    text = page.browser.find_element("id", "record-text").text
+    saved = records.loads(text)
     assert saved.moves == page.mine.moves and saved.text() == page.mine.text()
+    # The record opened again, from a file given to the page.
+    target = tmp_path / "saved.record"
+    target.write_text(text, encoding="utf-8")
+    before = page.board_state()
+    page.browser.find_element("css selector", "input[name=record]").send_keys(str(target))
+    page.browser.find_element("css selector", '[data-action="new"]').click()
+    page.until(lambda: page.board_state() not in ("", before), "the record opened")
+    page.check()
+    assert page.status() == "Red wins: no Green piece left in the Court"
 
 
 def test_ice_cube_checkers_sowing_with_a_chosen_drop(browser: Any, server: str) -> None:
