@@ -130,7 +130,9 @@ class Game:
     def select(self, name: str) -> None:
         """Clicks a cell to pick up its piece (no answer from the server: the page marks it)."""
         self.browser.find_element("css selector", self.cell(name)).click()
-        assert "selected" in (self.browser.find_element("css selector", self.cell(name)).get_attribute("class") or "")
+        assert self.script("return [...document.querySelectorAll('#board .selected')].map(e => e.dataset.cell);") == [
+            name
+        ]
 
     def targets(self) -> set[str]:
         return set(self.script("return [...document.querySelectorAll('#board .target')].map(e => e.dataset.cell);"))
@@ -175,6 +177,8 @@ def start(
 
     params = params or {}
     browser.get(url)
+    loaded = "return document.querySelectorAll('select[name=game] option').length;"
+    Game(browser, None).until(lambda: browser.execute_script(loaded) == len(glacier.GAMES), "the game chooser")
     game_chooser = browser.find_element("css selector", "select[name=game]")
     Select(game_chooser).select_by_value(game)
     for name, value in params.items():
@@ -203,7 +207,7 @@ def test_ice_age_chess_castling_and_promotion(browser: Any, server: str) -> None
     assert page.targets() == {"d1", "d2", "e2", "f1", "f2", "g1"}
     page.click(page.cell("g1"))
     page.played("e1g1")
-    assert page.browser.find_element("css selector", "#moves .move").text == "O-O"
+    assert page.script("return document.querySelector('#moves .move').textContent;") == "O-O"
     page.computer_replies()
     page.screenshot("ice_age_chess")
     page.select("b7")

@@ -31,6 +31,7 @@ __all__ = [
     "PlayerComputer",
     "SearchComputer",
     "computer",
+    "default_search",
     "end_reason",
     "goals",
     "notation",
@@ -65,6 +66,12 @@ class Computer:
         return ""
 
 
+def default_search(game: str, seed: int = 0) -> search.MCTS:
+    """The game's default MCTS searcher (:data:`glacier.players.MCTS_DEFAULTS`: the evaluation
+    that measured strongest), as the levels and the web app's analysis use it."""
+    return search.MCTS(game, seed=seed, **MCTS_DEFAULTS.get(game, {}))
+
+
 #: A search of a computer's move is run in slices of at most this long, so that a closed
 #: game (or Ctrl-C in the terminal) stops it soon.
 SLICE_SECONDS = 0.2
@@ -78,7 +85,7 @@ class SearchComputer(Computer):
         self.name = name
         self.simulations = simulations
         self.seconds = seconds
-        self._search = search.MCTS(game, seed=seed, **MCTS_DEFAULTS.get(game, {}))
+        self._search = default_search(game, seed)
         self.last: Optional[search.SearchResult] = None
         self._spent = (0, 0.0)
 

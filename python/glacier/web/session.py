@@ -26,9 +26,8 @@ from typing import Any, Optional, Sequence
 import anyio.to_thread
 
 import glacier
-from glacier import play, records, search
+from glacier import play, records
 from glacier.errors import GlacierError, IllegalMoveError, InvalidParameterError
-from glacier.players import MCTS_DEFAULTS
 from glacier.svg import View, render_position
 
 __all__ = ["HUMAN", "Analysis", "Session", "gesture"]
@@ -75,6 +74,8 @@ class Analysis:
     values: list[float] = field(default_factory=list)
     top: list[dict[str, Any]] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
+    updates: int = 0
+    """Written by the worker thread alone (the session's own counter is the event loop's)."""
 
     def snapshot(self, names: Sequence[str]) -> dict[str, Any]:
         return {
@@ -121,6 +122,7 @@ class Session:
         self.thinking: Optional[asyncio.Task[None]] = None
         self.computer_error: Optional[str] = None
         self.analysis: Optional[Analysis] = None
+        self._analysis_task: Optional[asyncio.Task[None]] = None
         self.touched = time.monotonic()
 
     # --- moving along the line ------------------------------------------------------------
@@ -303,14 +305,12 @@ class Session:
         analysis = Analysis(self.cursor, self.generation)
         self.analysis = analysis
         self.version += 1
-        task = asyncio.get_running_loop().create_task(anyio.to_thread.run_sync(self._analyse, analysis, position))
-        task.add_done_callback(lambda _: self._bump())
-
-    def _bump(self) -> None:
-        self.version += 1
+        self._analysis_task = asyncio.get_running_loop().create_task(
+            anyio.to_thread.run_sync(self._analyse, analysis, position)
+        )
 
     def _analyse(self, analysis: Analysis, position: Any) -> None:
-        searcher = search.MCTS(self.game, seed=1, **MCTS_DEFAULTS.get(self.game, {}))
+        searcher = play.default_search(self.game, seed=1)
         start = time.monotonic()
         try:
             while not (analysis.stop.is_set() or self.closed) and analysis.seconds < ANALYSIS_SECONDS:
@@ -330,9 +330,10 @@ class Session:
                 analysis.values = list(result.values)
                 analysis.top = top
                 analysis.seconds = time.monotonic() - start
-                self.version += 1
+                analysis.updates += 1
         finally:
             analysis.running = False
+            analysis.updates += 1
 
     def stop_analysis(self) -> None:
         if self.analysis is not None:
@@ -420,7 +421,8 @@ class Session:
             "game": self.game,
             "title": glacier.game_spec(self.game).title,
             "params": state.params,
-            "version": self.version,
+            # The page redraws when this changes: the session's changes and the analysis's.
+            "version": f"{self.version}.{self.analysis.updates if self.analysis else 0}",
             "ply": self.cursor,
             "plies": len(self.line),
             "moves": moves,
