@@ -288,14 +288,24 @@ def test_kuba_capture_and_its_extra_turn(browser: Any, server: str) -> None:
 
 #: Player 0's medium on l5 carries Blue's small: moving it to j5 is a stack move, which can
 #: end in a guard exchange (its medium then traps Blue's, as Blue's on h5 and h8 trap Red's).
+#: On d6 player 0 has two pieces that can move, a large and a small.
 E_POSITION = (
-    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m c6=3s d6=0l d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m "
-    "h6=0s h8=0s3s j2=0l j5=3l0l3m k4=0s k5=3m k8=0s l2=0m l5=0m3s m1=0m m3=0s m6=0l"
+    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m d6=0l3s0s d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m "
+    "h6=0s h8=0s3s j2=0l j5=3l0l3m k5=3m k8=0s l2=0m l5=0m3s m1=0m m3=0s m6=0l"
 )
 
 
 def test_e_stack_move_with_a_guard_exchange(browser: Any, server: str) -> None:
     page = start(browser, server, E, E_POSITION, {"players": 2, "max_plies": 190})
+    # A stack with two pieces to move: choosing one shows only its destinations.
+    page.select("d6")
+    assert page.targets() == {"a9", "d9", "g3", "g6", "c6", "c7", "d5", "d7", "e5", "e6"}
+    pieces = "return [...document.querySelectorAll('#choices [data-piece]')].map(e => e.dataset.piece);"
+    assert page.script(pieces) == ["large, level 0", "small, level 2"]
+    page.browser.find_element("css selector", '[data-piece="small, level 2"]').click()
+    assert page.targets() == {"c6", "c7", "d5", "d7", "e5", "e6"}
+    page.browser.find_element("css selector", '[data-piece="large, level 0"]').click()
+    assert page.targets() == {"a9", "d9", "g3", "g6"}
     page.select("l5")
     assert page.targets() == {"j5", "j7", "l3", "l7"}
     page.click(page.cell("j5"))

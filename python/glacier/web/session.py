@@ -359,11 +359,15 @@ class Session:
         moves: dict[str, dict[str, list[dict[str, Any]]]] = {}
         cells: dict[str, int] = {}
         choices = []
+        pieces = _e_pieces(self.state) if self.game == "martian_chinese_checkers" else None
         for action in self.state.legal_actions():
             text = self.state.action_to_string(action)
             shape = gesture(self.game, text)
             if shape[0] == "move":
-                moves.setdefault(shape[1], {}).setdefault(shape[2], []).append({"action": action, "text": text})
+                entry: dict[str, Any] = {"action": action, "text": text}
+                if pieces is not None:
+                    entry["piece"] = pieces(shape[1], shape[2])
+                moves.setdefault(shape[1], {}).setdefault(shape[2], []).append(entry)
             elif shape[0] == "cell":
                 cells[shape[1]] = action
             else:
@@ -442,6 +446,26 @@ class Session:
             "analysis": analysis,
             "svg": svg,
         }
+
+
+def _e_pieces(state: Any) -> Any:
+    """For E: which piece a movement from one hex to another moves (its size is the distance;
+    a player's movable pieces in one stack differ in size), as ``large, level 1``."""
+    from glacier import reference
+    from glacier.reference import martian_chinese_checkers as e
+
+    position: Any = reference.from_text(state.game, state.text(), **state.params).position
+    board = position.board
+    colour = records.E_SEATS[state.num_players][state.current_player]
+
+    def piece(frm: str, to: str) -> str:
+        (q1, r1), (q2, r2) = e.HEXES[e.HEX_BY_NAME[frm]], e.HEXES[e.HEX_BY_NAME[to]]
+        size = max(abs(q1 - q2), abs(r1 - r2), abs(q1 + r1 - q2 - r2))
+        stack = board[e.HEX_BY_NAME[frm]]
+        level = next(i for i, (c, s) in enumerate(stack) if c == colour and s == size and not e.is_trapped(stack, i))
+        return f"{e.SIZE_NAMES[size - 1]}, level {level}"
+
+    return piece
 
 
 def _numbers(movers: Sequence[int], game: str, start: Any) -> list[Optional[str]]:

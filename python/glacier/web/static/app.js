@@ -8,6 +8,7 @@ let info = null;      // the games, their parameters and seats, the levels
 let view = null;      // the server's latest view of the game shown
 let selected = null;  // the cell a move starts from
 let pendingChoice = null;  // actions that share the gesture just made (promotions)
+let piece = null;     // in a stack of several movable pieces (E), the one chosen
 let polling = null;
 const started = new Set();  // the games this page started: closed when it starts another or goes
 
@@ -117,6 +118,7 @@ function show(next) {
   if (changed) {
     selected = view.clickable.selected;
     pendingChoice = null;
+    piece = null;
     render();
   }
   history.replaceState(null, "", "?game=" + view.id);
@@ -213,9 +215,26 @@ function renderAnalysis() {
 
 function cells() { return document.querySelectorAll("#board [data-cell]"); }
 
+// The pieces that can move from the selected cell, when there are several (an E stack).
+function piecesHere() {
+  const targets = selected && view.clickable.moves[selected];
+  if (!targets) return [];
+  const names = new Set();
+  for (const actions of Object.values(targets)) for (const a of actions) if (a.piece) names.add(a.piece);
+  return [...names].sort();
+}
+
+function targetsHere() {
+  const all = selected && view.clickable.moves[selected] ? view.clickable.moves[selected] : {};
+  if (!piece) return all;
+  const kept = {};
+  for (const [to, actions] of Object.entries(all)) if (actions.some(a => a.piece === piece)) kept[to] = actions;
+  return kept;
+}
+
 function mark() {
   const c = view.clickable;
-  const targets = selected && c.moves[selected] ? c.moves[selected] : {};
+  const targets = targetsHere();
   for (const cell of cells()) {
     const name = cell.dataset.cell;
     cell.classList.toggle("movable", name in c.moves);
@@ -226,6 +245,17 @@ function mark() {
   }
   const box = $("#choices");
   box.innerHTML = "";
+  const stack = piecesHere();
+  if (stack.length > 1 && !pendingChoice) {
+    for (const name of stack) {
+      const button = document.createElement("button");
+      button.className = "piece" + (name === piece ? " chosen" : "");
+      button.dataset.piece = name;
+      button.textContent = "move the " + name;
+      button.onclick = () => { piece = piece === name ? null : name; mark(); };
+      box.appendChild(button);
+    }
+  }
   const choices = pendingChoice || c.choices;
   for (const choice of choices) {
     const button = document.createElement("button");
@@ -249,13 +279,15 @@ function clicked(name) {
   if (!view) return;
   const c = view.clickable;
   if (name in c.cells) return send(c.cells[name]);
-  if (selected && c.moves[selected] && c.moves[selected][name]) {
-    const actions = c.moves[selected][name];
+  const targets = targetsHere();
+  if (targets[name]) {
+    const actions = targets[name];
     if (actions.length === 1) return send(actions[0].action);
     pendingChoice = actions;  // several moves make this gesture: choose one
     return mark();
   }
   pendingChoice = null;
+  piece = null;
   if (name in c.moves) selected = name === selected && !c.selected ? null : name;
   else if (!c.selected) selected = null;
   mark();
@@ -271,12 +303,12 @@ $("#board").addEventListener("mousedown", event => {
   const name = cellOf(event);
   pressed = name;
   if (!name || !view) return;
-  const targets = selected && view.clickable.moves[selected];
-  if (targets && targets[name]) return;  // a destination (which may hold a piece of its own)
+  if (targetsHere()[name]) return;  // a destination (which may hold a piece of its own)
   if (name in view.clickable.moves && name !== selected) {
     selected = name;
     justSelected = name;
     pendingChoice = null;
+    piece = null;
     mark();
   }
 });
@@ -284,8 +316,7 @@ $("#board").addEventListener("mouseup", event => {
   const name = cellOf(event);
   const from = pressed;
   pressed = null;
-  if (name && from && name !== from && from === selected && view.clickable.moves[from] &&
-      view.clickable.moves[from][name]) clicked(name);
+  if (name && from && name !== from && from === selected && targetsHere()[name]) clicked(name);
 });
 $("#board").addEventListener("click", event => {
   const name = cellOf(event);
