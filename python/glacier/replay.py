@@ -46,8 +46,8 @@ h1 { font-size: 1.3em; margin: 0 0 .2em; }
 _SCRIPT = """
 const data = JSON.parse(document.getElementById("games").textContent);
 const games = data.games, pieces = data.pieces;
-// A position is its predecessor with ranges replaced: [at, removed, ...inserted] edits, last
-// range first. Every CHECKPOINT-th position is kept once built, so a jump back is short.
+// A position is its predecessor with ranges replaced: "at,removed,inserted..." edits in base
+// 36, separated by ";", last range first. Every CHECKPOINT-th position is kept once built, so a jump back is short.
 const CHECKPOINT = 32;
 let built = {}, shown = null;
 function position(g, target) {
@@ -60,7 +60,10 @@ function position(g, target) {
   }
   list = list.slice();
   for (let p = from + 1; p <= target; p++) {
-    for (const edit of game.edits[p - 1]) list.splice(edit[0], edit[1], ...edit.slice(2));
+    for (const text of game.edits[p - 1] ? game.edits[p - 1].split(";") : []) {
+      const edit = text.split(",").map(n => parseInt(n, 36));
+      list.splice(edit[0], edit[1], ...edit.slice(2));
+    }
     if (p % CHECKPOINT === 0) built[g + ":" + p] = list.slice();
   }
   shown = {game: g, ply: target, list};
@@ -74,9 +77,24 @@ function build() {
   const g = games[game];
   document.getElementById("title").textContent = g.title;
   document.getElementById("tags").textContent = g.summary;
-  list.innerHTML = g.movetext;
-  list.querySelectorAll(".move").forEach(span =>
-    span.addEventListener("click", () => go(Number(span.dataset.ply))));
+  list.innerHTML = "";
+  const add = (kind, text, ply) => {
+    const span = document.createElement("span");
+    span.className = kind;
+    span.textContent = text;
+    if (ply !== undefined) {
+      span.dataset.ply = ply;
+      span.addEventListener("click", () => go(ply));
+    }
+    list.append(span, kind === "number" ? "" : " ");
+  };
+  if (g.comments["0"]) add("comment", g.comments["0"]);
+  g.moves.forEach((text, i) => {
+    if (g.numbers[i]) add("number", g.numbers[i]);
+    add("move", text, i + 1);
+    if (g.comments[String(i + 1)]) add("comment", g.comments[String(i + 1)]);
+  });
+  add("number", g.result);
   go(0);
 }
 function go(target) {
@@ -135,21 +153,6 @@ def _title(record: records.Record, number: int) -> str:
     return f"Game {number}: {title}" + (f", {event}" if event not in ("?", "") else "")
 
 
-def _movetext(record: records.Record) -> str:
-    """The move list as HTML: numbered as in the record, each move a clickable span."""
-    out = []
-    if record.comments.get(0):
-        out.append(f'<span class="comment">{html.escape(record.comments[0])}</span> ')
-    for ply, (number, written) in enumerate(zip(record.numbers(), record.notation), start=1):
-        if number:
-            out.append(f'<span class="number">{number}</span>')
-        out.append(f'<span class="move" data-ply="{ply}">{html.escape(written)}</span> ')
-        if record.comments.get(ply):
-            out.append(f'<span class="comment">{html.escape(record.comments[ply])}</span> ')
-    out.append(f'<span class="number">{html.escape(record.result)}</span>')
-    return "".join(out)
-
-
 #: A picture cut into pieces: each tag, and each text between tags.
 _PIECE = re.compile(r"<[^>]*>|[^<]+")
 
@@ -167,12 +170,23 @@ class _Pieces:
         return list(self.numbers)
 
 
-def _edits(before: list[int], after: list[int]) -> list[list[int]]:
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = digits[digit] + out
+        if not number:
+            return out
+
+
+def _edits(before: list[int], after: list[int]) -> str:
     """The range replacements that make ``after`` of ``before``, last range first (so each
-    applies to the list as the ones before it left it)."""
+    applies to the list as the ones before it left it): ``at,removed,inserted...`` in base 36,
+    the replacements separated by ``;``."""
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     edits = [[i1, i2 - i1, *after[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
-    return edits[::-1]
+    return ";".join(",".join(map(_base36, edit)) for edit in reversed(edits))
 
 
 def _game_data(record: records.Record, number: int, pieces: _Pieces) -> dict[str, Any]:
@@ -189,7 +203,9 @@ def _game_data(record: records.Record, number: int, pieces: _Pieces) -> dict[str
     return {
         "title": _title(record, number),
         "summary": _summary(record),
-        "movetext": _movetext(record),
+        "moves": record.notation,
+        "numbers": record.numbers(),
+        "result": record.result,
         "start": start,
         "edits": edits,
         "comments": {str(ply): text for ply, text in record.comments.items()},
