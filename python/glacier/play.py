@@ -133,7 +133,7 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         _search_level("easy", "tree search, 100 simulations a move", simulations=100),
-        _search_level("medium", "tree search, 2,000 simulations a move", simulations=2000),
+        _search_level("medium", "tree search, 1 second a move", seconds=1.0),
         _search_level("hard", "tree search, 5 seconds a move", seconds=5.0),
     )
 }
