@@ -282,3 +282,18 @@ def test_glacier_serve_runs_until_ctrl_c() -> None:
         out, err = server.communicate(timeout=30)
     assert f"http://localhost:{port}/" in out
     assert "Traceback" not in err
+
+
+def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient) -> None:
+    view = new(client, game="kuba", seats=["hard", "hard"])  # 5 s a move
+    session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
+    assert session.thinking is not None
+    session.seen -= 3600  # as if the page had been closed an hour ago
+    deadline = time.monotonic() + 2
+    while session.thinking is not None:
+        assert time.monotonic() < deadline, "the computer went on thinking with nobody watching"
+        time.sleep(0.02)
+    assert session.line == []
+    view = client.get(f"/api/games/{view['id']}").json()
+    assert view["thinking"] and session.thinking is not None
+    client.delete(f"/api/games/{view['id']}")

@@ -39,6 +39,9 @@ HUMAN = "human"
 TOP_MOVES = 4
 #: An analysis stops by itself after this long.
 ANALYSIS_SECONDS = 120.0
+#: The computers of a game nobody has looked at for this long stop (a page that was closed
+#: polls no more); they go on when it is shown again.
+UNWATCHED_SECONDS = 30.0
 
 _CELL_MOVE = re.compile(r"^([a-z]+\d*)[-x]?([a-z]+\d+)$")
 
@@ -124,6 +127,7 @@ class Session:
         self.analysis: Optional[Analysis] = None
         self._analysis_task: Optional[asyncio.Task[None]] = None
         self.touched = time.monotonic()
+        self.seen = time.monotonic()  # when the game was last shown
 
     # --- moving along the line ------------------------------------------------------------
 
@@ -252,6 +256,8 @@ class Session:
     def _maybe_think(self) -> None:
         if self.closed or self.thinking is not None or self.cursor != len(self.line) or self.state.is_terminal():
             return
+        if time.monotonic() - self.seen > UNWATCHED_SECONDS:
+            return
         if self.seats[self.state.current_player] == HUMAN:
             return
         try:
@@ -270,7 +276,8 @@ class Session:
                 computer = self.computers[player]
 
                 def stop(generation: int = generation) -> bool:
-                    return self.closed or self.generation != generation
+                    unwatched = time.monotonic() - self.seen > UNWATCHED_SECONDS
+                    return self.closed or self.generation != generation or unwatched
 
                 try:
                     move = await anyio.to_thread.run_sync(computer.choose, position, stop)
@@ -399,6 +406,8 @@ class Session:
         return out
 
     def view(self) -> dict[str, Any]:
+        self.seen = time.monotonic()
+        self._maybe_think()  # computers that stopped while nobody watched go on
         state = self.state
         arrows: tuple[str, ...] = ()
         analysis = None

@@ -10,7 +10,7 @@ let selected = null;  // the cell a move starts from
 let pendingChoice = null;  // actions that share the gesture just made (promotions)
 let piece = null;     // in a stack of several movable pieces (E), the one chosen
 let polling = null;
-const started = new Set();  // the games this page started: closed when it starts another or goes
+const started = new Set();  // the games this page started: closed when it starts another
 
 async function call(method, path, body) {
   const options = {method, headers: {}};
@@ -352,11 +352,6 @@ document.addEventListener("keydown", event => {
                 ArrowRight: () => view.ply < view.plies && act("POST", path("goto"), {ply: view.ply + 1}),
                 Escape: () => { selected = null; pendingChoice = null; mark(); }};
   if (keys[event.key]) { keys[event.key](); event.preventDefault(); }
-});
-
-// A game this page started stops (its computer too) when the page goes away.
-window.addEventListener("pagehide", () => {
-  if (view && started.has(view.id)) navigator.sendBeacon("/api/games/" + view.id + "/close");
 });
 
 async function start() {
