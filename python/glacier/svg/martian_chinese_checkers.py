@@ -203,7 +203,7 @@ def draw(position: Any, view: View) -> str:
     if view.cell_labels:
         # Below the stacks' middle, where a piece rarely reaches: the name stays readable.
         for i, (x, y) in enumerate(centres):
-            svg.text(x, y + radius * 0.74, e.HEX_NAMES[i], 7, fill=CELL_LABEL_COLOUR, class_="cell-name")
+            svg.text(x, y + radius * 0.81, e.HEX_NAMES[i], 6.5, fill=CELL_LABEL_COLOUR, class_="cell-name")
     elif view.edge_labels:
         _rim_labels(svg, at, centres)
     _legend(svg, position, board_h + 2 * margin, width)
