@@ -248,10 +248,9 @@ def test_the_server_binds_to_this_machine_by_default() -> None:
     assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
 
 
-def test_glacier_serve_runs_until_ctrl_c() -> None:
-    import json
+def glacier_server(*args: str) -> tuple[Any, int]:
+    """``glacier <args> --port <free port>`` started, and its port once it answers."""
     import shutil
-    import signal
     import socket
     import subprocess
     import sys
@@ -264,24 +263,65 @@ def test_glacier_serve_runs_until_ctrl_c() -> None:
     command = shutil.which("glacier", path=str(Path(sys.executable).parent))
     assert command is not None
     server = subprocess.Popen(
-        [command, "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [command, *args, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2) as answer:
-                    info = json.load(answer)
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.communicate()
-                time.sleep(0.1)
-        assert len(info["games"]) == len(glacier.GAMES)
-    finally:
-        server.send_signal(signal.SIGINT)
-        out, err = server.communicate(timeout=30)
-    assert f"http://localhost:{port}/" in out
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2):
+                return server, port
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                raise AssertionError(server.communicate()) from None
+            time.sleep(0.1)
+
+
+def get(port: int, path: str) -> Any:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as answer:
+        return json.load(answer)
+
+
+def stop(server: Any) -> str:
+    import signal
+
+    server.send_signal(signal.SIGINT)
+    out, err = server.communicate(timeout=30)
     assert "Traceback" not in err
+    return str(out)
+
+
+def test_glacier_serve_runs_until_ctrl_c() -> None:
+    server, port = glacier_server("serve")
+    try:
+        assert len(get(port, "/api/info")["games"]) == len(glacier.GAMES)
+    finally:
+        out = stop(server)
+    assert f"http://localhost:{port}/" in out
+
+
+def test_glacier_replay_serve_opens_every_game_at_its_start(tmp_path: Any) -> None:
+    chess = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
+    for move in ("e2e4", "e7e5"):
+        chess.play(move)
+    kuba = glacier.new_game("kuba")
+    kuba.play("f1f2")
+    path = tmp_path / "two.record"
+    records.write(path, [chess, kuba])
+    server, port = glacier_server("replay", str(path), "--serve")
+    try:
+        opened = get(port, "/api/info")["open"]
+        assert [game["title"] for game in opened] == ["Ice Age Chess, 2 plies", "Kuba, 1 ply"]
+        first = get(port, f"/api/games/{opened[0]['id']}")
+        assert first["ply"] == 0 and first["plies"] == 2 and [m["text"] for m in first["moves"]] == ["e4", "e5"]
+        assert first["text"] == records.STANDARD_CHESS_START
+        assert [seat["player"] for seat in first["seats"]] == ["human", "human"]
+    finally:
+        out = stop(server)
+    assert f"/?game={opened[0]['id']}" in out
 
 
 def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient) -> None:

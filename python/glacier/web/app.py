@@ -209,7 +209,10 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
 
     async def info(request: Request, games: Games) -> Any:
         open_games = [
-            {"id": s.id, "title": f"{glacier.game_spec(s.game).title}, {len(s.line)} plies"}
+            {
+                "id": s.id,
+                "title": f"{glacier.game_spec(s.game).title}, {len(s.line)} pl{'y' if len(s.line) == 1 else 'ies'}",
+            }
             for s in games.sessions.values()
         ]
         return {**_info(), "open": open_games}
