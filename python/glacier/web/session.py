@@ -409,7 +409,7 @@ class Session:
         self.seen = time.monotonic()
         self._maybe_think()  # computers that stopped while nobody watched go on
         state = self.state
-        arrows: tuple[str, ...] = ()
+        arrows: tuple[Any, ...] = ()
         analysis = None
         if self.analysis is not None:
             analysis = self.analysis.snapshot(self.names)
@@ -417,6 +417,9 @@ class Session:
                 arrows = tuple(entry["move"] for entry in self.analysis.top)
             else:
                 analysis = None
+        clickable = self._clickable()
+        if len(clickable["partial"]) > 1:  # the way an unfinished move has gone so far
+            arrows += (tuple(clickable["partial"]),)
         last = self.line[self.cursor - 1] if self.cursor else None
         view = View(last, arrows, self.perspective, self.flipped, True)
         svg = render_position(self.game, state.text(), state.params, view)
@@ -451,7 +454,7 @@ class Session:
             "can_undo": self.cursor > 0 or bool(state.pending_actions),
             "can_redo": self.cursor < len(self.line),
             "flipped": self.flipped,
-            "clickable": self._clickable(),
+            "clickable": clickable,
             "analysis": analysis,
             "svg": svg,
         }
