@@ -149,7 +149,7 @@ def test_e_seats_by_colour_with_their_goals() -> None:
     out = run("play", E, "-p", "players=3", "--seat", "Green", "--level", "easy", input="quit\n")
     assert "You are Green (player 1); your goal: fill the Clear territory." in out
     assert "Red (player 0) is the computer (easy), goal: the Blue territory." in out
-    assert "colours: 0 = Red, 1 = Green, 2 = Black" in out
+    assert "colours: 0 = Red (player 0), 2 = Green (player 1), 4 = Black (player 2)" in out
 
 
 def test_end_of_input_and_ctrl_c_offer_to_save(tmp_path: Path) -> None:

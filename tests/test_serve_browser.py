@@ -280,8 +280,13 @@ def test_kuba_capture_and_its_extra_turn(browser: Any, server: str) -> None:
     page.click(page.cell("a1"))
     page.played("b1a1")
     assert page.mine.current_player == 0 and "White to move" in page.status()  # the extra turn
-    page.select("b7")
-    page.click(page.cell("a7"))
+    # This push by dragging the marble onto its square.
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    before = page.board_state()
+    marble, square = (page.browser.find_element("css selector", page.cell(c)) for c in ("b7", "a7"))
+    ActionChains(page.browser).drag_and_drop(marble, square).perform()
+    page.until(lambda: page.board_state() != before, "the answer to the drag")
     page.played("b7a7")
     assert page.status() == "White wins: seven Reds captured"
 

@@ -376,8 +376,10 @@ def _board(state: Any, last: Optional[tuple[int, str]], echo: Callable[[str], No
     echo("")
     echo(str(state))
     if state.game == E:
+        # The board writes each piece's colour number (its home territory), not its player.
         names = seat_names(E, state.num_players)
-        echo("colours: " + ", ".join(f"{p} = {name}" for p, name in enumerate(names)))
+        colours = records.E_SEATS[state.num_players]
+        echo("colours: " + ", ".join(f"{c} = {name} (player {p})" for p, (c, name) in enumerate(zip(colours, names))))
     if last is not None:
         mover, written = last
         echo(f"last move: {seat_names(state.game, state.num_players)[mover]} {written}")
