@@ -75,10 +75,11 @@ function buildSeats() {
     label.textContent = name + " ";
     const select = document.createElement("select");
     select.name = "seat" + i;
-    for (const choice of [info.human, ...info.levels.map(l => l.name)]) {
+    for (const choice of [{name: info.human, summary: "a person at this page"}, ...info.levels]) {
       const option = document.createElement("option");
-      option.value = choice;
-      option.textContent = choice === info.human ? "you" : "computer, " + choice;
+      option.value = choice.name;
+      option.title = choice.summary;
+      option.textContent = choice.name === info.human ? "you" : "computer, " + choice.name;
       select.appendChild(option);
     }
     select.value = i === 0 ? info.human : "medium";
