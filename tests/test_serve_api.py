@@ -337,3 +337,20 @@ def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: Te
     view = client.get(f"/api/games/{view['id']}").json()
     assert view["thinking"] and session.thinking is not None
     client.delete(f"/api/games/{view['id']}")
+
+
+def test_a_move_stops_the_analysis_of_the_position_before_it(client: TestClient) -> None:
+    view = new(client, game="kuba", seats=["human", "human"])
+    game_id = view["id"]
+    client.post(f"/api/games/{game_id}/analyse")
+    session = client.app.state.games.sessions[game_id]  # type: ignore[attr-defined]
+    analysis = session.analysis
+    view = client.post(f"/api/games/{game_id}/move", json={"move": "f1f2"}).json()
+    assert view["analysis"] is None
+    deadline = time.monotonic() + 2
+    while analysis.running:
+        assert time.monotonic() < deadline, "the analysis of the old position went on"
+        time.sleep(0.02)
+    view = client.post(f"/api/games/{game_id}/analyse").json()
+    assert view["analysis"]["ply"] == 1 and view["analysis"]["running"]
+    client.post(f"/api/games/{game_id}/stop")

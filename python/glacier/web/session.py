@@ -43,9 +43,6 @@ ANALYSIS_SECONDS = 120.0
 #: polls no more); they go on when it is shown again.
 UNWATCHED_SECONDS = 30.0
 
-_CELL_MOVE = re.compile(r"^([a-z]+\d*)[-x]?([a-z]+\d+)$")
-
-
 def gesture(game: str, text: str) -> tuple[str, ...]:
     """How a person makes the action named ``text``: ``("move", from, to)``, ``("cell",
     cell)`` or ``("choice",)`` (a button)."""
@@ -77,6 +74,7 @@ class Analysis:
     values: list[float] = field(default_factory=list)
     top: list[dict[str, Any]] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
+    error: Optional[str] = None
     updates: int = 0
     """Written by the worker thread alone (the session's own counter is the event loop's)."""
 
@@ -88,6 +86,7 @@ class Analysis:
             "seconds": round(self.seconds, 1),
             "values": [{"seat": name, "value": round(v, 3)} for name, v in zip(names, self.values)],
             "top": self.top,
+            "error": self.error,
         }
 
 
@@ -156,9 +155,12 @@ class Session:
             self.state.play(self.line[self.cursor])
 
     def _changed(self) -> None:
+        """The moves or the position shown changed: an analysis of the old one stops."""
         self.version += 1
         self.generation += 1
         self.touched = time.monotonic()
+        if self.analysis is not None and self.analysis.running:
+            self.stop_analysis()
         self._maybe_think()
 
     def _human_to_move(self) -> bool:
@@ -290,6 +292,8 @@ class Session:
                 self._move_done()
                 self.version += 1
                 self.generation += 1
+                if self.analysis is not None and self.analysis.running:
+                    self.stop_analysis()
         except (GlacierError, RuntimeError) as err:
             self.computer_error = f"the computer player failed: {err}"
             self.version += 1
@@ -338,6 +342,8 @@ class Session:
                 analysis.top = top
                 analysis.seconds = time.monotonic() - start
                 analysis.updates += 1
+        except GlacierError as err:  # reported with the analysis, not lost in a worker thread
+            analysis.error = str(err)
         finally:
             analysis.running = False
             analysis.updates += 1
