@@ -200,6 +200,7 @@ function renderAnalysis() {
   head.textContent = (a.running ? "analysing: " : "analysis: ") + a.simulations.toLocaleString() +
     " simulations, " + a.seconds + " s; values " + a.values.map(v => v.seat + " " + v.value.toFixed(2)).join(", ");
   box.appendChild(head);
+  if (a.error) say(a.error);
   const table = document.createElement("table");
   for (const entry of a.top) {
     const row = table.insertRow();
