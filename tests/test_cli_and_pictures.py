@@ -72,7 +72,7 @@ def test_show_command(tmp_path: Path, game: str) -> None:
 def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
     out = run("play", "kuba", "--opponent", "random", "--seed", "1", input="a1a1\nmoves\nf1f2\nundo\nquit\n")
     assert "legal moves: a6b6 a7a6" in out
-    assert "player 1 plays" in out
+    assert "Black plays" in out
 
 
 def test_play_against_monte_carlo_to_the_end(monkeypatch: Any, tmp_path: Path) -> None:
@@ -126,3 +126,27 @@ def test_perft_depth_zero_and_long_counts() -> None:
     for conflicting in ("--reference", "--no-bulk"):
         result = CliRunner().invoke(main, ["perft", "kuba", "2", "--hash", "4", conflicting])
         assert result.exit_code == 2 and "--hash" in result.output
+
+
+def cell_names(game: str) -> set[str]:
+    from glacier.reference import martian_chinese_checkers as e
+
+    if game == "martian_chinese_checkers":
+        return set(e.HEX_NAMES)
+    if game == "ice_cube_checkers":
+        return set("abcdefghijkl")
+    files = "abcdefg" if game == "kuba" else "abcdefgh"
+    return {f + str(r) for f in files for r in range(1, len(files) + 1)}
+
+
+def test_every_cell_carries_its_name_and_can_be_labelled_with_it(game: str) -> None:
+    from glacier.svg import View, render_position
+
+    state = glacier.new_game(game)
+    for picture in (render(state), render(state, flipped=True, coordinates=False)):
+        cells = [el.get("data-cell") for el in ET.fromstring(picture).iter() if el.get("data-cell")]
+        assert sorted(cells) == sorted(cell_names(game))  # each cell once, under its notation's name
+    labelled = ET.fromstring(render_position(game, state.text(), state.params, View(coordinates="cells")))
+    names = [t.text for t in labelled.iter(f"{SVG}text") if t.get("class") == "cell-name"]
+    assert sorted(names) == sorted(cell_names(game))
+    assert not [t for t in labelled.iter(f"{SVG}text") if t.get("class") == "rim"]

@@ -302,8 +302,9 @@ def test_replay_command_writes_a_self_contained_page(tmp_path: Path) -> None:
     # Nothing is fetched: no scripts, styles, images or fonts from elsewhere.
     assert not re.search(r"<script[^>]+src=|<link|url\(|<img|@import|https?://(?!www\.w3\.org/2000/svg)", html)
     data = json.loads(re.search(r'<script type="application/json" id="games">(.*?)</script>', html, re.S)[1])  # type: ignore[index]
-    assert [len(g["positions"]) for g in data] == [13, 10]
-    assert all(p.startswith("<svg") for g in data for p in g["positions"])
+    # Every position after the start is its predecessor edited (see glacier.replay).
+    assert [len(g["edits"]) for g in data["games"]] == [12, 9]
+    assert all("".join(data["pieces"][i] for i in g["start"]).startswith("<svg") for g in data["games"])
     listing = CliRunner().invoke(main, ["replay", str(path)])
     assert listing.exit_code == 0 and "game 2: martian_chinese_checkers, 9 plies" in listing.output
     bad = tmp_path / "bad.record"

@@ -12,17 +12,18 @@ from typing import Any, Iterator
 import pytest
 
 import glacier
-from glacier import records
+from glacier import records, replay
 from glacier.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
-pytestmark = pytest.mark.skipif(
+needs_browser = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no headless Chromium with chromedriver here (make test installs the Debian packages "
     "chromium and chromium-driver)",
 )
+E = "martian_chinese_checkers"
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHESS_MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
@@ -30,6 +31,8 @@ CHESS_MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("no headless Chromium with chromedriver here (make test installs the Debian packages)")
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -95,6 +98,7 @@ def press(browser: Any, key: str) -> None:
     ActionChains(browser).send_keys(key).perform()
 
 
+@needs_browser
 def test_keys_and_buttons_step_through_the_game(browser: Any, page: Path) -> None:
     from selenium.webdriver.common.keys import Keys
 
@@ -143,6 +147,7 @@ def test_keys_and_buttons_step_through_the_game(browser: Any, page: Path) -> Non
     assert current_move(browser) == ["Bb5"] and counter(browser) == "ply 5 of 6"
 
 
+@needs_browser
 def test_the_chooser_switches_games(browser: Any, page: Path) -> None:
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
@@ -156,3 +161,53 @@ def test_the_chooser_switches_games(browser: Any, page: Path) -> None:
     assert current_move(browser) == ["f3e3"]
     marbles = browser.find_elements("css selector", "#board circle.marble")
     assert len(marbles) == 8 + 8 + 13
+
+
+def random_e_games(count: int, plies: int) -> list[Any]:
+    import random
+
+    rng = random.Random(7)
+    games = []
+    for _ in range(count):
+        state = glacier.new_game(E, max_plies=plies)
+        while not state.is_terminal():
+            state.play(rng.choice(state.legal_moves()))
+        games.append(state)
+    return games
+
+
+def test_a_ten_game_e_record_page_is_small(tmp_path: Path) -> None:
+    # Ten E games of 300 plies: every position drawn and inlined made a page of 128 MB.
+    games = [records.Record.of(state) for state in random_e_games(10, 300)]
+    page = replay.page(games)
+    assert len(page.encode("utf-8")) < 5 * 1024 * 1024
+    # Each picture is put together in the page: the parts they share (here the opening tag
+    # of every picture) are stored once.
+    assert page.count('<svg xmlns=\\"http://www.w3.org/2000/svg\\" width=') == 1
+
+
+@needs_browser
+def test_every_position_is_put_together_as_drawn(browser: Any, tmp_path: Path) -> None:
+    [state] = random_e_games(1, 80)
+    record = records.Record.of(state)
+    target = tmp_path / "e.html"
+    replay.write(target, [record])
+    browser.get(target.as_uri())
+    positions = record.positions()
+    # The browser's own serialisation of the board, and of the picture drawn in Python.
+    same = (
+        "const probe = document.createElement('div'); probe.innerHTML = arguments[0];"
+        "return probe.innerHTML === document.getElementById('board').innerHTML;"
+    )
+
+    def drawn(ply: int) -> str:
+        last = state.moves[ply - 1] if ply else None
+        return glacier.svg.render(positions[ply], last_move=last)
+
+    assert browser.execute_script(same, drawn(0))
+    for ply in (1, 2, 40, 33, 80, 31, 0, 64, 65):  # forward, back past checkpoints, and on
+        browser.find_elements("css selector", "#moves .move")[max(ply, 1) - 1].click()
+        if ply == 0:
+            browser.find_element("id", "first").click()
+        assert counter(browser) == f"ply {ply} of 80"
+        assert browser.execute_script(same, drawn(ply)), ply

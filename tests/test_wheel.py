@@ -79,6 +79,14 @@ def test_the_sdist_builds_the_wheel_which_installs_and_runs_on_its_own(tmp_path:
     assert lines[1:] == [f"glacier-games {extras}", "197281 784020", "640"]
     out = run(venv / "bin" / "glacier", "perft", "kings_court", "5", cwd=tmp_path, env=clean_env())
     assert out.startswith("kings_court perft(5) = 320224\n")
+    # The web app of `glacier serve` comes with its page and its dependencies.
+    script = (
+        "import glacier.web.app as app\n"
+        "print(sorted(p.name for p in app.STATIC.iterdir()))\n"
+        "print(type(app.create_app()).__name__)\n"
+    )
+    lines = run(python, "-c", script, cwd=tmp_path, env=clean_env()).splitlines()
+    assert lines == ["['app.js', 'index.html', 'style.css']", "Starlette"]
 
     # Gymnasium finds the environments by id alone, through the .pth file at the top of
     # site-packages (the script above already ran with it, without Gymnasium installed). The

@@ -10,6 +10,7 @@ import click
 
 import glacier
 from glacier import reference
+from glacier.play import LEVELS
 
 
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -111,10 +112,17 @@ def _make(game: str, position: Optional[str], params: dict[str, Any], use_refere
         raise click.UsageError(str(err)) from None
 
 
-@click.group(cls=_Glacier)
+@click.group(cls=_Glacier, invoke_without_command=True)
 @click.version_option(glacier.__version__)
-def main() -> None:
-    """glacier: a fast engine for five abstract board games."""
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """glacier: a fast engine for five abstract board games.
+
+    Play one with 'glacier serve' (in the web browser) or 'glacier play GAME' (in the
+    terminal).
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @main.command()
@@ -310,63 +318,104 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 @game_argument
 @param_option
 @click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    help="The computer's strength: a search budget of the game's own tree search (the default, medium).",
+)
+@click.option(
     "--opponent",
     type=click.Choice(["mcts", "alphabeta", "montecarlo", "random"]),
-    default="mcts",
-    show_default=True,
-    help="mcts: tree search in the engine; alphabeta: alpha-beta (two-player games); "
-    "montecarlo: each move scored by random playouts; random: uniformly random moves.",
+    help="Another kind of computer player instead of a level: mcts: tree search in the engine; "
+    "alphabeta: alpha-beta (two-player games); montecarlo: each move scored by random playouts; "
+    "random: uniformly random moves.",
 )
 @click.option(
     "--seconds",
     default=1.0,
     show_default=True,
     type=click.FloatRange(min=0.01),
-    help="Thinking time per move (mcts, alphabeta).",
+    help="Thinking time per move (--opponent mcts, alphabeta).",
 )
-@click.option("--simulations", type=click.IntRange(min=1), help="Simulations per move instead of a time (mcts).")
+@click.option(
+    "--simulations", type=click.IntRange(min=1), help="Simulations per move instead of a time (--opponent mcts)."
+)
 @click.option(
     "--playouts",
     default=200,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Playouts per candidate move (montecarlo).",
+    help="Playouts per candidate move (--opponent montecarlo).",
 )
-@click.option("--seat", default=0, show_default=True, type=click.IntRange(min=0), help="The player number you play.")
+@click.option(
+    "--seat", default="0", show_default=True, help="The side you play: a seat name (White, Black, Green...) or number."
+)
 @click.option("--seed", default=None, type=int, help="Seed for the computer player.")
 @click.option("--position", help="Start from this position text.")
 @click.option(
     "--record",
     "record_path",
     type=click.Path(dir_okay=False, writable=True),
-    help="Append the game to this record file when it ends (otherwise you are asked).",
+    help="Append the game to this record file when it ends or you leave (otherwise you are asked).",
 )
 def play(
     game: str,
     params: tuple[str, ...],
-    opponent: str,
+    level: Optional[str],
+    opponent: Optional[str],
     seconds: float,
     simulations: Optional[int],
     playouts: int,
-    seat: int,
+    seat: str,
     seed: Optional[int],
     position: Optional[str],
     record_path: Optional[str],
 ) -> None:
     """Play GAME in the terminal against the computer.
 
-    Type moves in the game's notation; 'moves' lists the legal moves, 'undo' takes back
-    your last move, 'quit' ends the game. At the end you may save the game as a record
-    (see 'glacier replay').
+    Type moves in the game's notation (in chess SAN such as Nf3 or O-O works too; in E a
+    movement without its level, such as i6-g6, when one piece on that hex can make it);
+    'moves' lists the legal moves, 'undo' takes back your last move, 'quit' ends the game.
+    When the game ends or you leave (quit, Ctrl-C, the end of the input) you may save it as
+    a record (see 'glacier replay').
     """
-    computer = _opponent(opponent, seconds, simulations, playouts, seed)
-    state = _play(game, params, opponent, computer, seat, position)
-    if state.moves:
-        _offer_to_save(state, seat, opponent, record_path)
+    from glacier import play as terminal
+
+    if level is not None and opponent is not None:
+        raise click.UsageError("choose --level or --opponent, not both")
+    state = _make(game, position, _parse_params(params), use_reference=False)
+    try:
+        you = terminal.seat_number(game, state.num_players, seat)
+    except glacier.GlacierError as err:
+        raise click.UsageError(str(err)) from None
+    if opponent == "alphabeta" and state.num_players != 2:
+        raise click.UsageError("alpha-beta plays two-player games; choose --opponent mcts or a --level")
+    computers: dict[int, Any] = {}
+    for player in range(state.num_players):
+        if player == you:
+            continue
+        player_seed = None if seed is None else seed + player
+        if opponent is None:
+            computers[player] = terminal.computer(level or "medium", game, player_seed)
+        else:
+            computers[player] = terminal.PlayerComputer(
+                _opponent(opponent, seconds, simulations, playouts, player_seed)
+            )
+    opponent_name = level or opponent or "medium"
+
+    def prompt(text: str) -> str:
+        try:
+            return str(click.prompt(text, prompt_suffix="> "))
+        except click.Abort:
+            raise EOFError from None
+
+    def save(finished: Any) -> None:
+        _offer_to_save(finished, you, opponent_name, record_path)
+
+    terminal.run(state, you, computers, save, prompt, click.echo)
 
 
 def _opponent(opponent: str, seconds: float, simulations: Optional[int], playouts: int, seed: Optional[int]) -> Any:
-    """The computer player of ``glacier play``."""
+    """The computer player of ``glacier play --opponent``."""
     import random
 
     from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, RandomPlayer
@@ -382,18 +431,6 @@ def _opponent(opponent: str, seconds: float, simulations: Optional[int], playout
     return RandomPlayer(seed)
 
 
-def _describe(computer: Any, mover: int) -> str:
-    """What the computer's last search did, for the player watching."""
-    last = getattr(computer, "last", None)
-    if last is None:
-        return ""
-    if hasattr(last, "simulations"):
-        value = last.values[mover]
-        return f" ({last.simulations:,} simulations in {last.seconds:.1f} s, its value {value:+.2f})"
-    mate = f", mate in {last.mate} plies" if last.mate else ""
-    return f" (depth {last.depth} in {last.seconds:.1f} s, score {last.score:+.2f}{mate})"
-
-
 def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[str]) -> None:
     from glacier import records
 
@@ -405,8 +442,8 @@ def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[s
                 show_default=False,
                 prompt_suffix="> ",
             ).strip()
-        except click.Abort:  # the input ended: nothing to save to
-            click.echo()
+        except click.Abort:  # the input ended (or Ctrl-C again): nothing to save to
+            click.echo("\nnot saved (--record FILE saves a game without asking)")
             return
         if not answer:
             return
@@ -417,51 +454,22 @@ def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[s
     click.echo(f"saved the game to {record_path} (glacier replay {record_path} --html game.html shows it)")
 
 
-def _play(game: str, params: tuple[str, ...], opponent: str, computer: Any, seat: int, position: Optional[str]) -> Any:
-    state = _make(game, position, _parse_params(params), use_reference=False)
-    if seat >= state.num_players:
-        raise click.UsageError(f"{game} has players 0..{state.num_players - 1}")
-    if opponent == "alphabeta" and state.num_players != 2:
-        raise click.UsageError("alpha-beta plays two-player games; choose --opponent mcts")
-    while not state.is_terminal():
-        click.echo("\n" + str(state))
-        if state.current_player != seat:
-            mover = state.current_player
-            click.echo(f"player {mover} ({opponent}) is thinking...")
-            move = computer.choose(state)
-            click.echo(f"player {mover} plays {move}{_describe(computer, mover)}")
-            state.play(move)
-            continue
-        entry = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
-        if entry in ("quit", "exit"):
-            return state
-        if entry in ("moves", "?", "help"):
-            click.echo("legal moves: " + " ".join(state.legal_moves()))
-            continue
-        if entry == "undo":
-            if not state.moves:
-                click.echo("nothing to undo")
-                continue
-            state.undo()
-            while state.moves and state.current_player != seat:
-                state.undo()
-            continue
-        try:
-            entry.encode("utf-8")
-            state.play(entry)
-        except UnicodeEncodeError as err:
-            click.echo(f"{_one_line(err)}\nlegal moves: " + " ".join(state.legal_moves()))
-        except glacier.IllegalMoveError as err:
-            click.echo(f"{err}\nlegal moves: " + " ".join(state.legal_moves()))
-    click.echo("\n" + str(state))
-    returns = state.returns()
-    if returns[seat] > 0:
-        click.echo("you win")
-    elif any(r > 0 for r in returns):
-        click.echo("you lose")
-    else:
-        click.echo("draw")
-    return state
+@main.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="The address to listen on (this machine only by default)."
+)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(min=0, max=65535), help="The port.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
+def serve(host: str, port: int, open_browser: bool) -> None:
+    """Play and study every game in the web browser: a local web app (Ctrl-C stops it).
+
+    Start a game of any game from its start, a position text or a record, with a person or
+    the computer (easy, medium, hard) in every seat; move with the mouse; look back, undo,
+    redo; let the engine analyse the position shown; save the game as a record.
+    """
+    from glacier.web import serve as run_server
+
+    run_server(host, port, open_browser)
 
 
 @main.command()
@@ -555,22 +563,49 @@ def arena(
 @click.option(
     "--html", "html_path", type=click.Path(dir_okay=False, writable=True), help="Write the replay page to this file."
 )
+@click.option(
+    "--serve",
+    "serve_games",
+    is_flag=True,
+    help="Open the games in the web app of 'glacier serve' (look back, play on, analyse), on --host and --port.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --serve: the address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(min=0, max=65535), help="With --serve.")
+@click.option("--open", "open_browser", is_flag=True, help="With --serve: open the page in the web browser.")
 @click.option("--reference", "use_reference", is_flag=True, help="Replay with the pure-Python reference.")
-def replay(record_file: str, html_path: Optional[str], use_reference: bool) -> None:
+def replay(
+    record_file: str,
+    html_path: Optional[str],
+    serve_games: bool,
+    host: str,
+    port: int,
+    open_browser: bool,
+    use_reference: bool,
+) -> None:
     """Replay the games of RECORD_FILE (game records, see docs/records.md).
 
     With --html, writes one self-contained page (board, move list, buttons and arrow keys);
-    otherwise prints each game's tags and final board.
+    with --serve, opens the games in the web app; otherwise prints each game's tags and
+    final board.
     """
     from glacier import records
     from glacier import replay as replay_page
 
+    if serve_games and (html_path or use_reference):
+        raise click.UsageError("--serve opens the games in the web app: not with --html or --reference")
     try:
         games = list(records.read_records(record_file, impl=reference if use_reference else glacier))
     except (glacier.GlacierError, UnicodeDecodeError) as err:
         raise click.ClickException(f"{record_file}: {_one_line(err)}") from None
     if not games:
         raise click.ClickException(f"{record_file} holds no game")
+    if serve_games:
+        from glacier.web import serve
+        from glacier.web.session import HUMAN, Session
+
+        sessions = [Session(g.start(), [HUMAN] * g.state.num_players, g.state.moves, cursor=0) for g in games]
+        serve(host, port, open_browser, preload=sessions, path=f"/?game={sessions[0].id}")
+        return
     if html_path:
         replay_page.write(html_path, games, title=Path(record_file).name)
         plies = sum(len(game.state.moves) for game in games)

@@ -1,15 +1,21 @@
 """The replay page: recorded games as one self-contained HTML file (``glacier replay``).
 
-The page needs no server and no network: the picture of every position is inlined, and a
-few lines of plain JavaScript step through them with the buttons, the arrow keys (left and
-right, Home and End) or a click on a move. The board marks the last move; a file with
-several games gets a chooser.
+The page needs no server and no network. It carries the pictures of the positions compactly
+and puts each one together when it is shown: every picture is cut into its SVG tags and
+texts, each distinct piece is stored once (a dictionary shared by every position and game),
+and a position is the previous one's list of pieces with a few ranges replaced (a move
+changes a few cells, the marks and the status line). A few lines of plain JavaScript join
+the pieces of the position asked for, and step through them with the buttons, the arrow
+keys (left and right, Home and End) or a click on a move. The board marks the last move; a
+file with several games gets a chooser.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any, Sequence, Union
 
@@ -38,7 +44,31 @@ h1 { font-size: 1.3em; margin: 0 0 .2em; }
 """
 
 _SCRIPT = """
-const games = JSON.parse(document.getElementById("games").textContent);
+const data = JSON.parse(document.getElementById("games").textContent);
+const games = data.games, pieces = data.pieces;
+// A position is its predecessor with ranges replaced: "at,removed,inserted..." edits in base
+// 36, separated by ";", last range first. Every CHECKPOINT-th position is kept once built, so a jump back is short.
+const CHECKPOINT = 32;
+let built = {}, shown = null;
+function position(g, target) {
+  const game = games[g];
+  let from = 0, list = game.start;
+  if (shown && shown.game === g && shown.ply <= target) { from = shown.ply; list = shown.list; }
+  else {
+    const mark = Math.floor(target / CHECKPOINT) * CHECKPOINT;
+    for (let p = mark; p > 0; p -= CHECKPOINT) if (built[g + ":" + p]) { from = p; list = built[g + ":" + p]; break; }
+  }
+  list = list.slice();
+  for (let p = from + 1; p <= target; p++) {
+    for (const text of game.edits[p - 1] ? game.edits[p - 1].split(";") : []) {
+      const edit = text.split(",").map(n => parseInt(n, 36));
+      list.splice(edit[0], edit[1], ...edit.slice(2));
+    }
+    if (p % CHECKPOINT === 0) built[g + ":" + p] = list.slice();
+  }
+  shown = {game: g, ply: target, list};
+  return list.map(i => pieces[i]).join("");
+}
 const board = document.getElementById("board"), list = document.getElementById("moves");
 const counter = document.getElementById("counter"), note = document.getElementById("comment");
 const chooser = document.getElementById("game");
@@ -47,20 +77,35 @@ function build() {
   const g = games[game];
   document.getElementById("title").textContent = g.title;
   document.getElementById("tags").textContent = g.summary;
-  list.innerHTML = g.movetext;
-  list.querySelectorAll(".move").forEach(span =>
-    span.addEventListener("click", () => go(Number(span.dataset.ply))));
+  list.innerHTML = "";
+  const add = (kind, text, ply) => {
+    const span = document.createElement("span");
+    span.className = kind;
+    span.textContent = text;
+    if (ply !== undefined) {
+      span.dataset.ply = ply;
+      span.addEventListener("click", () => go(ply));
+    }
+    list.append(span, kind === "number" ? "" : " ");
+  };
+  if (g.comments["0"]) add("comment", g.comments["0"]);
+  g.moves.forEach((text, i) => {
+    if (g.numbers[i]) add("number", g.numbers[i]);
+    add("move", text, i + 1);
+    if (g.comments[String(i + 1)]) add("comment", g.comments[String(i + 1)]);
+  });
+  add("number", g.result);
   go(0);
 }
 function go(target) {
   const g = games[game];
-  ply = Math.max(0, Math.min(g.positions.length - 1, target));
-  board.innerHTML = g.positions[ply];
+  ply = Math.max(0, Math.min(g.edits.length, target));
+  board.innerHTML = position(game, ply);
   list.querySelectorAll(".move").forEach(span =>
     span.classList.toggle("current", Number(span.dataset.ply) === ply));
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({block: "nearest"});
-  counter.textContent = "ply " + ply + " of " + (g.positions.length - 1);
+  counter.textContent = "ply " + ply + " of " + g.edits.length;
   note.textContent = g.comments[ply] || "";
 }
 document.getElementById("first").onclick = () => go(0);
@@ -108,34 +153,61 @@ def _title(record: records.Record, number: int) -> str:
     return f"Game {number}: {title}" + (f", {event}" if event not in ("?", "") else "")
 
 
-def _movetext(record: records.Record) -> str:
-    """The move list as HTML: numbered as in the record, each move a clickable span."""
-    out = []
-    if record.comments.get(0):
-        out.append(f'<span class="comment">{html.escape(record.comments[0])}</span> ')
-    for ply, (number, written) in enumerate(zip(record.numbers(), record.notation), start=1):
-        if number:
-            out.append(f'<span class="number">{number}</span>')
-        out.append(f'<span class="move" data-ply="{ply}">{html.escape(written)}</span> ')
-        if record.comments.get(ply):
-            out.append(f'<span class="comment">{html.escape(record.comments[ply])}</span> ')
-    out.append(f'<span class="number">{html.escape(record.result)}</span>')
-    return "".join(out)
+#: A picture cut into pieces: each tag, and each text between tags.
+_PIECE = re.compile(r"<[^>]*>|[^<]+")
 
 
-def _game_data(record: records.Record, number: int) -> dict[str, Any]:
-    positions = []
+class _Pieces:
+    """The distinct pieces of every picture of a page, each numbered once."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def of(self, svg: str) -> list[int]:
+        return [self.numbers.setdefault(piece, len(self.numbers)) for piece in _PIECE.findall(svg)]
+
+    def table(self) -> list[str]:
+        return list(self.numbers)
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = digits[digit] + out
+        if not number:
+            return out
+
+
+def _edits(before: list[int], after: list[int]) -> str:
+    """The range replacements that make ``after`` of ``before``, last range first (so each
+    applies to the list as the ones before it left it): ``at,removed,inserted...`` in base 36,
+    the replacements separated by ``;``."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    edits = [[i1, i2 - i1, *after[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return ";".join(",".join(map(_base36, edit)) for edit in reversed(edits))
+
+
+def _game_data(record: records.Record, number: int, pieces: _Pieces) -> dict[str, Any]:
     current = record.start()
     params = current.params
-    positions.append(render_position(current.game, current.text(), params, View()))
+    start = pieces.of(render_position(current.game, current.text(), params, View()))
+    edits = []
+    before = start
     for move in record.state.moves:
         current.play(move)
-        positions.append(render_position(current.game, current.text(), params, View(last_move=move)))
+        after = pieces.of(render_position(current.game, current.text(), params, View(last_move=move)))
+        edits.append(_edits(before, after))
+        before = after
     return {
         "title": _title(record, number),
         "summary": _summary(record),
-        "movetext": _movetext(record),
-        "positions": positions,
+        "moves": record.notation,
+        "numbers": record.numbers(),
+        "result": record.result,
+        "start": start,
+        "edits": edits,
         "comments": {str(ply): text for ply, text in record.comments.items()},
     }
 
@@ -144,9 +216,10 @@ def page(games: Sequence[records.Record], title: str = "glacier replay") -> str:
     """The replay page of ``games`` (records, as :func:`glacier.records.parse` returns them)."""
     if not games:
         raise InvalidRecordError("there is no game to replay")
-    data = [_game_data(record, i + 1) for i, record in enumerate(games)]
+    pieces = _Pieces()
+    data = [_game_data(record, i + 1, pieces) for i, record in enumerate(games)]
     # "</" inside the JSON would end the script element early.
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = json.dumps({"pieces": pieces.table(), "games": data}, separators=(",", ":")).replace("</", "<\\/")
     chooser = ""
     if len(games) > 1:
         options = "".join(f'<option value="{i}">{html.escape(game["title"])}</option>' for i, game in enumerate(data))

@@ -10,12 +10,17 @@ from typing import Any, Optional, Sequence, Union
 
 from ..errors import IllegalMoveError
 
-__all__ = ["ARROW_COLOUR", "LAST_MOVE_COLOUR", "Arrow", "Svg", "View", "status"]
+__all__ = ["ARROW_COLOUR", "CELL_LABEL_COLOUR", "CELLS", "LAST_MOVE_COLOUR", "Arrow", "Svg", "View", "status"]
 
 #: The tint of the squares of the last move (drawn under the pieces).
 LAST_MOVE_COLOUR = "#f5d142"
 #: Arrows, drawn over the pieces, half transparent so the pieces show through.
 ARROW_COLOUR = "#1f6fd1"
+
+#: ``coordinates=CELLS`` writes every cell's name in the cell instead of along the edges.
+CELLS = "cells"
+#: The colour of a cell's name written in the cell.
+CELL_LABEL_COLOUR = "#3d3d3d"
 
 #: An arrow: a move in the game's notation, or a pair of cell names (from, to).
 Arrow = Union[str, Sequence[str]]
@@ -25,14 +30,27 @@ Arrow = Union[str, Sequence[str]]
 class View:
     """How to draw a position: the move to mark as the last one, arrows, which player's
     side is at the bottom (``perspective``; ``None`` draws the board as the rules page does),
-    ``flipped`` (turned half round after that) and the board coordinates."""
+    ``flipped`` (turned half round after that) and the board coordinates: True names the
+    rows and columns along the edges, :data:`CELLS` (``"cells"``) writes every cell's name
+    in the cell (as the game's notation names it: ``e4``, E's ``k5``, a cup's ``c``), False
+    neither. Every cell of every picture carries ``data-cell="<name>"`` whatever the view."""
 
     last_move: Optional[str] = None
     arrows: tuple[Arrow, ...] = ()
     perspective: Optional[int] = None
     flipped: bool = False
-    coordinates: bool = True
+    coordinates: Union[bool, str] = True
     extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def edge_labels(self) -> bool:
+        """Whether the rows and columns are named along the board's edges."""
+        return bool(self.coordinates) and self.coordinates != CELLS
+
+    @property
+    def cell_labels(self) -> bool:
+        """Whether every cell's name is written in it."""
+        return self.coordinates == CELLS
 
     def turned(self, num_players: int = 2) -> bool:
         """For a two-sided board: whether it is drawn from the second player's side."""

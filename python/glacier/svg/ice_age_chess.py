@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import ice_age_chess as chess
-from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
 __all__ = ["PIECE_BOX", "draw", "move_cells"]
 
@@ -98,7 +98,16 @@ def draw(position: Any, view: View) -> str:
     for sq in range(64):
         x, y = corner(sq)
         light = (sq // 8 + sq % 8) % 2 == 1
-        svg.add("rect", x=x, y=y, width=cell, height=cell, fill=_LIGHT if light else _DARK, class_="square")
+        svg.add(
+            "rect",
+            x=x,
+            y=y,
+            width=cell,
+            height=cell,
+            fill=_LIGHT if light else _DARK,
+            class_="square",
+            data_cell=chess.square_name(sq),
+        )
         if sq in marked:
             svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
     # Pieces after every square, so nothing drawn later can cover part of a piece.
@@ -133,7 +142,11 @@ def draw(position: Any, view: View) -> str:
     for arrow in view.arrows:
         for path in arrow_cells(arrow, move_cells):
             svg.arrow([centre(name) for name in path], width=cell * 0.16, shorten=cell * 0.12)
-    if view.coordinates:
+    if view.cell_labels:
+        for sq in range(64):
+            x, y = corner(sq)
+            svg.text(x + 3, y + 8, chess.square_name(sq), 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
+    if view.edge_labels:
         files = "abcdefgh"
         for i in range(8):
             file_label = files[7 - i] if turned else files[i]

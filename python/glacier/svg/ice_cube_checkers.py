@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import ice_cube_checkers as icc
-from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
 __all__ = ["CUP", "cube_layout", "draw", "move_cells"]
 
@@ -112,6 +112,7 @@ def draw(position: Any, view: View) -> str:
             stroke_width=1.5,
             class_="cup",
             data_slot=name,
+            data_cell=name,
         )
         if owner is not None:
             _control_ring(svg, x, y, CUP, CUP, owner)
@@ -129,7 +130,9 @@ def draw(position: Any, view: View) -> str:
                 stroke_dasharray="7 4",
                 class_="last-move",
             )
-        if view.coordinates:
+        if view.cell_labels:
+            svg.text(x + 9, y + 11, name, 11, fill=CELL_LABEL_COLOUR, class_="cell-name")
+        elif view.coordinates:
             below = (slot < 6) != turned
             svg.text(x + CUP / 2, y + CUP + 16 if below else y - 15, name, 13)
         pieces = [kind for kind, count in zip(icc.KINDS, position.slots[slot]) for _ in range(count)]

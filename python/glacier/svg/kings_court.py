@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import kings_court
-from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
 __all__ = ["PIECE_COLOURS", "draw", "move_cells"]
 
@@ -70,7 +70,17 @@ def draw(position: Any, view: View) -> str:
     for sq in range(64):
         x, y = corner(sq)
         fill = "#f3e2b3" if sq in kings_court.COURT else "#e8d5a3"
-        svg.add("rect", x=x, y=y, width=cell, height=cell, fill=fill, stroke="#b9a06a", stroke_width=1)
+        svg.add(
+            "rect",
+            x=x,
+            y=y,
+            width=cell,
+            height=cell,
+            fill=fill,
+            stroke="#b9a06a",
+            stroke_width=1,
+            data_cell=kings_court.square_name(sq),
+        )
         if sq in marked:
             svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
     svg.add(
@@ -91,7 +101,12 @@ def draw(position: Any, view: View) -> str:
     for arrow in view.arrows:
         for path in arrow_cells(arrow, move_cells):
             svg.arrow([centre(name) for name in path], width=cell * 0.15, shorten=cell * 0.1)
-    if view.coordinates:
+    if view.cell_labels:
+        for sq in range(64):
+            x, y = corner(sq)
+            name = kings_court.square_name(sq)
+            svg.text(x + 3, y + 8, name, 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
+    if view.edge_labels:
         files = "abcdefgh"
         for i in range(8):
             svg.text(margin + i * cell + cell / 2, margin + size + 12, files[7 - i] if turned else files[i], 12)

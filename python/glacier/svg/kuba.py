@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import kuba
-from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
 __all__ = ["draw", "move_cells"]
 
@@ -59,7 +59,17 @@ def draw(position: Any, view: View) -> str:
     svg.add("rect", x=margin, y=margin, width=size, height=size, fill="#c9a66b", stroke="#5b4423", stroke_width=2)
     for sq in range(49):
         x, y = corner(sq)
-        svg.add("rect", x=x, y=y, width=cell, height=cell, fill="none", stroke="#8a6a3a", stroke_width=1)
+        svg.add(
+            "rect",
+            x=x,
+            y=y,
+            width=cell,
+            height=cell,
+            fill="none",
+            stroke="#8a6a3a",
+            stroke_width=1,
+            data_cell=kuba.square_name(sq),
+        )
         if sq in marked:
             svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
     for sq in range(49):
@@ -85,7 +95,11 @@ def draw(position: Any, view: View) -> str:
     for arrow in view.arrows:
         for path in arrow_cells(arrow, move_cells):
             svg.arrow([centre(name) for name in path], width=cell * 0.16, shorten=cell * 0.1)
-    if view.coordinates:
+    if view.cell_labels:
+        for sq in range(49):
+            x, y = corner(sq)
+            svg.text(x + 3, y + 8, kuba.square_name(sq), 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
+    if view.edge_labels:
         files = "abcdefg"
         for i in range(7):
             svg.text(margin + i * cell + cell / 2, margin + size + 13, files[6 - i] if turned else files[i], 12)

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from ..errors import IllegalMoveError
 from ..reference import martian_chinese_checkers as e
-from ._canvas import LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
 
 __all__ = [
     "BORDER_FILL",
@@ -157,6 +157,7 @@ def draw(position: Any, view: View) -> str:
             stroke_width=1,
             class_="hex",
             data_hex=e.HEX_NAMES[i],
+            data_cell=e.HEX_NAMES[i],
         )
     for i in sorted(marked):
         x, y = centres[i]
@@ -199,7 +200,11 @@ def draw(position: Any, view: View) -> str:
     for arrow in view.arrows:
         for path in arrow_cells(arrow, move_cells):
             svg.arrow([centre(name) for name in path], width=6, shorten=6)
-    if view.coordinates:
+    if view.cell_labels:
+        # Below the stacks' middle, where a piece rarely reaches: the name stays readable.
+        for i, (x, y) in enumerate(centres):
+            svg.text(x, y + radius * 0.81, e.HEX_NAMES[i], 6.5, fill=CELL_LABEL_COLOUR, class_="cell-name")
+    elif view.edge_labels:
         _rim_labels(svg, at, centres)
     _legend(svg, position, board_h + 2 * margin, width)
     return str(svg)

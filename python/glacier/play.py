@@ -1,0 +1,456 @@
+"""Playing a game against the computer: what the terminal game (``glacier play``) and the web
+app (``glacier serve``) both show a person, and the computer players they both use.
+
+- :data:`LEVELS`: the named computer players (``easy``, ``medium``, ``hard``: search budgets
+  of the game's default MCTS player), a table that can grow;
+- :func:`seat_names`, :func:`goals`: who plays which side, and in E which territory each
+  seat must fill;
+- :func:`end_reason`, :func:`result_text`: why a finished game ended, derived from the state;
+- :func:`notation`, :func:`read_move`: moves as a person writes them (SAN in chess, an E
+  movement without its level when only one piece can make it);
+- :func:`run`: the terminal game itself.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from . import _native, records, reference, search
+from .errors import GlacierError, IllegalMoveError, InvalidParameterError
+from .players import MCTS_DEFAULTS
+
+__all__ = [
+    "LEVELS",
+    "Cancelled",
+    "Computer",
+    "Level",
+    "PlayerComputer",
+    "SearchComputer",
+    "computer",
+    "default_search",
+    "end_reason",
+    "goals",
+    "notation",
+    "read_move",
+    "result_text",
+    "run",
+    "seat_names",
+    "seat_notes",
+    "seat_number",
+]
+
+CHESS = "ice_age_chess"
+_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+E = "martian_chinese_checkers"
+
+
+class Cancelled(Exception):
+    """A computer's search was stopped before it chose a move (its game was closed)."""
+
+
+class Computer:
+    """A computer player: ``choose(state, stop)`` returns a legal move of ``state`` (left
+    unchanged), asking ``stop()`` now and then and raising :class:`Cancelled` when it says
+    so; ``summary()`` says what the latest search did."""
+
+    name = "computer"
+
+    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        return ""
+
+
+def default_search(game: str, seed: int = 0) -> search.MCTS:
+    """The game's default MCTS searcher (:data:`glacier.players.MCTS_DEFAULTS`: the evaluation
+    that measured strongest), as the levels and the web app's analysis use it."""
+    return search.MCTS(game, seed=seed, **MCTS_DEFAULTS.get(game, {}))
+
+
+#: A search of a computer's move is run in slices of at most this long, so that a closed
+#: game (or Ctrl-C in the terminal) stops it soon.
+SLICE_SECONDS = 0.2
+
+
+class SearchComputer(Computer):
+    """The game's default MCTS player (:data:`glacier.players.MCTS_DEFAULTS`) with a budget of
+    ``simulations`` or ``seconds`` per move, searched in slices that reuse the tree."""
+
+    def __init__(self, game: str, name: str, simulations: Optional[int], seconds: Optional[float], seed: int) -> None:
+        self.name = name
+        self.simulations = simulations
+        self.seconds = seconds
+        self._search = default_search(game, seed)
+        self.last: Optional[search.SearchResult] = None
+        self._spent = (0, 0.0)
+
+    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
+        start = time.monotonic()
+        done = 0
+        while True:
+            elapsed = time.monotonic() - start
+            seconds = SLICE_SECONDS if self.seconds is None else max(0.001, min(SLICE_SECONDS, self.seconds - elapsed))
+            simulations = None if self.simulations is None else self.simulations - done
+            result = self._search.search(state, simulations=simulations, seconds=seconds)
+            done += result.simulations
+            if stop():
+                raise Cancelled
+            if (self.simulations is not None and done >= self.simulations) or (
+                self.seconds is not None and time.monotonic() - start >= self.seconds
+            ):
+                break
+        self.last = result
+        self._spent = (done, time.monotonic() - start)
+        return result.move
+
+    def summary(self) -> str:
+        if self.last is None:
+            return ""
+        done, seconds = self._spent
+        return f"{done:,} simulations in {seconds:.1f} s"
+
+
+@dataclass(frozen=True)
+class Level:
+    """A named computer player: ``make(game, seed)`` builds it for one game."""
+
+    name: str
+    summary: str
+    make: Callable[[str, int], Computer]
+
+
+def _search_level(name: str, summary: str, simulations: Optional[int] = None, seconds: Optional[float] = None) -> Level:
+    return Level(name, summary, lambda game, seed: SearchComputer(game, name, simulations, seconds, seed))
+
+
+#: The computer players a person can choose, weakest first.
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        _search_level("easy", "tree search, 100 simulations a move", simulations=100),
+        _search_level("medium", "tree search, 1 second a move", seconds=1.0),
+        _search_level("hard", "tree search, 5 seconds a move", seconds=5.0),
+    )
+}
+
+
+def computer(level: str, game: str, seed: Optional[int] = None) -> Computer:
+    """The computer player of ``level`` (a key of :data:`LEVELS`) for ``game``."""
+    if level not in LEVELS:
+        raise InvalidParameterError(f"unknown level {level!r}: {', '.join(LEVELS)}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    return LEVELS[level].make(game, seed)
+
+
+# --- who plays what ---------------------------------------------------------------------------
+
+
+def seat_names(game: str, num_players: int = 2) -> tuple[str, ...]:
+    """Each seat's name: White and Black, Red and Green, E's territory colours."""
+    return records.seat_names(game, num_players)
+
+
+def goals(state: Any) -> Optional[list[str]]:
+    """In E, the colour of the territory each seat must fill (None in other games)."""
+    if state.game != E:
+        return None
+    from .reference import martian_chinese_checkers as e
+
+    colours = records.E_SEATS[state.num_players]
+    return [records.E_COLOUR_NAMES[e.goal_of(c)] for c in colours]
+
+
+def seat_notes(state: Any) -> list[str]:
+    """A short line per seat of what the position says about it: captures in Kuba, pieces
+    in the Court in King's Court, cups controlled in Ice Cube Checkers, the goal in E."""
+    position: Any = reference.from_text(state.game, state.text(), **state.params).position
+    n = state.num_players
+    if state.game == "kuba":
+        names = seat_names(state.game)
+        return [f"has taken {position.reds[p]} of 7 Red, {position.captured[p]} of 8 {names[1 - p]}" for p in range(n)]
+    if state.game == "kings_court":
+        return [
+            f"{position.board.count('RG'[p])} pieces, {len(position.court_pieces(p))} in the Court" for p in range(n)
+        ]
+    if state.game == "ice_cube_checkers":
+        from .reference import ice_cube_checkers as icc
+
+        return [f"controls {icc.controlled_slots(position.slots, p)} cups" for p in range(n)]
+    targets = goals(state)
+    if targets is not None:
+        return [f"goal: fill the {goal} territory" for goal in targets]
+    return [""] * n
+
+
+# --- why a game ended -------------------------------------------------------------------------
+
+
+def end_reason(state: Any) -> Optional[str]:
+    """Why the finished game of ``state`` ended (None while it goes on), judged from its
+    position as the rules page of the game orders the checks: ``checkmate``, ``seven Reds
+    captured``, ``no Green piece left in the Court``, ``every pyramid home``, ``the ply
+    limit``, ..."""
+    if not state.is_terminal():
+        return None
+    position = reference.from_text(state.game, state.text(), **state.params).position
+    returns = state.returns()
+    winner = next((p for p, r in enumerate(returns) if r > 0), None)
+    names = seat_names(state.game, state.num_players)
+    return _REASONS[state.game](state, position, winner, names)
+
+
+def _chess_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
+    white_gone, black_gone = position.kings_missing()
+    if white_gone and black_gone:
+        return "both kings frozen by the Ice Age"
+    if white_gone or black_gone:
+        return f"{'White' if white_gone else 'Black'}'s king frozen by the Ice Age"
+    if winner is not None:
+        return "checkmate"
+    # Stalemate comes before the counters (a stalemate on the 100th halfmove is a stalemate).
+    if next(position._legal(), None) is None:
+        return "stalemate"
+    if position.halfmove >= 100:
+        return "fifty moves without a capture or pawn move"
+    return "the ply limit"
+
+
+def _ice_cube_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
+    from .reference import ice_cube_checkers as icc
+
+    if winner is not None and icc.holds_the_kings(position.slots, winner):
+        return f"{names[winner]} controls every cup holding a King"
+    white, black = icc.controlled_slots(position.slots, 0), icc.controlled_slots(position.slots, 1)
+    counts = f"{white} cups to {black}"
+    return (
+        f"the ply limit, {counts}"
+        if winner is None
+        else f"the ply limit, {names[winner]} controls more cups ({counts})"
+    )
+
+
+def _kings_court_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
+    if position.ply >= 3:
+        empty = [p for p in (0, 1) if not position.court_pieces(p)]
+        if len(empty) == 2:
+            return "no piece of either side left in the Court"
+        if empty:
+            return f"no {names[empty[0]]} piece left in the Court"
+    if state.ended_by_ply_limit():
+        return "the ply limit"
+    loser = position.current_player
+    return f"{names[loser]} cannot move"
+
+
+def _kuba_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
+    from .reference import kuba
+
+    if winner is not None:
+        if position.reds[winner] >= kuba.REDS_TO_WIN:
+            return "seven Reds captured"
+        if position.board.count(kuba.COLOURS[1 - winner]) == 0:
+            return f"every {names[1 - winner]} marble captured"
+        return f"{names[1 - winner]} cannot push"
+    return "the ply limit"
+
+
+def _e_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
+    if winner is not None:
+        return f"every {names[winner]} pyramid home in its goal"
+    return "the ply limit"
+
+
+_REASONS: dict[str, Callable[[Any, Any, Optional[int], Sequence[str]], str]] = {
+    CHESS: _chess_reason,
+    "ice_cube_checkers": _ice_cube_reason,
+    "kings_court": _kings_court_reason,
+    "kuba": _kuba_reason,
+    E: _e_reason,
+}
+
+
+def result_text(state: Any) -> str:
+    """The result in words with its reason (``White wins: checkmate``), or who is to move."""
+    names = seat_names(state.game, state.num_players)
+    if not state.is_terminal():
+        return f"{names[state.current_player]} to move"
+    returns = state.returns()
+    winner = next((p for p, r in enumerate(returns) if r > 0), None)
+    head = "draw" if winner is None else f"{names[winner]} wins"
+    return f"{head}: {end_reason(state)}"
+
+
+# --- moves as people write them ---------------------------------------------------------------
+
+
+def notation(state: Any, move: str) -> str:
+    """``move`` (legal in ``state``) as records write it: SAN in chess, else as played."""
+    if state.game == CHESS:
+        return _native.chess_san(state.text(), move, **state.params)
+    return move
+
+
+def read_move(state: Any, text: str) -> str:
+    """The legal move of ``state`` that a person means by ``text``: the move itself; in chess
+    also SAN (``Nf3``, ``O-O``, ``e8=Q``); in E also a movement written without its level
+    (``i6-g6``, ``i6-g6xg6/1=h5/1``): the pieces of a stack its player may move differ in
+    size, so only one of them can make it. Raises
+    :class:`glacier.errors.IllegalMoveError` saying why otherwise."""
+    text = text.strip()
+    legal: list[str] = state.legal_moves()
+    if text in legal:
+        return text
+    if state.game == CHESS:
+        try:
+            return _native.chess_uci(state.text(), text, **state.params)
+        except GlacierError as err:
+            if not _UCI.fullmatch(text):
+                raise IllegalMoveError(f"{err} (moves are written in SAN, like Nf3, or from-to, like g1f3)") from None
+    if state.game == E and "-" in text:
+        # Pieces of one stack that a player may move differ in size, so they never reach the
+        # same hex: the hex and the destination name one movement.
+        head, _, rest = text.partition("-")
+        if "/" not in head:
+            matches = [m for m in legal if m.split("-", 1)[0].split("/")[0] == head and m.split("-", 1)[1] == rest]
+            if len(matches) == 1:
+                return str(matches[0])
+    state.play(text)  # raises the engine's own explanation
+    state.undo()
+    return text
+
+
+# --- the terminal game ------------------------------------------------------------------------
+
+
+class PlayerComputer(Computer):
+    """A player of :mod:`glacier.players` (anything with ``choose(state)`` and ``name``) as a
+    :class:`Computer`."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = str(getattr(player, "name", "computer"))
+
+    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
+        return str(self.player.choose(state))
+
+    def summary(self) -> str:
+        last = getattr(self.player, "last", None)
+        if last is None:
+            return ""
+        if hasattr(last, "simulations"):
+            return f"{last.simulations:,} simulations in {last.seconds:.1f} s"
+        mate = f", mate in {last.mate} plies" if last.mate else ""
+        return f"depth {last.depth} in {last.seconds:.1f} s, score {last.score:+.2f}{mate}"
+
+
+def seat_number(game: str, num_players: int, seat: str) -> int:
+    """The player number of ``seat``: a number, or a seat name (``Black``, ``green``)."""
+    names = [n.lower() for n in seat_names(game, num_players)]
+    if seat.isdigit() and int(seat) < num_players:
+        return int(seat)
+    if seat.lower() in names:
+        return names.index(seat.lower())
+    raise InvalidParameterError(
+        f"{seat!r} is no seat of {game} with {num_players} players: {', '.join(seat_names(game, num_players))} "
+        f"or 0..{num_players - 1}"
+    )
+
+
+def _introduce(state: Any, seat: int, computers: dict[int, Computer], echo: Callable[[str], None]) -> None:
+    names = seat_names(state.game, state.num_players)
+    targets = goals(state)
+    you = f"You are {names[seat]}" + (f" (player {seat})" if state.num_players > 2 else "")
+    echo(you + (f"; your goal: fill the {targets[seat]} territory." if targets else "."))
+    for player, computer_player in sorted(computers.items()):
+        goal = f", goal: the {targets[player]} territory" if targets else ""
+        echo(f"{names[player]} (player {player}) is the computer ({computer_player.name}){goal}.")
+
+
+def _board(state: Any, last: Optional[tuple[int, str]], echo: Callable[[str], None]) -> None:
+    echo("")
+    echo(str(state))
+    if state.game == E:
+        # The board writes each piece's colour number (its home territory), not its player.
+        names = seat_names(E, state.num_players)
+        colours = records.E_SEATS[state.num_players]
+        echo("colours: " + ", ".join(f"{c} = {name} (player {p})" for p, (c, name) in enumerate(zip(colours, names))))
+    if last is not None:
+        mover, written = last
+        echo(f"last move: {seat_names(state.game, state.num_players)[mover]} {written}")
+
+
+def run(
+    state: Any,
+    seat: int,
+    computers: dict[int, Computer],
+    save: Callable[[Any], None],
+    prompt: Callable[[str], str],
+    echo: Callable[[str], None] = print,
+) -> Any:
+    """Plays ``state`` in the terminal: the person at ``seat`` types moves at ``prompt``, the
+    ``computers`` play the other seats. At the end, or when the person leaves (``quit``,
+    Ctrl-C, the end of the input), ``save(state)`` is offered the game if any move was
+    played. Returns the state."""
+    names = seat_names(state.game, state.num_players)
+    _introduce(state, seat, computers, echo)
+    last: Optional[tuple[int, str]] = None
+    try:
+        while not state.is_terminal():
+            _board(state, last, echo)
+            mover = state.current_player
+            if mover != seat:
+                echo(f"{names[mover]} ({computers[mover].name}) is thinking...")
+                move = computers[mover].choose(state)
+                written = notation(state, move)
+                summary = computers[mover].summary()
+                shown = written if written == move else f"{written} ({move})"
+                echo(f"{names[mover]} plays {shown}" + (f" ({summary})" if summary else ""))
+                state.play(move)
+                last = (mover, written)
+                continue
+            entry = prompt(f"your move, {names[seat]}").strip()
+            if entry in ("quit", "exit"):
+                break
+            if entry in ("moves", "?", "help"):
+                echo("legal moves: " + " ".join(state.legal_moves()))
+                echo("type a move, 'moves', 'undo' (takes back your last move) or 'quit'")
+                continue
+            if entry == "undo":
+                if not state.moves:
+                    echo("nothing to undo")
+                    continue
+                state.undo()
+                while state.moves and state.current_player != seat:
+                    state.undo()
+                last = None
+                continue
+            try:
+                entry.encode("utf-8")
+                state.play(read_move(state, entry))
+                last = None
+            except UnicodeEncodeError:
+                # Bytes that are not UTF-8 (kept as surrogates by the terminal's decoding) as \xNN.
+                shown = entry.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                echo(f"'{shown}' is not UTF-8 text\nlegal moves: " + " ".join(state.legal_moves()))
+            except IllegalMoveError as err:
+                echo(f"{err}\nlegal moves: " + " ".join(state.legal_moves()))
+    except (KeyboardInterrupt, EOFError) as err:
+        echo("")
+        echo("interrupted." if isinstance(err, KeyboardInterrupt) else "the input ended.")
+        if state.moves:
+            save(state)
+        return state
+    if state.is_terminal():
+        _board(state, last, echo)
+        returns = state.returns()
+        verdict = "you win" if returns[seat] > 0 else "you lose" if any(r > 0 for r in returns) else "a draw"
+        echo(f"{result_text(state)} ({verdict})")
+    if state.moves:
+        save(state)
+    return state
