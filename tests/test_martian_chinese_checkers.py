@@ -759,3 +759,111 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move (one per seat)."""
     return set(range(56, 56 + players))
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+
+def _picture_text(name: str) -> str:
+    import glacier
+
+    picture = next(p for p in glacier.game_spec(GAME).pictures if p.name == name)
+    assert picture.text is not None
+    return picture.text
+
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = ((_picture_text("e2-won"), {}, "Red wins: every Red pyramid home in its goal"),)
+
+#: Two pieces of player 0 on d6 (levels 0 and 2, a large and a small): the destination tells
+#: which moves.
+TWO_ON_D6 = (
+    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m c6=3s d6=0l3s0s d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m h6=0s "
+    "h8=0s3s j2=0l j5=3l0l3m k5=3m k8=0s l2=0m l5=0m m1=0m m3=0s m6=0l"
+)
+
+#: Player 0's medium on l5 carries Blue's small: moving it to j5 is a stack move, which can
+#: end in a guard exchange (its medium then traps Blue's, as Blue's on h5 and h8 trap Red's).
+#: On d6 player 0 has two pieces that can move, a large and a small.
+STACK_AND_EXCHANGE = (
+    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m d6=0l3s0s d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m "
+    "h6=0s h8=0s3s j2=0l j5=3l0l3m k5=3m k8=0s l2=0m l5=0m3s m1=0m m3=0s m6=0l"
+)
+
+
+def play_scenario(run: Any) -> None:
+    """Seats by colour with their goals; a movement written without its level."""
+    import glacier
+    from glacier import play as playing
+
+    three = glacier.new_game(GAME, players=3)
+    assert playing.seat_names(GAME, 3) == ("Red", "Green", "Black")
+    assert playing.goals(three) == ["Blue", "Clear", "Yellow"]
+    assert playing.seat_notes(three)[0] == "goal: fill the Blue territory"
+    assert playing.seat_number(GAME, 3, "green") == 1
+    start = glacier.new_game(GAME)
+    move = next(m for m in start.legal_moves() if m.startswith("i6/0-"))
+    assert playing.read_move(start, move.replace("/0", "")) == move
+    stacked = glacier.from_text(GAME, TWO_ON_D6)
+    assert playing.read_move(stacked, "d6-g3") == "d6/0-g3"
+    assert playing.read_move(stacked, "d6-c6") == "d6/2-c6"
+    assert playing.read_move(stacked, "d6-c6xc6/1=h5/1") == "d6/2-c6xc6/1=h5/1"
+    with pytest.raises(IllegalMoveError):
+        playing.read_move(stacked, "d6-b6")
+    assert start.moves == [] and stacked.moves == []
+    out = run("play", GAME, "-p", "players=3", "--seat", "Green", "--level", "easy", input="quit\n")
+    assert "You are Green (player 1); your goal: fill the Clear territory." in out
+    assert "Red (player 0) is the computer (easy), goal: the Blue territory." in out
+    assert "colours: 0 = Red (player 0), 2 = Green (player 1), 4 = Black (player 2)" in out
+
+
+def serve_api_scenario(api: Any) -> None:
+    """A movement goes from hex to hex; exchanges, levels, ``no exchange`` and ``pass`` are
+    buttons; a stack with two movable pieces says which piece each movement moves."""
+    from glacier.web.session import gesture
+
+    assert gesture(GAME, "k5-i7") == ("move", "k5", "i7")
+    for choice in ("xh3", "=i3", "/1", "no exchange", "pass"):
+        assert gesture(GAME, choice) == ("choice",)
+    view = api.new(game=GAME, position=TWO_ON_D6, seats=["human", "human"])
+    pieces = {to: [entry["piece"] for entry in entries] for to, entries in view["clickable"]["moves"]["d6"].items()}
+    assert pieces["g3"] == ["large, level 0"] and set(pieces["c6"]) == {"small, level 2"}
+
+
+def browser_scenario(table: Any) -> None:
+    """A stack with two pieces to move, a stack move ending in a guard exchange, then any
+    movement (and no exchange) to the ply limit."""
+    from glacier import reference
+
+    page = table.start(GAME, STACK_AND_EXCHANGE, {"players": 2, "max_plies": 190})
+    # A stack with two pieces to move: choosing one shows only its destinations.
+    page.select("d6")
+    assert page.targets() == {"a9", "d9", "g3", "g6", "c6", "c7", "d5", "d7", "e5", "e6"}
+    pieces = "return [...document.querySelectorAll('#choices [data-piece]')].map(e => e.dataset.piece);"
+    assert page.script(pieces) == ["large, level 0", "small, level 2"]
+    page.browser.find_element("css selector", '[data-piece="small, level 2"]').click()
+    assert page.targets() == {"c6", "c7", "d5", "d7", "e5", "e6"}
+    page.browser.find_element("css selector", '[data-piece="large, level 0"]').click()
+    assert page.targets() == {"a9", "d9", "g3", "g6"}
+    page.select("l5")
+    assert page.targets() == {"j5", "j7", "l3", "l7"}
+    page.click(page.cell("j5"))
+    assert page.choices() == ["=h5", "=h8", "no exchange"]
+    page.choose("=h5")
+    page.played("l5/0-j5xj5/3=h5/1")
+    module = reference.game_module(GAME)
+    stack = reference.from_text(GAME, page.mine.text(), **page.mine.params).position.board
+    assert stack[module.HEX_BY_NAME["j5"]] == ((3, 3), (0, 3), (3, 2), (3, 2), (3, 1))
+    page.computer_replies()
+    page.screenshot()
+    # Any movement, then (if an exchange could end it) none.
+    move = next(m for m in page.mine.legal_moves() if "-" in m and "x" not in m)
+    place, _, to = move.partition("-")
+    page.select(place.partition("/")[0])
+    page.click(page.cell(to))
+    if len(page.mine.move_to_actions(move)) == 2:
+        page.choose("no exchange")
+    page.played(move)
+    page.computer_replies()
+    assert page.mine.is_terminal() and page.status() == "draw: the ply limit"
