@@ -14,6 +14,7 @@ mod args;
 mod batch;
 mod convert;
 mod errors;
+mod evaluator;
 mod interrupt;
 mod records;
 mod search;
