@@ -111,7 +111,9 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("new", nargs="?", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--only", help="comma-separated measurements (playouts, perft, threads, env, mcts, ...)")
     args = parser.parse_args()
+    only = set(args.only.split(",")) if args.only else None
     for which, unit in (
         ("playouts", "plies/s"),
         ("perft", "leaves/s"),
@@ -121,6 +123,8 @@ def main() -> None:
         ("mcts_batch", "simulations/s, 64 trees"),
         ("copy", "copies/s"),
     ):
+        if only is not None and which not in only:
+            continue
         best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
         for _ in range(args.rounds):
             for side, python in (("old", args.old), ("new", args.new)):
@@ -130,6 +134,8 @@ def main() -> None:
         for key, new in best["new"].items():
             old = best["old"].get(key, 0.0)
             print(f"  {key:<28} old {old:>14,.0f}  new {new:>14,.0f}  {new / old if old else float('nan'):6.2f}x")
+    if only is not None and "hash" not in only:
+        return
     print("\nperft with a 64 MiB table, new build (leaves/s: none, first call, table reused; ratios)")
     for key, rates in measure(args.new, "hash").items():
         plain, first, hashed = (float(rate) for rate in rates)  # type: ignore[attr-defined]

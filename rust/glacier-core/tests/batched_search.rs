@@ -31,7 +31,7 @@ fn settings(threads: i64) -> SearchSettings {
 /// the search would from the mover's.
 fn net(
     mover_only: bool,
-) -> impl FnMut(&LeafBatch<'_>, &mut [f32], &mut [f32]) -> Result<ValueLayout, Error> + Clone + Send
+) -> impl FnMut(&mut LeafBatch<'_>, &mut [f32], &mut [f32]) -> Result<ValueLayout, Error> + Clone + Send
 {
     move |leaves, logits, values| {
         let size = leaves.observations.len() / leaves.len;
@@ -180,7 +180,7 @@ fn a_bad_evaluation_is_an_error_and_drops_the_trees() {
         .search_batch(&roots, &mut net(true), 16, 0.0, 2, &never)
         .expect("a search");
     assert!(searcher.tree_size() > 0);
-    let mut nan = |leaves: &LeafBatch<'_>, _: &mut [f32], values: &mut [f32]| {
+    let mut nan = |leaves: &mut LeafBatch<'_>, _: &mut [f32], values: &mut [f32]| {
         values[..leaves.len].fill(f32::NAN);
         Ok(ValueLayout::Mover)
     };
@@ -192,7 +192,7 @@ fn a_bad_evaluation_is_an_error_and_drops_the_trees() {
         "{err:?}"
     );
     assert_eq!(searcher.tree_size(), 0);
-    let mut failing = |_: &LeafBatch<'_>, _: &mut [f32], _: &mut [f32]| {
+    let mut failing = |_: &mut LeafBatch<'_>, _: &mut [f32], _: &mut [f32]| {
         Err(Error::Evaluator("the network is down".to_string()))
     };
     let err = searcher
@@ -213,7 +213,7 @@ fn an_interrupt_stops_a_batched_search_between_batches() {
     let interrupt = Interrupt::new(&check);
     let mut searcher = Searcher::<IceAgeChess>::new(settings(1));
     let mut inner = net(false);
-    let mut counting = |leaves: &LeafBatch<'_>, logits: &mut [f32], values: &mut [f32]| {
+    let mut counting = |leaves: &mut LeafBatch<'_>, logits: &mut [f32], values: &mut [f32]| {
         calls.fetch_add(1, Ordering::Relaxed);
         inner(leaves, logits, values)
     };

@@ -7,7 +7,7 @@ use crate::errors::EvaluatorError;
 use glacier_core::search::batch::{LeafBatch, LeafEvaluator, ValueLayout};
 use glacier_core::Error;
 use numpy::prelude::*;
-use numpy::{PyArray1, PyUntypedArray};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyUntypedArray};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PySequence};
@@ -26,13 +26,18 @@ impl PyEvaluator {
     fn call<'py>(
         &self,
         py: Python<'py>,
-        leaves: &LeafBatch<'_>,
+        leaves: &mut LeafBatch<'_>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let n = leaves.len;
         let mut shape = vec![n];
         shape.extend_from_slice(leaves.observation_shape);
-        let observations = PyArray1::from_slice(py, leaves.observations).reshape(shape)?;
-        let mask = PyArray1::from_slice(py, leaves.legal).reshape([n, leaves.num_actions])?;
+        // The batch's own arrays become the numpy arrays, without a copy.
+        let observations = std::mem::take(&mut leaves.observations)
+            .into_pyarray(py)
+            .reshape(shape)?;
+        let mask = std::mem::take(&mut leaves.legal)
+            .into_pyarray(py)
+            .reshape([n, leaves.num_actions])?;
         let evaluator = self.evaluator.bind(py);
         let result = if self.to_play {
             let to_play = PyArray1::from_iter(py, leaves.to_play.iter().map(|&p| p as i64));
@@ -71,11 +76,11 @@ impl PyEvaluator {
     fn evaluate_with_gil(
         &self,
         py: Python<'_>,
-        leaves: &LeafBatch<'_>,
+        leaves: &mut LeafBatch<'_>,
         logits: &mut [f32],
         values: &mut [f32],
     ) -> PyResult<ValueLayout> {
-        let (n, players) = (leaves.len, leaves.num_players);
+        let (n, players, actions) = (leaves.len, leaves.num_players, leaves.num_actions);
         let (got_logits, got_values) = self.call(py, leaves)?;
         let got_logits = float_array(py, &got_logits, "logits")?;
         if got_logits.shape() != [n, leaves.num_actions] {
@@ -97,7 +102,18 @@ impl PyEvaluator {
                 )))
             }
         };
-        copy_floats(&got_logits, logits)?;
+        let got_logits = got_logits
+            .cast::<PyArray2<f32>>()
+            .map_err(|e| EvaluatorError::new_err(format!("the evaluator's logits: {e}")))?;
+        let view = got_logits.readonly();
+        let view = view.as_array();
+        // Only the legal entries are read by the search.
+        let mut firsts = leaves.first_actions.iter();
+        for (row, &count) in leaves.move_counts.iter().enumerate() {
+            for &action in firsts.by_ref().take(count) {
+                logits[row * actions + action] = view[[row, action]];
+            }
+        }
         copy_floats(&got_values, values)?;
         Ok(layout)
     }
@@ -144,7 +160,7 @@ fn copy_floats(array: &Bound<'_, PyUntypedArray>, out: &mut [f32]) -> PyResult<(
 impl LeafEvaluator for PyEvaluator {
     fn evaluate(
         &mut self,
-        leaves: &LeafBatch<'_>,
+        leaves: &mut LeafBatch<'_>,
         logits: &mut [f32],
         values: &mut [f32],
     ) -> Result<ValueLayout, Error> {

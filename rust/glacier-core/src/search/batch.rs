@@ -15,20 +15,29 @@ use crate::interrupt::{Interrupt, Watch};
 use crate::{Error, FullGame};
 use std::sync::{Mutex, PoisonError};
 
-/// A batch of leaves handed to a [`LeafEvaluator`], every array row after row.
-#[derive(Debug, Clone, Copy)]
+/// A batch of leaves handed to a [`LeafEvaluator`], every array row after row. The
+/// observations and the legal mask are made for this batch alone: an evaluator may take
+/// them (`std::mem::take`) to hand them on without a copy (the Python binding makes numpy
+/// arrays of them).
+#[derive(Debug)]
 pub struct LeafBatch<'a> {
     /// The number of leaves (`n`).
     pub len: usize,
     /// Each leaf's observation from the point of view of its player to move: `n` rows of
     /// the game's `OBSERVATION_SHAPE`.
-    pub observations: &'a [f32],
+    pub observations: Vec<f32>,
     /// The game's `OBSERVATION_SHAPE`.
     pub observation_shape: &'static [usize],
     /// Which actions are legal first actions of each leaf: `n` rows of `num_actions`.
-    pub legal: &'a [bool],
+    pub legal: Vec<bool>,
     /// The game's `NUM_DISTINCT_ACTIONS`.
     pub num_actions: usize,
+    /// The number of legal moves of each leaf (`n`).
+    pub move_counts: &'a [usize],
+    /// The first action of every legal move, leaf after leaf (`move_counts[i]` for leaf
+    /// `i`; an action begins several moves in some games): the legal entries of `legal`,
+    /// listed, so that an evaluator need not scan the mask for them.
+    pub first_actions: &'a [usize],
     /// The player to move at each leaf (`n`).
     pub to_play: &'a [usize],
     /// The players of the game.
@@ -48,8 +57,8 @@ pub enum ValueLayout {
 /// Scores batches of leaves for a search: prior logits over the game's actions and values.
 ///
 /// An evaluator plugs in by implementing [`LeafEvaluator::evaluate`] (any closure of the
-/// same signature already does). [`run_batch`] calls it once per batch of leaves with
-/// output buffers it keeps for the whole search: `logits` (`n * num_actions`, only the
+/// same signature already does). [`run_batch`] calls it once per batch of leaves (whose
+/// input arrays the evaluator may keep) with output buffers it keeps for the whole search: `logits` (`n * num_actions`, only the
 /// legal entries are read) and `values` (`n * num_players`, or its first `n` entries for
 /// [`ValueLayout::Mover`]); they are not cleared between calls, so every entry read must
 /// be written. The evaluator may keep scratch space of its own in `self` (it is called
@@ -62,7 +71,7 @@ pub trait LeafEvaluator {
     /// Writes the prior logits and values of `leaves`.
     fn evaluate(
         &mut self,
-        leaves: &LeafBatch<'_>,
+        leaves: &mut LeafBatch<'_>,
         logits: &mut [f32],
         values: &mut [f32],
     ) -> Result<ValueLayout, Error>;
@@ -70,11 +79,11 @@ pub trait LeafEvaluator {
 
 impl<F> LeafEvaluator for F
 where
-    F: FnMut(&LeafBatch<'_>, &mut [f32], &mut [f32]) -> Result<ValueLayout, Error>,
+    F: FnMut(&mut LeafBatch<'_>, &mut [f32], &mut [f32]) -> Result<ValueLayout, Error>,
 {
     fn evaluate(
         &mut self,
-        leaves: &LeafBatch<'_>,
+        leaves: &mut LeafBatch<'_>,
         logits: &mut [f32],
         values: &mut [f32],
     ) -> Result<ValueLayout, Error> {
@@ -186,9 +195,8 @@ fn player_values(
 /// The buffers of a batched search, kept from batch to batch.
 #[derive(Debug, Default)]
 struct Buffers {
-    observations: Vec<f32>,
-    legal: Vec<bool>,
     to_play: Vec<usize>,
+    move_counts: Vec<usize>,
     /// The first action of every leaf's moves, leaf after leaf.
     firsts: Vec<usize>,
     logits: Vec<f32>,
@@ -196,12 +204,6 @@ struct Buffers {
     player_values: Vec<f32>,
     priors: Vec<f32>,
     counts: Vec<u32>,
-}
-
-/// `buffer` holding exactly `len` entries, every one `value`.
-fn refill<T: Copy>(buffer: &mut Vec<T>, len: usize, value: T) {
-    buffer.clear();
-    buffer.resize(len, value);
 }
 
 /// Runs a batched search of `trees` to `simulations` each, gathering up to `per_tree`
@@ -234,9 +236,11 @@ where
         if n == 0 {
             continue;
         }
-        refill(&mut b.observations, n * obs_size, 0.0);
-        refill(&mut b.legal, n * actions, false);
+        // Made for each batch (zeroed as allocated), for the evaluator to keep if it will.
+        let mut observations = vec![0.0f32; n * obs_size];
+        let mut legal = vec![false; n * actions];
         b.to_play.clear();
+        b.move_counts.clear();
         b.firsts.clear();
         for i in 0..n {
             let (_, state, moves) = search.leaf(i);
@@ -244,12 +248,13 @@ where
             state.observation(
                 &[],
                 mover,
-                &mut b.observations[i * obs_size..(i + 1) * obs_size],
+                &mut observations[i * obs_size..(i + 1) * obs_size],
             );
             b.to_play.push(mover);
+            b.move_counts.push(moves.len());
             for &mv in moves {
                 let action = first_action(state, mv);
-                b.legal[i * actions + action] = true;
+                legal[i * actions + action] = true;
                 b.firsts.push(action);
             }
         }
@@ -259,25 +264,26 @@ where
         if b.values.len() < n * players {
             b.values.resize(n * players, 0.0);
         }
-        let leaves = LeafBatch {
+        let mut leaves = LeafBatch {
             len: n,
-            observations: &b.observations,
+            observations,
             observation_shape: shape,
-            legal: &b.legal,
+            legal,
             num_actions: actions,
+            move_counts: &b.move_counts,
+            first_actions: &b.firsts,
             to_play: &b.to_play,
             num_players: players,
         };
         let layout = evaluator.evaluate(
-            &leaves,
+            &mut leaves,
             &mut b.logits[..n * actions],
             &mut b.values[..n * players],
         )?;
         player_values(layout, &b.values, &b.to_play, players, &mut b.player_values)?;
         b.priors.clear();
         let mut at = 0;
-        for i in 0..n {
-            let count = search.leaf(i).2.len();
+        for (i, &count) in b.move_counts.iter().enumerate() {
             priors_of(
                 i,
                 &b.firsts[at..at + count],
