@@ -619,6 +619,15 @@ def test_both_implementations_draw_the_same_board() -> None:
         assert str(glacier.from_text(GAME, text)) == str(reference.from_text(GAME, text))
 
 
+# --- records -------------------------------------------------------------------------------
+
+
+def test_records_name_the_seats_red_and_green() -> None:
+    from glacier import records
+
+    assert records.seat_names(GAME) == ("Red", "Green")
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 

@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 import pytest
 
-from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError, InvalidRecordError
 from glacier.reference import _zobrist
 
 GAME = "martian_chinese_checkers"
@@ -731,6 +731,37 @@ def test_both_implementations_draw_the_same_board() -> None:
         (position({}, players=6, to_move=4, ply=99), {"players": 6}),
     ]:
         assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))
+
+
+# --- records: the seats' tags and the results of many players -----------------------------
+
+
+def test_seats_and_results_in_records() -> None:
+    import glacier
+    from glacier import records
+
+    assert records.seat_names(GAME, 3) == ("Red", "Green", "Black")
+    won = glacier.from_text(
+        GAME,
+        "2 1 211 a7=3l a8=0l3s a9=0l3m a10=0l3s a11=0l a12=0l b8=0m b9=0m b10=0m b11=0m b12=3l c8=0s c9=0m "
+        "c10=0s d7=3l d8=0s d9=0s e8=0s e9=3l g1=3l g4=3m g7=3m g10=3m g13=3m i5=3s j7=3s l2=3s",
+    )
+    assert records.result_of(won) == "1-0"
+    text = records.dumps(won, players=["Ann", "Bob"])
+    assert '[Red "Ann"]' in text and '[Blue "Bob"]' in text and '[Result "1-0"]' in text and "[Position " in text
+    draw = glacier.new_game(GAME, players=3, max_plies=0)
+    assert records.result_of(draw) == "1/3-1/3-1/3"
+    assert records.result_of(glacier.new_game(GAME)) == "*"
+    # A game decided off the board may carry any result; a finished one only its own.
+    assert '[Result "0-1"]' in records.dumps(glacier.new_game(GAME), Result="0-1")
+    with pytest.raises(InvalidRecordError, match="the game ended 1-0"):
+        records.dumps(won, Result="0-1")
+    with pytest.raises(InvalidRecordError, match="not a result for 3 players"):
+        records.dumps(draw, Result="1-0")
+    with pytest.raises(InvalidRecordError, match="written from the game"):
+        records.dumps(draw, Game="chess")
+    with pytest.raises(InvalidRecordError, match="3 players, got 2 names"):
+        records.dumps(draw, players=["a", "b"])
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------

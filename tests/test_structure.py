@@ -176,7 +176,6 @@ NOT_YET_SWEPT = {
     "tests/test_interrupt.py",
     "tests/test_openspiel_alphazero.py",
     "tests/test_pictures.py",
-    "tests/test_records.py",
     "tests/test_replay_browser.py",
     "tests/test_search.py",
     "tests/test_wheel.py",
