@@ -171,9 +171,7 @@ NOT_YET_SWEPT = {
     # Tests of generic behaviour that use one game as their example, or pin its values.
     "tests/test_cli_and_pictures.py",
     "tests/test_distributed.py",
-    "tests/test_frameworks.py",
     "tests/test_interrupt.py",
-    "tests/test_openspiel_alphazero.py",
     "tests/test_pictures.py",
     "tests/test_replay_browser.py",
     "tests/test_search.py",
