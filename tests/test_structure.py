@@ -172,7 +172,6 @@ NOT_YET_SWEPT = {
     "tests/test_cli_and_pictures.py",
     "tests/test_distributed.py",
     "tests/test_interrupt.py",
-    "tests/test_pictures.py",
     "tests/test_replay_browser.py",
     "tests/test_search.py",
     "tests/test_wheel.py",
