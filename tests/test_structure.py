@@ -175,9 +175,7 @@ NOT_YET_SWEPT = {
     "tests/test_replay_browser.py",
     "tests/test_search.py",
     "tests/test_wheel.py",
-    "benches/bench_distributed.py",
     "benches/compare_engines.py",
-    "benches/search_strength.py",
     "python/glacier/search_bench.py",
     # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
     "rust/glacier-core/src/env.rs",
