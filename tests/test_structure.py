@@ -174,7 +174,6 @@ NOT_YET_SWEPT = {
     "tests/test_interrupt.py",
     "tests/test_replay_browser.py",
     "tests/test_search.py",
-    "tests/test_wheel.py",
     "benches/compare_engines.py",
     "python/glacier/search_bench.py",
     # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
