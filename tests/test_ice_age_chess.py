@@ -9,6 +9,7 @@ numbers that are multiples of ``ice_age_period`` (default 20).
 from __future__ import annotations
 
 import pickle
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ import pytest
 import glacier
 from glacier import reference
 from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+from glacier.svg import ice_age_chess as drawing
+from glacier.svg import render
+from svg_checks import SVG, tree, words
 
 GAME = "ice_age_chess"
 START = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -600,6 +604,43 @@ def test_ice_age_period_zero_keeps_the_ice_of_the_start() -> None:
     state = glacier.new_game("ice_age_chess", ice_age_period=0)
     assert state.text().split()[0].count("*") == 32
     assert state.perft(2) == glacier.new_game("ice_age_chess").perft(2) == 324
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_chess_pieces_sit_in_the_middle_of_their_squares() -> None:
+    cell, margin = 52, 26
+    state = glacier.new_game(GAME)
+    for flipped in (False, True):
+        root = tree(render(state, flipped=flipped))
+        drawn = [g for g in root.iter(f"{SVG}g") if g.get("class") == "piece"]
+        assert len(drawn) == 32
+        board = state.text().split(" ")[0]
+        for g in drawn:
+            x, y, scale = map(float, re.findall(r"[\d.]+", g.get("transform", "")))
+            assert scale * drawing.PIECE_BOX == cell
+            file, row = int((x - margin) / cell), int((y - margin) / cell)
+            assert (x - margin, y - margin) == (file * cell, row * cell)
+            rank = 7 - row
+            if flipped:
+                file, rank = 7 - file, 7 - rank
+            expanded = re.sub(r"\d", lambda m: "." * int(m.group()), board).split("/")
+            assert expanded[7 - rank][file] == g.get("data-piece")
+        # Every outline stays in the box, with room above and below: no piece reaches into
+        # the row above (as the rank-2 and rank-7 pawns once did).
+        for shape in drawing._SHAPES.values():
+            numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", re.sub(r'r="[^"]+"|rx="[^"]+"', "", shape))]
+            assert min(numbers) >= 5 and max(numbers) <= 95
+
+
+def test_chess_check_mate_and_frozen_kings_are_named() -> None:
+    mate = glacier.from_text(GAME, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", ice_age_period=0)
+    assert "Black wins by checkmate" in words(render(mate))
+    frozen = glacier.from_text(
+        GAME, "********/********/p******r/*rp****K/p*****P*/*N****B*/******N*/******** w - - 0 81"
+    )
+    assert "White wins (Black's king frozen)" in words(render(frozen))
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------

@@ -18,6 +18,9 @@ import pytest
 import glacier
 from glacier import reference
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import ice_cube_checkers as drawing
+from glacier.svg import render
+from svg_checks import elements, tree
 
 GAME = "ice_cube_checkers"
 START = "W/W/W/K/W/W/B/B/B/K/B/B w 0"
@@ -331,6 +334,33 @@ def test_every_sowing_of_twelve_pieces_agrees() -> None:
         assert native.text().startswith("W/")
         native.undo()
         ref.undo()
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_a_full_cup_of_twelve_stays_inside_it() -> None:
+    state = glacier.from_text(GAME, "WWWWWBBBBBKK/-/-/-/-/-/-/-/-/-/-/- b 9")
+    for flipped in (False, True):
+        root = tree(render(state, flipped=flipped))
+        cups = {el.get("data-slot"): el for el in elements(root, "rect", "cup")}
+        cup = cups["a"]
+        x0, y0 = float(cup.get("x", "")), float(cup.get("y", ""))
+        cubes = elements(root, "rect", "cube")
+        assert sorted(c.get("data-kind", "") for c in cubes) == sorted("WWWWWBBBBBKK")
+        for cube in cubes:
+            x, y, size = (float(cube.get(k, "")) for k in ("x", "y", "width"))
+            assert x0 + 4 <= x and x + size <= x0 + drawing.CUP - 4
+            assert y0 + 4 <= y and y + size <= y0 + drawing.CUP - 4
+        assert elements(root, "path", "sowing") and len(elements(root, "polygon", "sowing")) == 10
+
+
+def test_cubes_fill_their_cup() -> None:
+    for count in range(1, 13):
+        columns, rows, side = drawing.cube_layout(count)
+        assert columns * rows >= count
+        used = max(columns, rows) * side
+        assert used >= (drawing.CUP - 2 * drawing.CUP_PAD) * 0.75 or side == 34.0
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import kings_court as drawing
+from svg_checks import MACHADO, delta_e, lab, linear_rgb, simulate
 
 START = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0"
 GAME = "kings_court"
@@ -617,6 +619,27 @@ def test_both_implementations_draw_the_same_board() -> None:
 
     for text in (START, f"{RED_IN} g 1", f"{BOTH_IN} r 2", TURNING, f"{LAST_TWO} r 20", "7G/8/8/8/6R1/8/8/R7 g 21"):
         assert str(glacier.from_text(GAME, text)) == str(reference.from_text(GAME, text))
+
+
+# --- records -------------------------------------------------------------------------------
+
+
+def test_records_name_the_seats_red_and_green() -> None:
+    from glacier import records
+
+    assert records.seat_names(GAME) == ("Red", "Green")
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_kings_court_colours_are_told_apart_by_colour_blind_players() -> None:
+    (red, _), (green, _) = drawing.PIECE_COLOURS["R"], drawing.PIECE_COLOURS["G"]
+    assert delta_e(linear_rgb(red), linear_rgb(green)) >= 40
+    for kind, matrix in MACHADO.items():
+        assert delta_e(simulate(red, matrix), simulate(green, matrix)) >= 40, kind
+    # Lightness alone (a grey print, or no colour vision at all) still tells them apart.
+    assert abs(lab(linear_rgb(red))[0] - lab(linear_rgb(green))[0]) >= 15
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------

@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+import glacier
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import render
+from svg_checks import SVG, tree
 
 START = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0"
 
@@ -198,6 +201,17 @@ def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str)
     with pytest.raises(IllegalMoveError, match=message):
         state.play(move)
     assert state.text() == START and state.moves == []
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_kuba_shows_the_captured_counts_in_large_type() -> None:
+    state = glacier.from_text("kuba", "3W3/3B3/7/5W1/R1B2W1/2W1B2/RW5 b 7,5 4,3 - - 187")
+    root = tree(render(state))
+    counts = [t for t in root.iter(f"{SVG}text") if t.get("class") == "captured"]
+    assert [t.text for t in counts] == ["7 of 7 Red", "5 of 8", "4 of 7 Red", "3 of 8"]
+    assert all(float(t.get("font-size", "0")) >= 14 for t in counts)
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------

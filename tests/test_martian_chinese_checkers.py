@@ -22,8 +22,13 @@ from typing import Any, Optional
 
 import pytest
 
-from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+import glacier
+from glacier import reference
+from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError, InvalidRecordError
 from glacier.reference import _zobrist
+from glacier.svg import gallery, render
+from glacier.svg import martian_chinese_checkers as drawing
+from svg_checks import SVG, delta_e, elements, inside_convex, linear_rgb, points, tree
 
 GAME = "martian_chinese_checkers"
 SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
@@ -731,6 +736,124 @@ def test_both_implementations_draw_the_same_board() -> None:
         (position({}, players=6, to_move=4, ply=99), {"players": 6}),
     ]:
         assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))
+
+
+# --- records: the seats' tags and the results of many players -----------------------------
+
+
+def test_seats_and_results_in_records() -> None:
+    import glacier
+    from glacier import records
+
+    assert records.seat_names(GAME, 3) == ("Red", "Green", "Black")
+    won = glacier.from_text(
+        GAME,
+        "2 1 211 a7=3l a8=0l3s a9=0l3m a10=0l3s a11=0l a12=0l b8=0m b9=0m b10=0m b11=0m b12=3l c8=0s c9=0m "
+        "c10=0s d7=3l d8=0s d9=0s e8=0s e9=3l g1=3l g4=3m g7=3m g10=3m g13=3m i5=3s j7=3s l2=3s",
+    )
+    assert records.result_of(won) == "1-0"
+    text = records.dumps(won, players=["Ann", "Bob"])
+    assert '[Red "Ann"]' in text and '[Blue "Bob"]' in text and '[Result "1-0"]' in text and "[Position " in text
+    draw = glacier.new_game(GAME, players=3, max_plies=0)
+    assert records.result_of(draw) == "1/3-1/3-1/3"
+    assert records.result_of(glacier.new_game(GAME)) == "*"
+    # A game decided off the board may carry any result; a finished one only its own.
+    assert '[Result "0-1"]' in records.dumps(glacier.new_game(GAME), Result="0-1")
+    with pytest.raises(InvalidRecordError, match="the game ended 1-0"):
+        records.dumps(won, Result="0-1")
+    with pytest.raises(InvalidRecordError, match="not a result for 3 players"):
+        records.dumps(draw, Result="1-0")
+    with pytest.raises(InvalidRecordError, match="written from the game"):
+        records.dumps(draw, Game="chess")
+    with pytest.raises(InvalidRecordError, match="3 players, got 2 names"):
+        records.dumps(draw, players=["a", "b"])
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def tall_stack_text() -> str:
+    """Two players, every piece of both in one stack on the centre, large ones at the bottom."""
+    stack = "".join(f"{c}{s}" for s in "lms" for c in (0, 3) for _ in range(5))
+    return f"2 0 5 g7={stack}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_e_pieces_stay_inside_their_hexes_and_heights_are_on_top(players: int) -> None:
+    texts = [glacier.new_game(GAME, players=players).text()]
+    texts += [p.text for p in gallery.PICTURES if p.game == GAME and p.params.get("players", 2) == players and p.text]
+    if players == 2:
+        texts.append(tall_stack_text())
+    for text in texts:
+        for view in ({}, {"perspective": players - 1}, {"flipped": True}):
+            state = glacier.from_text(GAME, text, players=players)
+            root = tree(render(state, **view))
+            hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
+            assert len(hexes) == 127
+            pieces = elements(root, "polygon", "piece")
+            stacks = dict(part.split("=") for part in text.split(" ")[3:])
+            assert len(pieces) == sum(len(s) // 2 for s in stacks.values())
+            for piece in pieces:
+                for corner in points(piece):
+                    assert inside_convex(corner, hexes[piece.get("data-hex")]), (text, piece.attrib)
+                # Every piece, buried or not, shows its colour and size as the text has it.
+                hex_name, level = piece.get("data-hex"), int(piece.get("data-level", ""))
+                written = stacks[hex_name][2 * level : 2 * level + 2]
+                assert written == piece.get("data-colour", "") + "sml"[int(piece.get("data-size", "")) - 1]
+                assert piece.get("fill") == drawing.PIECE_COLOURS[int(written[0])]
+            # The stack heights come after every hex and every piece, so nothing covers them.
+            order = list(root.iter())
+            last_drawn = max(order.index(el) for el in pieces + elements(root, "polygon", "hex"))
+            badges = elements(root, "circle", "height")
+            assert len(badges) == sum(1 for s in stacks.values() if len(s) > 2)
+            assert all(order.index(badge) > last_drawn for badge in badges)
+            heights = {t.get("data-hex"): t.text for t in root.iter(f"{SVG}text") if t.get("data-hex")}
+            assert heights == {h: str(len(s) // 2) for h, s in stacks.items() if len(s) > 2}
+
+
+def test_e_names_its_hexes_on_the_rim_readably() -> None:
+    for players in (2, 6):
+        state = glacier.new_game(GAME, players=players)
+        root = tree(render(state))
+        rim = [t for t in root.iter(f"{SVG}text") if t.get("class") == "rim"]
+        assert sorted(t.text or "" for t in rim) == sorted([*"abcdefghijklm", *map(str, range(1, 14))])
+        assert all(float(t.get("font-size", "0")) >= 11 for t in rim)
+        hexes = [points(el) for el in elements(root, "polygon", "hex")]
+        for label in rim:
+            spot = (float(label.get("x", "")), float(label.get("y", "")))
+            assert not any(inside_convex(spot, hexagon, slack=0) for hexagon in hexes), label.text
+
+
+def test_e_territory_tints_stand_apart_from_the_border_and_each_other() -> None:
+    border = linear_rgb(drawing.BORDER_FILL)
+    tints = [linear_rgb(t) for t in drawing.TERRITORY_TINTS]
+    assert all(delta_e(tint, border) >= 20 for tint in tints)
+    assert all(delta_e(a, b) >= 20 for i, a in enumerate(tints) for b in tints[i + 1 :])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_e_legend_says_which_colour_is_which_player(players: int) -> None:
+    state = glacier.new_game(GAME, players=players)
+    root = tree(render(state))
+    legend = elements(root, "polygon", "legend")
+    seats = reference.game_module(GAME).SEATS[players]
+    assert [el.get("fill") for el in legend] == [drawing.PIECE_COLOURS[c] for c in seats]
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    for player, colour in enumerate(seats):
+        assert f"player {player}: {drawing.COLOUR_NAMES[colour]}" in texts
+
+
+def test_e_perspective_puts_the_players_home_at_the_bottom() -> None:
+    module = reference.game_module(GAME)
+    for player, colour in enumerate(module.SEATS[6]):
+        root = tree(render(glacier.new_game(GAME, players=6), perspective=player))
+        hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
+
+        def mean_y(territory: int, hexes: dict[Any, list[tuple[float, float]]] = hexes) -> float:
+            names = [module.HEX_NAMES[h] for h in module.TERRITORY_HEXES[territory]]
+            return sum(sum(y for _, y in hexes[n]) / 6 for n in names) / len(names)
+
+        assert max(range(6), key=mean_y) == colour
 
 
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
