@@ -192,11 +192,7 @@ NOT_YET_SWEPT = {
     "benches/search_strength.py",
     "python/glacier/search_bench.py",
     # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
-    "rust/glacier-core/src/env.rs",
-    "rust/glacier-core/src/parallel.rs",
     "rust/glacier-core/src/notation.rs",
-    "rust/glacier-core/tests/observation_updates.rs",
-    "rust/glacier-core/tests/search.rs",
     "rust/glacier-core/benches/vs_shakmaty.rs",
     "rust/glacier-py/src/records.rs",
     "fuzz/src/lib.rs",
