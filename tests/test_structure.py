@@ -191,10 +191,9 @@ NOT_YET_SWEPT = {
     "benches/compare_engines.py",
     "benches/search_strength.py",
     "python/glacier/search_bench.py",
-    # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
+    # Rust: tests inside the core, a benchmark, fuzz targets.
     "rust/glacier-core/src/notation.rs",
     "rust/glacier-core/benches/vs_shakmaty.rs",
-    "rust/glacier-py/src/records.rs",
     "fuzz/src/lib.rs",
 }
 

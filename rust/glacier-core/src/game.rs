@@ -346,6 +346,19 @@ pub trait Notation: Game {
             ))
         })
     }
+
+    /// The text of `mv`, a legal move of this state, as the records of the game of other
+    /// programs that this game plays ([`Kin`]) write it: SAN for chess. `None` (the
+    /// default): the game's records write [`Notation::move_text`].
+    fn record_move_text(&self, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
+    /// The legal move whose [`Notation::record_move_text`] is `text`, or why there is none;
+    /// `None` (the default) when the game has no record notation of its own.
+    fn parse_record_move(&self, _text: &str) -> Option<Result<Self::Move, Error>> {
+        None
+    }
 }
 
 /// Action numbers for learning programs: a fixed numbering of the choices a player makes.
