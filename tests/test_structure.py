@@ -188,9 +188,7 @@ NOT_YET_SWEPT = {
     "tests/test_search.py",
     "tests/test_wheel.py",
     "benches/bench_distributed.py",
-    "benches/compare_engines.py",
     "benches/search_strength.py",
-    "python/glacier/search_bench.py",
     # Rust: tests inside the core, a benchmark, fuzz targets.
     "rust/glacier-core/src/notation.rs",
     "rust/glacier-core/benches/vs_shakmaty.rs",
