@@ -174,15 +174,6 @@ NOT_YET_SWEPT = {
     "tests/test_interrupt.py",
     "tests/test_replay_browser.py",
     "tests/test_search.py",
-    "benches/compare_engines.py",
-    "python/glacier/search_bench.py",
-    # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
-    "rust/glacier-core/src/env.rs",
-    "rust/glacier-core/src/parallel.rs",
-    "rust/glacier-core/tests/observation_updates.rs",
-    "rust/glacier-core/tests/search.rs",
-    "rust/glacier-core/tests/batched_search.rs",
-    "rust/glacier-py/src/records.rs",
 }
 
 
