@@ -755,3 +755,28 @@ def browser_scenario(table: Any) -> None:
         page.computer_replies()
     assert page.mine.is_terminal()
     assert page.status() == playing.result_text(page.mine)
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # The back-rank mate Ra8#.
+    "chess mate in one": ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {}, "a1a8"),
+    "standard chess mate in one": ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {"ice_age_period": 0}, "a1a8"),
+}
+
+
+def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
+    # Philidor's legacy: 1. Qg8+ Rxg8 (the knight guards g8) 2. Nf7#, a smothered mate.
+    from glacier import search
+
+    state = glacier.from_text("ice_age_chess", "5r1k/6pp/7N/3Q4/8/8/8/6K1 w - - 0 1", ice_age_period=0)
+    result = search.alphabeta(state, depth=5)
+    assert (result.mate, result.depth, result.pv) == (3, 3, ("d5g8", "f8g8", "h6f7"))
+    line = state.copy()
+    for move in result.pv:
+        line.play(move)
+    assert line.is_terminal() and line.returns() == [1.0, -1.0]
+    assert search.mcts(state, simulations=2000, seed=1).move == "d5g8"

@@ -293,3 +293,14 @@ def browser_scenario(table: Any) -> None:
     page.until(lambda: page.board_state() != before, "the answer to the drag")
     page.played("b7a7")
     assert page.status() == "White wins: seven Reds captured"
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # Both sides have 6 Reds and the last one is on g7: f7 pushes it off (the 7th, a win);
+    # any other push lets Black push it off from g6.
+    "Kuba winning push": ("5WR/6B/7/7/BBBBBB1/WWWW3/WWW4 w 6,1 6,0 - - 40", {}, "f7g7"),
+}

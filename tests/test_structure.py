@@ -173,7 +173,6 @@ NOT_YET_SWEPT = {
     "tests/test_distributed.py",
     "tests/test_interrupt.py",
     "tests/test_replay_browser.py",
-    "tests/test_search.py",
 }
 
 
