@@ -780,3 +780,10 @@ def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
         line.play(move)
     assert line.is_terminal() and line.returns() == [1.0, -1.0]
     assert search.mcts(state, simulations=2000, seed=1).move == "d5g8"
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the squares, each drawn with its name.
+CELL_NAMES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}

@@ -460,3 +460,10 @@ FORCED_MOVES = {
     # White's cube from b lands on the lone King in c: White then holds both King slots.
     "Ice Cube Checkers winning sow": ("W/W/K/WK/W/W/B/B/B/B/B/- w 10", {}, "b:W"),
 }
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the slots, each drawn with its name.
+CELL_NAMES = set("abcdefghijkl")

@@ -742,3 +742,10 @@ FORCED_MOVES = {
     # d3 jumps Green's only Court piece: Green has none left and loses.
     "King's Court capture emptying the Court": ("7G/8/8/8/3G4/3R4/8/R7 r 10", {}, "d3xd5"),
 }
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the squares, each drawn with its name.
+CELL_NAMES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}

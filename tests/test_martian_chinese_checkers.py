@@ -1112,3 +1112,10 @@ def test_flat_monte_carlo_cuts_its_playouts_in_e() -> None:
         players.MonteCarloPlayer(playout_plies=-1)
     with pytest.raises(errors.InvalidParameterError, match="whole number"):
         players.from_spec("flat:200:x")
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the hexes, each drawn with its name.
+CELL_NAMES = set(reference.game_module(GAME).HEX_NAMES)
