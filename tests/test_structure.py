@@ -169,7 +169,6 @@ REGISTRIES = {"rust/glacier-core/src/games/mod.rs", "python/glacier/reference/__
 #: must leave it.
 NOT_YET_SWEPT = {
     # Tests of generic behaviour that use one game as their example, or pin its values.
-    "tests/test_distributed.py",
     "tests/test_replay_browser.py",
 }
 
