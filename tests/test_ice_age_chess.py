@@ -787,3 +787,22 @@ def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
 
 #: The names of the squares, each drawn with its name.
 CELL_NAMES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}
+
+
+# --- the replay page (tests/test_replay_browser.py) -------------------------------------------
+
+
+def test_the_replay_page_lists_a_chess_game_in_san_under_its_seats() -> None:
+    # The page shows a record's notation (tests/test_replay_browser.py checks it in a browser):
+    # for standard chess, SAN, and the seats White and Black.
+    import json
+
+    from glacier import records, replay
+
+    chess = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
+    for move in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]:
+        chess.play(move)
+    record = records.Record.of(chess, ["Ann", "Bob"], {3: "the Ruy Lopez"})
+    assert record.notation == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    page = replay.page([record])
+    assert json.dumps(record.notation, separators=(",", ":")) in page and "White: Ann, Black: Bob" in page
