@@ -59,3 +59,19 @@ def make_state(impl: Any, record: dict[str, Any]) -> Any:
     if record["text"] is None:
         return impl.new_game(record["game"], **record["params"])
     return impl.from_text(record["game"], record["text"], **record["params"])
+
+
+def start_counts(game: str) -> list[tuple[int, int]]:
+    """The perft counts (depth, leaves) of ``game``'s start with its default parameters, from
+    tests/data/perft.txt."""
+    defaults = glacier.new_game(game).params
+    for record in read_perft_fixtures():
+        at_start = record["game"] == game and record["text"] is None
+        if at_start and glacier.new_game(game, **record["params"]).params == defaults:
+            return list(record["perft"])
+    raise LookupError(f"no perft fixture for the start of {game}")
+
+
+def deepest_within(game: str, leaves: int) -> tuple[int, int]:
+    """The deepest start count of ``game`` (depth, leaves) with at most ``leaves`` leaves."""
+    return max((d, n) for d, n in start_counts(game) if n <= leaves)
