@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Optional
 
 import pytest
@@ -17,6 +19,12 @@ DATA = Path(__file__).parent / "data"
 GAMES = list(glacier.GAMES)
 
 IMPLEMENTATIONS = {"native": glacier, "reference": reference}
+
+
+def game_tests(game: str) -> ModuleType:
+    """The game's own test module (tests/test_<game>.py), which holds what the generic tests
+    ask of each game (docs/architecture.md, "Adding a game", lists it)."""
+    return importlib.import_module(f"test_{game}")
 
 
 @pytest.fixture(params=GAMES)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import glacier
-from conftest import deepest_within
+from conftest import deepest_within, game_tests
 from glacier import errors, reference
 from glacier.cli import main
 from glacier.svg import render
@@ -108,7 +107,7 @@ def test_perft_depth_zero_and_long_counts(game: str) -> None:
 
 def cell_names(game: str) -> set[str]:
     """The names of the game's cells, as its own test module lists them (``CELL_NAMES``)."""
-    return set(importlib.import_module(f"test_{game}").CELL_NAMES)
+    return set(game_tests(game).CELL_NAMES)
 
 
 def test_every_cell_carries_its_name_and_can_be_labelled_with_it(game: str) -> None:

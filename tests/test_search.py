@@ -10,20 +10,14 @@ import signal
 import subprocess
 import sys
 import time
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
 import glacier
+from conftest import game_tests
 from glacier import errors, players, reference, search
-
-
-def game_tests(game: str) -> ModuleType:
-    """The game's own test module (tests/test_<game>.py)."""
-    return importlib.import_module(f"test_{game}")
-
 
 #: Hand-built positions whose best move is forced, with that move: each game declares its
 #: own (``FORCED_MOVES`` in its test module: name -> (text, params, move)).
