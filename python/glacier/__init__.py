@@ -107,6 +107,8 @@ class Picture(NamedTuple):
     """Moves in the game's notation, or (from, to) pairs of cell names."""
     perspective: Optional[int]
     flipped: bool
+    cell_names: bool
+    """Every cell's name written in it (a picture of the board's names)."""
 
 
 class GameSpec(NamedTuple):

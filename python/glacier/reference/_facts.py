@@ -35,6 +35,7 @@ class Picture(NamedTuple):
     arrows: tuple[Union[str, tuple[str, str]], ...] = ()
     perspective: Optional[int] = None
     flipped: bool = False
+    cell_names: bool = False
 
 
 class Facts(NamedTuple):

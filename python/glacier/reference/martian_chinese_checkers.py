@@ -83,6 +83,7 @@ FACTS = Facts(
     kin={"chinese_checkers": None},
     pictures=(
         Picture("e2-start", "E, two players: the start"),
+        Picture("e2-hex-names", "E: the name of every hex", cell_names=True),
         Picture(
             "e3-stacks",
             "E, three players: stacks, and a move ending in an exchange",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .. import reference
-from ._canvas import Arrow, View
+from ._canvas import CELLS, Arrow, View
 from ._render import render_position
 
 __all__ = ["PICTURES", "Picture", "index", "write"]
@@ -32,10 +32,11 @@ class Picture:
     arrows: tuple[Arrow, ...] = ()
     perspective: Optional[int] = None
     flipped: bool = False
+    cell_names: bool = False
 
     def svg(self) -> str:
         text = self.text if self.text is not None else reference.new_game(self.game, **self.params).text()
-        view = View(self.last_move, self.arrows, self.perspective, self.flipped)
+        view = View(self.last_move, self.arrows, self.perspective, self.flipped, CELLS if self.cell_names else True)
         return render_position(self.game, text, self.params, view)
 
 
@@ -53,6 +54,7 @@ def _pictures() -> tuple[Picture, ...]:
             tuple(p.arrows),
             p.perspective,
             p.flipped,
+            p.cell_names,
         )
         for game in reference.GAMES
         for p in reference.game_module(game).FACTS.pictures

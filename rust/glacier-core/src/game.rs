@@ -567,6 +567,8 @@ pub struct Picture {
     /// The player whose side is shown at the bottom, if not the first.
     pub perspective: Option<usize>,
     pub flipped: bool,
+    /// Every cell's name written in it (a picture of the board's names).
+    pub cell_names: bool,
 }
 
 impl Picture {
@@ -581,6 +583,7 @@ impl Picture {
             arrows: &[],
             perspective: None,
             flipped: false,
+            cell_names: false,
         }
     }
 }

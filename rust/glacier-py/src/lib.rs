@@ -104,6 +104,7 @@ fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> Py
             picture.set_item("arrows", PyTuple::new(py, arrows)?)?;
             picture.set_item("perspective", p.perspective)?;
             picture.set_item("flipped", p.flipped)?;
+            picture.set_item("cell_names", p.cell_names)?;
             Ok(picture)
         })
         .collect::<PyResult<Vec<_>>>()?;

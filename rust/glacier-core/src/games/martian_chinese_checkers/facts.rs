@@ -48,6 +48,10 @@ impl Facts for MartianChineseCheckers {
         pictures: &[
             Picture::of("e2-start", "E, two players: the start", None),
             Picture {
+                cell_names: true,
+                ..Picture::of("e2-hex-names", "E: the name of every hex", None)
+            },
+            Picture {
                 params: &[("players", 3)],
                 last_move: Some("b10/0-d8xd8/1=c5/2"),
                 ..Picture::of("e3-stacks", "E, three players: stacks, and a move ending in an exchange", Some(THREE))
