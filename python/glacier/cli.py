@@ -651,3 +651,91 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@game_argument
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="The training directory.")
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Train for this long (wall time), then stop; without it (and --iterations), until Ctrl-C.",
+)
+@click.option("--iterations", type=click.IntRange(min=1), help="Stop after this many iterations.")
+@click.option("--resume", is_flag=True, help="Go on with the run in --out (same game, parameters and net).")
+@click.option(
+    "--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Search threads (0 = every core)."
+)
+@param_option
+@click.option("--ray", "address", metavar="ADDRESS", help="Play the self-play on this Ray cluster ('auto': local).")
+@click.option(
+    "--simulations", default=64, show_default=True, type=click.IntRange(min=1), help="MCTS simulations a move."
+)
+@click.option(
+    "--games", "games_per_iteration", default=128, show_default=True, type=click.IntRange(min=1), help="Games a round."
+)
+@click.option("--hidden", metavar="W1,W2,...", help="Hidden layer widths (default: the game's, see docs/learning.md).")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")
+def train(
+    game: str,
+    out_dir: str,
+    minutes: Optional[float],
+    iterations: Optional[int],
+    resume: bool,
+    threads: int,
+    params: tuple[str, ...],
+    address: Optional[str],
+    simulations: int,
+    games_per_iteration: int,
+    hidden: Optional[str],
+    seed: int,
+    quiet: bool,
+) -> None:
+    """Train a net to play GAME by self-play (AlphaZero-style), in the directory --out.
+
+    Each iteration plays games with the engine's MCTS and the best net so far, trains on
+    them, and keeps the new net only if it beats the best in a match. The best net is
+    --out/best.safetensors (use it with 'glacier arena GAME net:PATH ...'); train.log says
+    what each iteration did. Ctrl-C stops it; --resume goes on. See docs/learning.md.
+    """
+    try:
+        from glacier import learn
+    except ImportError as err:  # JAX or optax missing
+        raise click.ClickException(
+            f"glacier train needs JAX and optax (pip install 'glacier-games[learn]'): {err}"
+        ) from None
+    widths: Optional[tuple[int, ...]] = None
+    if hidden:
+        try:
+            widths = tuple(int(w) for w in hidden.split(","))
+        except ValueError:
+            raise click.BadParameter(f"expected widths such as 128,64, got {hidden!r}", param_hint="--hidden") from None
+    config = learn.TrainConfig(
+        game=game,
+        params=_parse_params(params),
+        hidden=widths,
+        seed=seed,
+        games_per_iteration=games_per_iteration,
+        concurrent_games=games_per_iteration,
+        selfplay=learn.SelfPlaySettings(simulations=simulations),
+        threads=threads,
+    )
+    try:
+        result = learn.train(
+            config,
+            out_dir,
+            minutes=minutes,
+            iterations=iterations,
+            resume=resume,
+            address=address,
+            progress=not quiet,
+            echo=click.echo,
+        )
+    except KeyboardInterrupt:
+        click.echo(f"stopped; go on with: glacier train {game} --out {out_dir} --resume", err=True)
+        raise
+    click.echo(
+        f"{result.iterations} iterations, {result.positions:,} positions, {result.seconds / 60:.1f} minutes; "
+        f"best net (iteration {result.best_iteration}): {Path(out_dir) / 'best.safetensors'}"
+    )

@@ -1,0 +1,176 @@
+"""Nets as evaluators: loading, saving, checking them against a game, and the shipped baselines.
+
+:func:`load` reads a net file (:mod:`glacier.learn.netfile`), checks it against the game it
+names (the game exists, takes these parameters, and has the net's observation shape, action
+count and player count) and returns a :class:`Net`. A :class:`Net` is an evaluator for
+:mod:`glacier.search` (``evaluator(observations, legal, to_play) -> (logits, values)``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _native
+from ..errors import GlacierError, InvalidNetError
+from . import netfile
+from .netfile import NetSpec
+
+__all__ = ["BASELINES", "Net", "baseline", "baseline_path", "load", "save", "spec_for"]
+
+#: The folder of the nets shipped inside the package, one per game (and player count).
+BASELINES = Path(__file__).parent / "baselines"
+
+
+def _game_facts(game: str, params: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, ...], int, int]:
+    """A game's full parameters, observation shape, action count and player count."""
+    try:
+        state = _native.new_game(game, **params)
+    except GlacierError as err:
+        raise InvalidNetError(f"the net is for {game!r} with {params}, which glacier cannot make: {err}") from None
+    return dict(state.params), tuple(state.observation_shape), state.num_distinct_actions, state.num_players
+
+
+def spec_for(game: str, hidden: tuple[int, ...], training: Optional[dict[str, Any]] = None, **params: Any) -> NetSpec:
+    """The spec of a net of ``hidden`` layer widths for ``game`` with ``params``."""
+    full, shape, actions, players = _game_facts(game, params)
+    return NetSpec(game, full, shape, actions, players, tuple(hidden), dict(training or {}))
+
+
+class Net:
+    """A policy-value net for one game: an evaluator for :mod:`glacier.search`.
+
+    ``net(observations, legal, to_play)`` takes a batch of leaves (``[B, *observation_shape]``
+    float32, ``[B, num_actions]`` bool, ``[B]`` players to move) and returns prior logits
+    ``[B, num_actions]`` and every player's value ``[B, num_players]`` (float32, in player
+    order), computed with numpy. :meth:`forward` gives the net's own outputs (values
+    relative to the mover).
+    """
+
+    def __init__(self, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> None:
+        shapes = netfile.tensor_shapes(spec)
+        if set(tensors) != set(shapes):
+            raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
+        self.spec = spec
+        self.tensors = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
+        for name, shape in shapes.items():
+            if self.tensors[name].shape != shape:
+                raise InvalidNetError(f"tensor {name} has shape {self.tensors[name].shape}, not {shape}")
+            if not np.isfinite(self.tensors[name]).all():
+                raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+        self.path = path
+
+    @property
+    def game(self) -> str:
+        return self.spec.game
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.spec.params)
+
+    @property
+    def training(self) -> dict[str, Any]:
+        return dict(self.spec.training)
+
+    def __repr__(self) -> str:
+        where = f" from {self.path}" if self.path else ""
+        return f"<glacier.learn.Net {self.game} hidden={list(self.spec.hidden)}{where}>"
+
+    def flat_weights(self) -> npt.NDArray[np.float32]:
+        """Every weight in one float32 vector, tensor after tensor in the engine's order."""
+        return np.concatenate([self.tensors[name].ravel() for name in netfile.tensor_shapes(self.spec)])
+
+    def digest(self) -> str:
+        """A SHA-256 of the spec and weights: equal for the same net."""
+        h = hashlib.sha256()
+        for key, value in sorted(self.spec.metadata().items()):
+            if key != "training":
+                h.update(f"{key}={value};".encode())
+        h.update(self.flat_weights().tobytes())
+        return h.hexdigest()
+
+    def forward(self, observations: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The net on ``[B, *observation_shape]`` observations: logits ``[B, num_actions]``
+        and values ``[B, num_players]`` relative to the mover (value ``k`` is player
+        ``to_play + k``'s)."""
+        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.spec.inputs)
+        for i in range(len(self.spec.hidden)):
+            h = np.maximum(h @ self.tensors[f"dense{i}.weight"] + self.tensors[f"dense{i}.bias"], 0.0)
+        logits = h @ self.tensors["policy.weight"].T + self.tensors["policy.bias"]
+        values = np.tanh(h @ self.tensors["value.weight"] + self.tensors["value.bias"])
+        return logits.astype(np.float32), values.astype(np.float32)
+
+    def __call__(
+        self,
+        observations: npt.NDArray[np.float32],
+        legal: npt.NDArray[np.bool_],
+        to_play: Optional[npt.ArrayLike] = None,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        logits, relative = self.forward(observations)
+        n, players = relative.shape
+        if to_play is None:
+            raise InvalidNetError("a net evaluator needs the player to move of every leaf (to_play)")
+        movers = np.asarray(to_play, dtype=np.int64).reshape(n)
+        # relative[:, k] is player (mover + k)'s value.
+        columns = (movers[:, None] + np.arange(players)[None, :]) % players
+        values = np.empty_like(relative)
+        values[np.arange(n)[:, None], columns] = relative
+        return logits, values
+
+
+def save(path: Union[str, os.PathLike[str]], net: Net) -> None:
+    """Writes ``net`` to ``path`` (a temporary file, then renamed)."""
+    netfile.write(path, net.spec, net.tensors)
+
+
+def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **params: Any) -> Net:
+    """Reads the net at ``path`` and checks it against its game: raises
+    :class:`glacier.errors.InvalidNetError` for a missing, truncated or corrupt file, NaN or
+    infinite weights, a net whose shapes are not its game's, or (when ``game`` or
+    ``params`` are given) a net made for another game or other parameters."""
+    path = Path(path)
+    spec, tensors = netfile.read(path)
+    if game is not None and spec.game != game:
+        raise InvalidNetError(f"{path} is a net for {spec.game}, not for {game}")
+    full, shape, actions, players = _game_facts(spec.game, spec.params)
+    if params:
+        wanted = _game_facts(spec.game, {**full, **params})[0]
+        if wanted != full:
+            raise InvalidNetError(f"{path} is a net for {spec.game} with {full}, not with {wanted}")
+    if spec.observation_shape != shape or math.prod(shape) != spec.inputs:
+        raise InvalidNetError(
+            f"{path} is a net for observations of shape {list(spec.observation_shape)}; {spec.game} has {list(shape)}"
+        )
+    if spec.num_actions != actions or spec.num_players != players:
+        raise InvalidNetError(
+            f"{path} is a net for {spec.num_actions} actions and {spec.num_players} players; "
+            f"{spec.game} with {full} has {actions} and {players}"
+        )
+    return Net(NetSpec(spec.game, full, shape, actions, players, spec.hidden, spec.training), tensors, path)
+
+
+def baseline_path(game: str, **params: Any) -> Path:
+    """The file of the shipped net of ``game`` with ``params`` (E's nets are per player count)."""
+    full = _game_facts(game, params)[0]
+    players = full.get("players")
+    name = f"{game}-{players}p" if players is not None else game
+    return BASELINES / f"{name}.safetensors"
+
+
+def baseline(game: str, **params: Any) -> Net:
+    """The shipped net of ``game`` with ``params`` (see docs/learning.md for how each was
+    trained and how strong it is)."""
+    path = baseline_path(game, **params)
+    if not path.exists():
+        shipped = sorted(p.stem for p in BASELINES.glob("*.safetensors"))
+        raise InvalidNetError(
+            f"glacier ships no net for {game} with {params or 'its default parameters'} "
+            f"(it ships: {', '.join(shipped) or 'none'})"
+        )
+    return load(path, game, **params)
