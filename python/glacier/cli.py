@@ -649,10 +649,6 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     click.echo(format_table(rows))
 
 
-if __name__ == "__main__":
-    main()
-
-
 @main.command()
 @game_argument
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="The training directory.")
@@ -739,3 +735,7 @@ def train(
         f"{result.iterations} iterations, {result.positions:,} positions, {result.seconds / 60:.1f} minutes; "
         f"best net (iteration {result.best_iteration}): {Path(out_dir) / 'best.safetensors'}"
     )
+
+
+if __name__ == "__main__":
+    main()

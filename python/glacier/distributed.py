@@ -655,6 +655,15 @@ def _write_shard(path: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> Non
     """Writes ``data`` to ``path`` atomically (a temporary name, then a rename), so a shard on
     disk is always complete and a resumed run can trust it."""
     partial = path.with_name(path.name + ".partial")
+    try:
+        _write_partial(partial, data, fmt)
+    except BaseException:  # Ctrl-C included: leave no half-written file behind
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, path)
+
+
+def _write_partial(partial: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> None:
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -671,7 +680,6 @@ def _write_shard(path: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> Non
         savez: Any = np.savez_compressed  # its stub types ``**kwds`` as the flag ``allow_pickle``
         with open(partial, "wb") as out:
             savez(out, **data)
-    os.replace(partial, path)
 
 
 def _read_shard(path: Path) -> dict[str, npt.NDArray[Any]]:

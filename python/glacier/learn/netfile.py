@@ -115,12 +115,16 @@ def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, 
     text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned
     target = Path(path)
     partial = target.with_name(target.name + ".partial")
-    with open(partial, "wb") as out:
-        out.write(struct.pack("<Q", len(text)))
-        out.write(text)
-        for data in chunks:
-            out.write(data)
-    os.replace(partial, target)
+    try:
+        with open(partial, "wb") as out:
+            out.write(struct.pack("<Q", len(text)))
+            out.write(text)
+            for data in chunks:
+                out.write(data)
+        os.replace(partial, target)
+    except BaseException:  # Ctrl-C included: leave no half-written file behind
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def _bad(path: Path, why: str) -> InvalidNetError:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -85,6 +86,7 @@ class TrainConfig:
     """How much of the value target is the search's root value (the rest: the final return)."""
     gate_games: int = 40
     gate_threshold: float = 0.55
+    """The score in the gate match that makes a new net the best (above 1: none ever does)."""
     gate_simulations: Optional[int] = None
     """None: the self-play simulations."""
     evaluate_every: int = 5
@@ -115,8 +117,8 @@ class TrainConfig:
         bad = [k for k, v in positive.items() if not isinstance(v, int) or v < 1]
         if bad:
             raise InvalidParameterError(f"these settings must be integers >= 1: {', '.join(bad)}")
-        if not (0 < self.gate_threshold <= 1) or self.replay_ratio <= 0 or self.learning_rate <= 0:
-            raise InvalidParameterError("gate_threshold must be in (0, 1], replay_ratio and learning_rate > 0")
+        if not (self.gate_threshold > 0 and self.replay_ratio > 0 and self.learning_rate > 0):
+            raise InvalidParameterError("gate_threshold, replay_ratio and learning_rate must be > 0")
         if self.threads < 0:
             raise InvalidParameterError(f"threads must be >= 0, got {self.threads}")
 
@@ -151,6 +153,7 @@ def selfplay(
     address: Optional[str] = None,
     progress: bool = False,
     stop: Optional[Callable[[], bool]] = None,
+    threads: int = 1,
 ) -> distributed.SelfPlayRun:
     """Plays ``games`` self-play games with ``net`` (a :class:`~glacier.learn.Net` or a net
     file) and writes them to the directory ``out`` as shards of ``shard_size`` games (the
@@ -158,7 +161,8 @@ def selfplay(
     ``address``, on that Ray cluster (``"auto"``: the one ``ray start`` began here, or a
     new local one; the net must then be a file the workers can read).
     A second call with the same arguments plays only the shards still missing; ``stop()``
-    is asked between shards."""
+    is asked between shards. ``threads``: the searches' threads here (the games do not
+    depend on it)."""
     settings = settings or SelfPlaySettings()
     if address is not None:
         if isinstance(net, nets.Net):
@@ -200,7 +204,9 @@ def selfplay(
         for i in missing:
             if stop is not None and stop():
                 break
-            data = play_games(loaded.game, loaded.params, *ranges[i], seed, engine_evaluator(loaded), settings)
+            data = play_games(
+                loaded.game, loaded.params, *ranges[i], seed, engine_evaluator(loaded), settings, threads=threads
+            )
             distributed._write_shard(paths[i], data, fmt)
             rows += len(data["game"])
             bar.update(ranges[i][1] - ranges[i][0])
@@ -298,8 +304,12 @@ class _Run:
 
     def write_json(self, path: Path, data: dict[str, Any]) -> None:
         partial = path.with_name(path.name + ".partial")
-        partial.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        os.replace(partial, path)
+        try:
+            partial.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+            os.replace(partial, path)
+        except BaseException:  # Ctrl-C included: leave no half-written file behind
+            partial.unlink(missing_ok=True)
+            raise
 
     def log(self, event: dict[str, Any], text: str, echo: Optional[Callable[[str], None]]) -> None:
         stamped = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), **event}
@@ -410,6 +420,7 @@ def train(
             iteration = done + 1
             seed = int(np.random.SeedSequence([config.seed, iteration]).generate_state(1, np.uint32)[0])
             t0 = time.monotonic()
+            _drop_stale(run.selfplay_dir(iteration), best.digest())
             run_sp = selfplay(
                 best,
                 config.games_per_iteration,
@@ -419,6 +430,7 @@ def train(
                 shard_size=config.concurrent_games,
                 address=address,
                 stop=out_of_time,
+                threads=config.threads,
             )
             tick()
             data = distributed.load_selfplay(run.selfplay_dir(iteration), allow_partial=True)
@@ -538,6 +550,16 @@ def train(
         stopped,
         log,
     )
+
+
+def _drop_stale(directory: Path, digest: str) -> None:
+    """Removes the self-play of an iteration that was cut short after its best net changed
+    (it is played again with the best net now)."""
+    manifest = directory / "manifest.json"
+    if manifest.exists():
+        found = json.loads(manifest.read_text())
+        if found.get("player_options", {}).get("net_digest") != digest:
+            shutil.rmtree(directory)
 
 
 def _refill(buffer: ReplayBuffer, newest_first: list[Path], value_mix: float) -> None:

@@ -14,6 +14,7 @@ and ``searched``; see :data:`AZ_COLUMNS`).
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, Optional
 
@@ -114,15 +115,15 @@ def _dirichlet_alpha(game: str, params: dict[str, Any]) -> float:
     return min(1.0, 10.0 / max(1, len(state.legal_moves())))
 
 
-def _pick(result: search.SearchResult, rng: np.random.Generator, temperature: float) -> str:
+def _pick(result: search.SearchResult, rng: random.Random, temperature: float) -> str:
+    """The search's move, or with ``temperature`` > 0 one drawn by visits ** (1 / temperature)."""
     if temperature <= 0:
         return result.move
     moves = list(result.visits)
-    counts = np.asarray([result.visits[m] for m in moves], dtype=np.float64)
-    if counts.sum() <= 0:
+    weights = [result.visits[m] ** (1.0 / temperature) for m in moves]
+    if sum(weights) <= 0:
         return result.move
-    weights = counts ** (1.0 / temperature)
-    return moves[int(rng.choice(len(moves), p=weights / weights.sum()))]
+    return rng.choices(moves, weights)[0]
 
 
 class _Game:
@@ -131,7 +132,7 @@ class _Game:
     def __init__(self, index: int, game: str, params: dict[str, Any], seed: int) -> None:
         self.index = index
         self.state = _native.new_game(game, **params)
-        self.rng = np.random.default_rng(player_seed(seed, index))
+        self.rng = random.Random(player_seed(seed, index))
         self.rows: dict[str, list[Any]] = {c: [] for c in AZ_COLUMNS if c != "returns"}
         self.moves = 0
 
@@ -146,11 +147,13 @@ def play_games(
     settings: Optional[SelfPlaySettings] = None,
     concurrent: Optional[int] = None,
     on_move: Optional[Callable[[int], None]] = None,
+    threads: int = 1,
 ) -> dict[str, npt.NDArray[Any]]:
     """Plays games ``start..stop`` of a self-play run seeded ``seed`` with ``evaluator`` (a net
     or any evaluator :mod:`glacier.search` takes), ``concurrent`` at a time (default: all),
     and returns their rows as :data:`AZ_COLUMNS` arrays, game after game. ``on_move(k)`` is
-    called after each round of searches with the number of moves made."""
+    called after each round of searches with the number of moves made. ``threads``: the
+    search's threads (the trees split among them; the games do not depend on it)."""
     settings = settings or SelfPlaySettings()
     settings.check()
     if stop <= start:
@@ -168,12 +171,14 @@ def play_games(
     searcher = search.MCTS(
         game,
         evaluator=evaluator,
-        seed=player_seed(seed, -1 - start),
+        # The trees' seeds (Dirichlet noise) follow from the run's seed and the first game.
+        seed=int(np.random.SeedSequence([seed, start, 1]).generate_state(1, np.uint64)[0]),
         c_puct=settings.c_puct,
         selection="puct",
         dirichlet_alpha=alpha,
         dirichlet_fraction=settings.dirichlet_fraction,
         reuse=True,
+        threads=threads,
     )
     width = min(concurrent or (stop - start), stop - start)
     waiting = iter(range(start, stop))

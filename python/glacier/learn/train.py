@@ -224,9 +224,13 @@ class Trainer:
         partial = target.with_name(target.name + ".partial")
         arrays = {f"leaf{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)}
         savez: Any = np.savez  # its stub types ``**kwds`` as the flag ``allow_pickle``
-        with open(partial, "wb") as out:
-            savez(out, steps=np.asarray(self.steps), **arrays)
-        os.replace(partial, target)
+        try:
+            with open(partial, "wb") as out:
+                savez(out, steps=np.asarray(self.steps), **arrays)
+            os.replace(partial, target)
+        except BaseException:  # Ctrl-C included: leave no half-written file behind
+            partial.unlink(missing_ok=True)
+            raise
 
     def load_state(self, path: Union[str, os.PathLike[str]]) -> None:
         """Restores what :meth:`save_state` wrote (for the same net shape)."""
