@@ -87,7 +87,7 @@ class NumpyMLP:
         self.net = net
 
     def __call__(self, observations: np.ndarray, legal: np.ndarray, to_play: np.ndarray) -> Any:
-        logits, values = self.net.forward(observations)
+        logits, values = self.net.forward(observations, to_play)
         return logits, values[:, 0]  # the mover's value
 
 

@@ -73,7 +73,7 @@ def test_the_evaluator_puts_the_movers_values_in_player_order() -> None:
     to_play = np.asarray([s.current_player for s in states])
     assert to_play.tolist() == [0, 1, 2]
     logits, values = net(observations, legal, to_play)
-    _, relative = net.forward(observations)
+    _, relative = net.forward(observations, to_play)
     for row, mover in enumerate(to_play):
         for k in range(3):
             assert values[row, (mover + k) % 3] == relative[row, k]

@@ -85,8 +85,8 @@ def test_the_loss_falls_and_the_jax_net_is_the_saved_net(tmp_path: Path, game: s
     from glacier.learn import model
 
     batch = buffer.sample(16, np.random.default_rng(1))
-    jax_logits, jax_values = model.forward(trainer.params, batch["observation"])
-    logits, values = loaded.forward(batch["observation"])
+    jax_logits, jax_values = model.forward(trainer.params, batch["observation"], batch["to_play"])
+    logits, values = loaded.forward(batch["observation"], batch["to_play"])
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-5)
     assert np.allclose(values, np.asarray(jax_values), atol=1e-5)
 

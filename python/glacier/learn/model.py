@@ -45,10 +45,13 @@ def _layers(params: Params) -> int:
     return sum(1 for name in params if name.startswith("dense") and name.endswith(".weight"))
 
 
-def forward(params: Params, observations: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """``observations`` ``[B, *shape]`` -> (logits ``[B, actions]``, values ``[B, players]``
-    relative to the mover)."""
-    h = observations.reshape(observations.shape[0], -1)
+def forward(params: Params, observations: jax.Array, to_play: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``observations`` ``[B, *shape]`` of the players ``to_play`` ``[B]`` -> (logits
+    ``[B, actions]``, values ``[B, players]`` relative to the mover)."""
+    players = params["value.bias"].shape[0]
+    h = jnp.concatenate(
+        [observations.reshape(observations.shape[0], -1), jax.nn.one_hot(to_play, players, dtype=jnp.float32)], axis=1
+    )
     for i in range(_layers(params)):
         h = jax.nn.relu(h @ params[f"dense{i}.weight"] + params[f"dense{i}.bias"])
     logits = h @ params["policy.weight"].T + params["policy.bias"]
@@ -60,9 +63,10 @@ def loss(params: Params, batch: dict[str, jax.Array]) -> tuple[jax.Array, dict[s
     """The training loss of a batch: the cross-entropy of the policy (a softmax over the
     legal actions) to the search's visit distribution, plus the mean squared error of every
     player's value (relative to the mover) to its target. ``batch`` holds ``observation``,
+    ``to_play``,
     ``legal_mask``, ``policy`` and ``value_target`` (``[B, players]``, relative to the
     mover)."""
-    logits, values = forward(params, batch["observation"])
+    logits, values = forward(params, batch["observation"], batch["to_play"])
     masked = jnp.where(batch["legal_mask"], logits, -1e9)
     log_probs = jax.nn.log_softmax(masked, axis=-1)
     policy_loss = -jnp.mean(jnp.sum(jnp.where(batch["legal_mask"], batch["policy"] * log_probs, 0.0), axis=-1))

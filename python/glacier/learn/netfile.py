@@ -15,10 +15,13 @@ for, and :func:`read` checks every part of it against the tensors:
 - ``hidden`` (JSON list of the hidden layers' widths);
 - ``training`` (JSON: how the net was made, free-form).
 
-The tensors, all float32: ``dense{i}.weight`` ``[in, out]`` and ``dense{i}.bias`` for each
-hidden layer, ``policy.weight`` ``[num_actions, last]`` (a row per action),
-``policy.bias``, ``value.weight`` ``[last, num_players]`` and ``value.bias``. Values are
-relative to the player to move: output ``k`` is the value of player ``(to_play + k) %
+The net's input is the flat observation followed by a one-hot of the player to move (the
+games turn the board to the mover's side but number actions the same for every player).
+The tensors, all float32: ``dense{i}.weight`` ``[in, out]`` (``dense0``: ``in`` is the
+observation's size plus the number of players) and ``dense{i}.bias`` for each hidden
+layer, ``policy.weight`` ``[num_actions, last]`` (a row per action), ``policy.bias``,
+``value.weight`` ``[last, num_players]`` and ``value.bias``. Values are relative to the
+player to move: output ``k`` is the value of player ``(to_play + k) %
 num_players``, each squashed by ``tanh``.
 """
 
@@ -79,7 +82,7 @@ class NetSpec:
 def tensor_shapes(spec: NetSpec) -> dict[str, tuple[int, ...]]:
     """The tensors a net of ``spec`` has, in the order of the engine's flat buffer."""
     shapes: dict[str, tuple[int, ...]] = {}
-    width = spec.inputs
+    width = spec.inputs + spec.num_players
     for i, h in enumerate(spec.hidden):
         shapes[f"dense{i}.weight"] = (width, h)
         shapes[f"dense{i}.bias"] = (h,)

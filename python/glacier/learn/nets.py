@@ -4,6 +4,7 @@
 names (the game exists, takes these parameters, and has the net's observation shape, action
 count and player count) and returns a :class:`Net`. A :class:`Net` is an evaluator for
 :mod:`glacier.search` (``evaluator(observations, legal, to_play) -> (logits, values)``).
+Its input is the observation and a one-hot of the player to move.
 """
 
 from __future__ import annotations
@@ -95,11 +96,15 @@ class Net:
         h.update(self.flat_weights().tobytes())
         return h.hexdigest()
 
-    def forward(self, observations: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The net on ``[B, *observation_shape]`` observations: logits ``[B, num_actions]``
-        and values ``[B, num_players]`` relative to the mover (value ``k`` is player
-        ``to_play + k``'s)."""
-        h = np.asarray(observations, dtype=np.float32).reshape(-1, self.spec.inputs)
+    def forward(
+        self, observations: npt.ArrayLike, to_play: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The net on ``[B, *observation_shape]`` observations of the players ``to_play``
+        ``[B]``: logits ``[B, num_actions]`` and values ``[B, num_players]`` relative to the
+        mover (value ``k`` is player ``to_play + k``'s)."""
+        flat = np.asarray(observations, dtype=np.float32).reshape(-1, self.spec.inputs)
+        one_hot = np.eye(self.spec.num_players, dtype=np.float32)[np.asarray(to_play, dtype=np.int64).reshape(-1)]
+        h = np.concatenate([flat, one_hot], axis=1)
         for i in range(len(self.spec.hidden)):
             h = np.maximum(h @ self.tensors[f"dense{i}.weight"] + self.tensors[f"dense{i}.bias"], 0.0)
         logits = h @ self.tensors["policy.weight"].T + self.tensors["policy.bias"]
@@ -112,11 +117,11 @@ class Net:
         legal: npt.NDArray[np.bool_],
         to_play: Optional[npt.ArrayLike] = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        logits, relative = self.forward(observations)
-        n, players = relative.shape
         if to_play is None:
             raise InvalidNetError("a net evaluator needs the player to move of every leaf (to_play)")
-        movers = np.asarray(to_play, dtype=np.int64).reshape(n)
+        movers = np.asarray(to_play, dtype=np.int64).reshape(-1)
+        logits, relative = self.forward(observations, movers)
+        n, players = relative.shape
         # relative[:, k] is player (mover + k)'s value.
         columns = (movers[:, None] + np.arange(players)[None, :]) % players
         values = np.empty_like(relative)

@@ -45,7 +45,7 @@ def value_targets(
 class ReplayBuffer:
     """The latest ``capacity`` training positions of one game, oldest dropped first.
 
-    Each position holds the observation (flat), the legal-action mask, the policy target
+    Each position holds the observation (flat), the player to move, the legal-action mask, the policy target
     (the search's visits over actions, summing to 1) and the value target (per player,
     relative to the mover)."""
 
@@ -55,6 +55,7 @@ class ReplayBuffer:
         self.spec = spec
         self.capacity = capacity
         self.observation = np.zeros((capacity, spec.inputs), np.float32)
+        self.to_play = np.zeros(capacity, np.int32)
         self.legal_mask = np.zeros((capacity, spec.num_actions), np.bool_)
         self.policy = np.zeros((capacity, spec.num_actions), np.float32)
         self.value_target = np.zeros((capacity, spec.num_players), np.float32)
@@ -68,7 +69,7 @@ class ReplayBuffer:
     @staticmethod
     def row_bytes(spec: NetSpec) -> int:
         """The memory one position takes."""
-        return 4 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players
+        return 4 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players + 4
 
     def add(self, data: dict[str, npt.NDArray[Any]], value_mix: float = 0.0) -> int:
         """Adds the searched rows of self-play shard columns (:mod:`glacier.learn.selfplay_games`);
@@ -81,25 +82,22 @@ class ReplayBuffer:
         if n == 0:
             return 0
         legal = np.asarray(data["legal_mask"], dtype=np.bool_)[searched]
+        to_play = np.asarray(data["player"], dtype=np.int32)[searched]
         policy = np.asarray(data["policy"], dtype=np.float32)[searched]
         if legal.shape[1] != self.spec.num_actions or data["returns"].shape[1] != self.spec.num_players:
             raise InvalidParameterError("these self-play rows are of another game or player count than the net's")
         targets = value_targets(
             data["returns"][searched], data["player"][searched], data["root_values"][searched], value_mix
         )
-        if n > self.capacity:
-            observation, policy, targets = (
-                observation[-self.capacity :],
-                policy[-self.capacity :],
-                targets[-self.capacity :],
-            )
-            legal = legal[-self.capacity :]
-            n = self.capacity
+        # Only the newest rows fit when there are more than the buffer holds.
+        keep = slice(max(0, n - self.capacity), n)
+        n = keep.stop - keep.start
         index = (self._next + np.arange(n)) % self.capacity
-        self.observation[index] = observation
-        self.legal_mask[index] = legal
-        self.policy[index] = policy
-        self.value_target[index] = targets
+        self.observation[index] = observation[keep]
+        self.to_play[index] = to_play[keep]
+        self.legal_mask[index] = legal[keep]
+        self.policy[index] = policy[keep]
+        self.value_target[index] = targets[keep]
         self._next = int((self._next + n) % self.capacity)
         self.size = min(self.capacity, self.size + n)
         self.added += n
@@ -112,6 +110,7 @@ class ReplayBuffer:
         index = rng.integers(0, self.size, batch_size)
         return {
             "observation": self.observation[index],
+            "to_play": self.to_play[index],
             "legal_mask": self.legal_mask[index],
             "policy": self.policy[index],
             "value_target": self.value_target[index],

@@ -1,11 +1,13 @@
 //! Small policy-value nets evaluated inside the engine, batched over the leaves of a search.
 //!
-//! A [`Net`] is a multi-layer perceptron: the observation (flat) goes through dense layers
-//! with ReLU, then two heads: a policy head of one logit per action of the game's fixed
+//! A [`Net`] is a multi-layer perceptron: the observation (flat) followed by a one-hot of the
+//! player to move goes through dense layers with ReLU, then two heads: a policy head of one logit per action of the game's fixed
 //! action space, and a value head of one value per player, squashed by `tanh`. Values are
 //! relative to the player to move (the observation is from its point of view): output `k`
 //! is the value of player `(to_play + k) % players`; [`Net::evaluate`] turns them into
-//! player order.
+//! player order. The one-hot is there because the games turn the board to the mover's
+//! side but number their actions the same for every player: without it a net could not
+//! tell which of its actions is which.
 //!
 //! It is written for the shape of the games' observations: large (thousands of floats in
 //! chess and E) and mostly zeros. The first layer adds up the weight rows of the non-zero
@@ -95,14 +97,15 @@ impl NetShape {
     }
 
     /// The tensors of the flat buffer, in order: for each hidden layer `i`, `dense{i}.weight`
-    /// `[in, out]` (a row per input) and `dense{i}.bias` `[out]`; then `policy.weight`
+    /// `[in, out]` (a row per input; the first layer's inputs are the observation's and then
+    /// one per player, the one-hot of the player to move) and `dense{i}.bias` `[out]`; then `policy.weight`
     /// `[actions, last]` (a row per action) and `policy.bias` `[actions]`; then
     /// `value.weight` `[last, players]` and `value.bias` `[players]`.
     #[must_use]
     pub fn tensors(&self) -> Vec<TensorSpec> {
         let spec = |name: String, shape: Vec<usize>| TensorSpec { name, shape };
         let mut out = Vec::with_capacity(2 * self.hidden.len() + 4);
-        let mut width = self.inputs;
+        let mut width = self.inputs + self.players;
         for (i, &h) in self.hidden.iter().enumerate() {
             out.push(spec(format!("dense{i}.weight"), vec![width, h]));
             out.push(spec(format!("dense{i}.bias"), vec![h]));
@@ -216,7 +219,7 @@ impl Net {
             layer
         };
         let mut layers = Vec::with_capacity(shape.hidden.len());
-        let mut width = shape.inputs;
+        let mut width = shape.inputs + shape.players;
         for &h in &shape.hidden {
             layers.push(take(width, h));
             width = h;
@@ -228,7 +231,8 @@ impl Net {
         let first = layers[0];
         let mut plane_rows = Vec::with_capacity(shape.inputs / shape.plane * first.outputs);
         let mut sum = vec![0.0f64; first.outputs];
-        for plane in weights[first.weight..first.bias].chunks_exact(shape.plane * first.outputs) {
+        let observation_rows = first.weight..first.weight + shape.inputs * first.outputs;
+        for plane in weights[observation_rows].chunks_exact(shape.plane * first.outputs) {
             sum.fill(0.0);
             for row in plane.chunks_exact(first.outputs) {
                 for (s, &w) in sum.iter_mut().zip(row) {
@@ -258,15 +262,17 @@ impl Net {
         &self.weights
     }
 
-    /// Runs the hidden layers on one observation; the last layer's activations are left in
-    /// `scratch.front[..last width]`.
-    fn trunk(&self, observation: &[f32], scratch: &mut Scratch) {
+    /// Runs the hidden layers on one observation of `mover`; the last layer's activations
+    /// are left in `scratch.front[..last width]`.
+    fn trunk(&self, observation: &[f32], mover: usize, scratch: &mut Scratch) {
         let first = self.layers[0];
         let out = &mut scratch.front[..first.outputs];
         out.copy_from_slice(&self.weights[first.bias..first.bias + first.outputs]);
         let width = first.outputs;
         let rows = &self.weights[first.weight..first.bias];
         let plane = self.shape.plane;
+        let one_hot = self.shape.inputs + mover;
+        add(out, &rows[one_hot * width..(one_hot + 1) * width]);
         // Mostly zeros: add the rows of the inputs that are not, and a plane that holds one
         // value everywhere as its precomputed row.
         for (p, cells) in observation.chunks_exact(plane).enumerate() {
@@ -335,6 +341,22 @@ impl Net {
         self.weights[policy.bias + action] + dot(hidden, row)
     }
 
+    fn check_players(&self, n: usize, to_play: &[usize]) -> Result<(), Error> {
+        let players = self.shape.players;
+        if to_play.len() != n {
+            return Err(Error::InvalidParameter(format!(
+                "the net was given {} players to move for {n} rows",
+                to_play.len()
+            )));
+        }
+        if let Some(&p) = to_play.iter().find(|&&p| p >= players) {
+            return Err(Error::InvalidParameter(format!(
+                "player {p} to move in a net for {players} players"
+            )));
+        }
+        Ok(())
+    }
+
     fn check_batch(
         &self,
         n: usize,
@@ -378,22 +400,21 @@ impl Net {
         self.check_batch(n, observations, logits, values)?;
         let shape = &self.shape;
         let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
-        if legal.len() != n * actions || to_play.len() != n {
+        if legal.len() != n * actions {
             return Err(Error::InvalidParameter(format!(
-                "the net's legal mask and players to move are for {} and {} rows, not {n}",
+                "the net's legal mask is for {} rows, not {n}",
                 legal.len() / actions.max(1),
-                to_play.len()
             )));
         }
-        if let Some(&p) = to_play.iter().find(|&&p| p >= players) {
-            return Err(Error::InvalidParameter(format!(
-                "player {p} to move in a net for {players} players"
-            )));
-        }
+        self.check_players(n, to_play)?;
         scratch.fit(self);
         let last = self.layers[self.layers.len() - 1].outputs;
         for row in 0..n {
-            self.trunk(&observations[row * inputs..(row + 1) * inputs], scratch);
+            self.trunk(
+                &observations[row * inputs..(row + 1) * inputs],
+                to_play[row],
+                scratch,
+            );
             let hidden = &scratch.front[..last];
             let out = &mut logits[row * actions..(row + 1) * actions];
             // The mask is mostly false (a few dozen of thousands of actions): skip it a
@@ -420,13 +441,15 @@ impl Net {
         Ok(())
     }
 
-    /// The whole forward pass of `n` observations: every action's logit into `logits` (`n`
-    /// rows of `actions`) and the values relative to the mover into `values` (`n` rows of
-    /// `players`, value `k` for player `to_play + k`), as the net was trained to give them.
+    /// The whole forward pass of `n` observations of the players `to_play`: every action's
+    /// logit into `logits` (`n` rows of `actions`) and the values relative to the mover into
+    /// `values` (`n` rows of `players`, value `k` for player `to_play + k`), as the net was
+    /// trained to give them.
     pub fn forward_all(
         &self,
         n: usize,
         observations: &[f32],
+        to_play: &[usize],
         logits: &mut [f32],
         values: &mut [f32],
         scratch: &mut Scratch,
@@ -434,10 +457,15 @@ impl Net {
         self.check_batch(n, observations, logits, values)?;
         let shape = &self.shape;
         let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+        self.check_players(n, to_play)?;
         scratch.fit(self);
         let last = self.layers[self.layers.len() - 1].outputs;
         for row in 0..n {
-            self.trunk(&observations[row * inputs..(row + 1) * inputs], scratch);
+            self.trunk(
+                &observations[row * inputs..(row + 1) * inputs],
+                to_play[row],
+                scratch,
+            );
             let hidden = &scratch.front[..last];
             for (action, out) in logits[row * actions..(row + 1) * actions]
                 .iter_mut()

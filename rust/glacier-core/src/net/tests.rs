@@ -53,10 +53,12 @@ fn tensors(net: &Net) -> Vec<(Vec<usize>, Vec<f64>)> {
         .collect()
 }
 
-/// The reference forward pass of one observation: (logits, values relative to the mover).
-fn reference(net: &Net, observation: &[f32]) -> (Vec<f64>, Vec<f64>) {
+/// The reference forward pass of one observation of `mover`: (logits, values relative to
+/// the mover).
+fn reference(net: &Net, observation: &[f32], mover: usize) -> (Vec<f64>, Vec<f64>) {
     let tensors = tensors(net);
     let mut x: Vec<f64> = observation.iter().map(|&v| f64::from(v)).collect();
+    x.extend((0..net.shape().players).map(|p| if p == mover { 1.0 } else { 0.0 }));
     let layers = net.shape().hidden.len();
     for l in 0..layers {
         let (shape, w) = &tensors[2 * l];
@@ -136,11 +138,19 @@ fn forward_all_matches_the_reference() {
         let mut logits = vec![0.0; n * shape.actions];
         let mut values = vec![0.0; n * shape.players];
         let mut scratch = Scratch::new();
-        net.forward_all(n, &observations, &mut logits, &mut values, &mut scratch)
-            .unwrap();
+        let to_play: Vec<usize> = (0..n).map(|i| i % shape.players).collect();
+        net.forward_all(
+            n,
+            &observations,
+            &to_play,
+            &mut logits,
+            &mut values,
+            &mut scratch,
+        )
+        .unwrap();
         for row in 0..n {
             let obs = &observations[row * shape.inputs..(row + 1) * shape.inputs];
-            let (want_logits, want_values) = reference(&net, obs);
+            let (want_logits, want_values) = reference(&net, obs, to_play[row]);
             for (a, &want) in want_logits.iter().enumerate() {
                 let got = logits[row * shape.actions + a];
                 assert!(
@@ -184,7 +194,7 @@ fn evaluate_gives_legal_logits_and_values_in_player_order() {
             .unwrap();
         for row in 0..n {
             let obs = &observations[row * shape.inputs..(row + 1) * shape.inputs];
-            let (want_logits, want_values) = reference(&net, obs);
+            let (want_logits, want_values) = reference(&net, obs, to_play[row]);
             for (a, &want) in want_logits.iter().enumerate() {
                 let got = logits[row * shape.actions + a];
                 if legal[row * shape.actions + a] {
@@ -219,9 +229,10 @@ fn the_scratch_serves_nets_of_any_width_in_turn() {
         let obs = random_observations(1, shape, &mut rng);
         let mut logits = vec![0.0; shape.actions];
         let mut values = vec![0.0; shape.players];
-        net.forward_all(1, &obs, &mut logits, &mut values, &mut scratch)
+        let mover = shape.players - 1;
+        net.forward_all(1, &obs, &[mover], &mut logits, &mut values, &mut scratch)
             .unwrap();
-        let (want_logits, want_values) = reference(net, &obs);
+        let (want_logits, want_values) = reference(net, &obs, mover);
         assert!(logits.iter().zip(&want_logits).all(|(&g, &w)| close(g, w)));
         assert!(values.iter().zip(&want_values).all(|(&g, &w)| close(g, w)));
     }
@@ -237,7 +248,7 @@ fn bad_nets_and_buffers_are_refused() {
         players: 2,
     };
     let n = shape.num_weights();
-    assert_eq!(n, 10 * 4 + 4 + 3 * 4 + 3 + 4 * 2 + 2);
+    assert_eq!(n, (10 + 2) * 4 + 4 + 3 * 4 + 3 + 4 * 2 + 2);
     assert!(Net::new(shape.clone(), vec![0.0; n - 1]).is_err());
     let mut weights = vec![0.0; n];
     weights[5] = f32::NAN;
@@ -276,10 +287,24 @@ fn bad_nets_and_buffers_are_refused() {
     let mut scratch = Scratch::new();
     let (mut logits, mut values) = (vec![0.0; 6], vec![0.0; 4]);
     assert!(net
-        .forward_all(2, &[0.0; 19], &mut logits, &mut values, &mut scratch)
+        .forward_all(
+            2,
+            &[0.0; 19],
+            &[0, 1],
+            &mut logits,
+            &mut values,
+            &mut scratch
+        )
         .is_err());
     assert!(net
-        .forward_all(2, &[0.0; 20], &mut logits, &mut values, &mut scratch)
+        .forward_all(
+            2,
+            &[0.0; 20],
+            &[0, 1],
+            &mut logits,
+            &mut values,
+            &mut scratch
+        )
         .is_ok());
     let legal = [true; 6];
     let zeros = [0.0; 20];
