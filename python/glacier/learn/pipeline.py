@@ -78,13 +78,13 @@ class TrainConfig:
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     buffer_positions: int = 100_000
     batch_size: int = 256
-    replay_ratio: float = 4.0
+    replay_ratio: float = 16.0
     """Training samples drawn per new position."""
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
-    value_mix: float = 0.0
+    value_mix: float = 0.5
     """How much of the value target is the search's root value (the rest: the final return)."""
-    gate_games: int = 40
+    gate_games: int = 30
     gate_threshold: float = 0.55
     """The score in the gate match that makes a new net the best (above 1: none ever does)."""
     gate_simulations: Optional[int] = None
