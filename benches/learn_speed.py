@@ -27,7 +27,7 @@ import glacier
 from glacier import learn, search
 from glacier.learn import netfile
 
-GAMES = ["ice_age_chess", "ice_cube_checkers", "kings_court", "kuba", "martian_chinese_checkers"]
+GAMES = list(glacier.GAMES)
 
 
 def net_for(game: str, hidden: tuple[int, ...] | None = None) -> learn.Net:
@@ -36,7 +36,7 @@ def net_for(game: str, hidden: tuple[int, ...] | None = None) -> learn.Net:
         try:
             return learn.baseline(game)
         except glacier.GlacierError:
-            hidden = learn.DEFAULT_HIDDEN[game]
+            hidden = learn.DEFAULT_HIDDEN
     spec = learn.spec_for(game, hidden)
     rng = np.random.default_rng(0)
     tensors = {k: (rng.standard_normal(s) * 0.1).astype(np.float32) for k, s in netfile.tensor_shapes(spec).items()}

@@ -11,33 +11,33 @@ Games at equal simulations are played all at once (:func:`glacier.learn.match`, 
 searches batched), with two opening moves drawn from the searches' visits (or at random for
 the other player) so that deterministic players do not repeat one game; games at equal time
 one at a time (``glacier.arena``, one thread, so that each player has the core it is timed
-on), with the same random opening moves. Prints one line per match.
+on), each from two random opening plies (``opening_plies=2``). Prints one line per match.
 
-    python benches/learn_strength.py [--only ice_cube_checkers,kuba] [--games 100]
+    python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
         [--timed-games 20] [--net PATH] [--parts sims,time]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import time
-from typing import Any
 
 import glacier
 from glacier import learn, players
 from glacier.arena import ArenaResult
 
-#: (label, game, params)
-GAMES = [
-    ("ice_age_chess", "ice_age_chess", {}),
-    ("ice_cube_checkers", "ice_cube_checkers", {}),
-    ("kings_court", "kings_court", {}),
-    ("kuba", "kuba", {}),
-    ("e2", "martian_chinese_checkers", {"players": 2}),
-    ("e3", "martian_chinese_checkers", {"players": 3}),
-    ("e6", "martian_chinese_checkers", {"players": 6}),
-]
+
+def matches() -> list[tuple[str, str, dict[str, int]]]:
+    """(label, game, params): every game, and a game of several player counts with each
+    count it lists seats for (labelled ``GAME-Np``)."""
+    out = []
+    for game in glacier.GAMES:
+        counts = sorted(glacier.game_spec(game).seats)
+        if len(counts) == 1:
+            out.append((game, game, {}))
+        else:
+            out.extend((f"{game}-{n}p", game, {"players": n}) for n in counts)
+    return out
 
 
 def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
@@ -48,28 +48,6 @@ def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
     )
 
 
-class Opening:
-    """A player that makes ``plies`` random moves first (seeded), then leaves it to ``inner``."""
-
-    def __init__(self, inner: Any, plies: int, seed: int) -> None:
-        self.inner = inner
-        self.plies = plies
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    @property
-    def name(self) -> str:
-        return str(self.inner.name)
-
-    def choose(self, state: Any) -> str:
-        if len(state.moves) < self.plies:
-            return self.rng.choice(state.legal_moves())
-        return str(self.inner.choose(state))
-
-    def spawn(self, seed: int) -> Opening:
-        return Opening(self.inner.spawn(seed), self.plies, seed)
-
-
 def timed(
     label: str, game: str, params: dict[str, int], net: learn.Net, opponent: str, seconds: float, games: int
 ) -> None:
@@ -77,15 +55,13 @@ def timed(
     ours = players.NetPlayer(None, None, 0, seconds=seconds, net=net)
     ours.path = str(net.path) if net.path else None
     theirs = players.from_spec(opponent)
-    result = glacier.arena(
-        game, [Opening(ours, 2, 0), Opening(theirs, 2, 1)], games=games, seed=2026, threads=1, **params
-    )
+    result = glacier.arena(game, [ours, theirs], games=games, seed=2026, threads=1, opening_plies=2, **params)
     print(line(label, f"net at {seconds:g}s vs {opponent}", result, time.perf_counter() - start), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default=",".join(g[0] for g in GAMES))
+    parser.add_argument("--only", default=",".join(label for label, _, _ in matches()))
     parser.add_argument("--games", type=int, default=100, help="games at equal simulations")
     parser.add_argument("--timed-games", type=int, default=20, help="games at equal time")
     parser.add_argument("--simulations", type=int, default=64)
@@ -94,7 +70,7 @@ def main() -> None:
     parser.add_argument("--parts", default="sims,time")
     args = parser.parse_args()
     parts = args.parts.split(",")
-    for label, game, params in GAMES:
+    for label, game, params in matches():
         if label not in args.only.split(","):
             continue
         net = learn.load(args.net) if args.net else learn.baseline(game, **params)

@@ -4,6 +4,7 @@ bad file is refused with a clear InvalidNetError, nothing half-written."""
 from __future__ import annotations
 
 import json
+import math
 import struct
 from pathlib import Path
 
@@ -14,6 +15,12 @@ import glacier
 from glacier import learn
 from glacier.errors import InvalidNetError
 from glacier.learn import netfile
+
+#: Games picked by what they are, not by name: the smallest observations first, and a game
+#: of several player counts.
+BY_SIZE = sorted(glacier.GAMES, key=lambda g: math.prod(glacier.observation_shape(g)))
+SMALL, OTHER = BY_SIZE[0], BY_SIZE[1]
+MULTI = next(g for g in glacier.GAMES if len(glacier.game_spec(g).seats) > 1)
 
 
 def random_net(game: str, hidden: tuple[int, ...] = (16, 8), seed: int = 0, **params: object) -> learn.Net:
@@ -41,30 +48,30 @@ def test_the_safetensors_package_reads_and_writes_glacier_nets(tmp_path: Path) -
     safetensors_numpy = pytest.importorskip("safetensors.numpy")
     from safetensors import safe_open
 
-    net = random_net("kuba")
+    net = random_net(OTHER)
     learn.save(tmp_path / "ours.safetensors", net)
     theirs = safetensors_numpy.load_file(str(tmp_path / "ours.safetensors"))
     assert set(theirs) == set(net.tensors)
     assert all(np.array_equal(theirs[k], net.tensors[k]) for k in theirs)
     with safe_open(str(tmp_path / "ours.safetensors"), "np") as f:
         meta = f.metadata()
-    assert meta["game"] == "kuba" and json.loads(meta["hidden"]) == [16, 8]
+    assert meta["game"] == OTHER and json.loads(meta["hidden"]) == [16, 8]
     safetensors_numpy.save_file(net.tensors, str(tmp_path / "theirs.safetensors"), metadata=net.spec.metadata())
     assert learn.load(tmp_path / "theirs.safetensors").digest() == net.digest()
 
 
 def test_e_nets_are_per_player_count(tmp_path: Path) -> None:
-    net = random_net("martian_chinese_checkers", players=3)
+    net = random_net(MULTI, players=3)
     assert net.spec.num_players == 3 and net.params["players"] == 3
     learn.save(tmp_path / "e3.safetensors", net)
-    assert learn.load(tmp_path / "e3.safetensors", "martian_chinese_checkers", players=3).spec.num_players == 3
+    assert learn.load(tmp_path / "e3.safetensors", MULTI, players=3).spec.num_players == 3
     with pytest.raises(InvalidNetError, match="players"):
-        learn.load(tmp_path / "e3.safetensors", "martian_chinese_checkers", players=2)
+        learn.load(tmp_path / "e3.safetensors", MULTI, players=2)
 
 
 def test_the_evaluator_puts_the_movers_values_in_player_order() -> None:
-    net = random_net("martian_chinese_checkers", players=3)
-    states = [glacier.new_game("martian_chinese_checkers", players=3) for _ in range(3)]
+    net = random_net(MULTI, players=3)
+    states = [glacier.new_game(MULTI, players=3) for _ in range(3)]
     for k, state in enumerate(states):
         for _ in range(k):
             state.play(state.legal_moves()[0])
@@ -88,7 +95,7 @@ def test_a_missing_file_or_a_directory(tmp_path: Path) -> None:
 
 
 def test_every_truncation_is_refused(tmp_path: Path) -> None:
-    net = random_net("ice_cube_checkers", hidden=(4,))
+    net = random_net(SMALL, hidden=(4,))
     learn.save(tmp_path / "net.safetensors", net)
     raw = (tmp_path / "net.safetensors").read_bytes()
     (size,) = struct.unpack("<Q", raw[:8])
@@ -114,30 +121,30 @@ def _rewrite(path: Path, edit_header: object = None, edit_data: object = None) -
 
 def test_another_game_another_shape_and_bad_metadata(tmp_path: Path) -> None:
     path = tmp_path / "net.safetensors"
-    learn.save(path, random_net("ice_cube_checkers"))
-    with pytest.raises(InvalidNetError, match="for ice_cube_checkers, not for kuba"):
-        learn.load(path, "kuba")
+    learn.save(path, random_net(SMALL))
+    with pytest.raises(InvalidNetError, match=f"for {SMALL}, not for {OTHER}"):
+        learn.load(path, OTHER)
     # A net that claims to be Kuba's but has Ice Cube Checkers' shapes.
-    _rewrite(path, lambda h: h["__metadata__"].update(game="kuba"))
+    _rewrite(path, lambda h: h["__metadata__"].update(game=OTHER))
     with pytest.raises(InvalidNetError, match="observations of shape"):
         learn.load(path)
-    learn.save(path, random_net("ice_cube_checkers"))
+    learn.save(path, random_net(SMALL))
     _rewrite(path, lambda h: h["__metadata__"].update(num_actions="16"))
     with pytest.raises(InvalidNetError, match="policy"):
         learn.load(path)
-    learn.save(path, random_net("ice_cube_checkers"))
+    learn.save(path, random_net(SMALL))
     _rewrite(path, lambda h: h["__metadata__"].update(format_version="2"))
     with pytest.raises(InvalidNetError, match="format version 2"):
         learn.load(path)
-    learn.save(path, random_net("ice_cube_checkers"))
+    learn.save(path, random_net(SMALL))
     _rewrite(path, lambda h: h.pop("__metadata__"))
     with pytest.raises(InvalidNetError, match="metadata"):
         learn.load(path)
-    learn.save(path, random_net("ice_cube_checkers"))
+    learn.save(path, random_net(SMALL))
     _rewrite(path, lambda h: h["__metadata__"].update(game="go"))
     with pytest.raises(InvalidNetError, match="cannot make"):
         learn.load(path)
-    learn.save(path, random_net("ice_cube_checkers"))
+    learn.save(path, random_net(SMALL))
     _rewrite(path, lambda h: h["__metadata__"].update(hidden="[16, 9]"))
     with pytest.raises(InvalidNetError, match="shape"):
         learn.load(path)
@@ -149,7 +156,7 @@ def test_another_game_another_shape_and_bad_metadata(tmp_path: Path) -> None:
 def test_nan_and_infinite_weights_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "net.safetensors"
     for bad in (np.nan, np.inf, -np.inf):
-        learn.save(path, random_net("kuba"))
+        learn.save(path, random_net(OTHER))
 
         def poison(header: dict[str, object], data: bytearray, bad: float = bad) -> None:
             start = header["dense1.bias"]["data_offsets"][0]  # type: ignore[index]
@@ -158,7 +165,7 @@ def test_nan_and_infinite_weights_are_refused(tmp_path: Path) -> None:
         _rewrite(path, edit_data=poison)
         with pytest.raises(InvalidNetError, match="NaN or infinite"):
             learn.load(path)
-    net = random_net("kuba")
+    net = random_net(OTHER)
     net.tensors["value.bias"][0] = np.nan
     before = (tmp_path / "net.safetensors").read_bytes()
     with pytest.raises(InvalidNetError, match="NaN or infinite"):
@@ -168,7 +175,7 @@ def test_nan_and_infinite_weights_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_net_of_the_wrong_tensors_cannot_be_made() -> None:
-    net = random_net("kuba")
+    net = random_net(OTHER)
     tensors = dict(net.tensors)
     tensors["policy.weight"] = tensors["policy.weight"][:, :-1]
     with pytest.raises(InvalidNetError, match="shape"):

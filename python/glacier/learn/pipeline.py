@@ -50,15 +50,9 @@ __all__ = [
     "train",
 ]
 
-#: The hidden layers of each game's net unless told otherwise: sized so that MCTS with the
-#: net runs at a good share of the speed of MCTS with the game's heuristic (docs/learning.md).
-DEFAULT_HIDDEN: dict[str, tuple[int, ...]] = {
-    "ice_age_chess": (128, 64),
-    "ice_cube_checkers": (64, 64),
-    "kings_court": (128, 64),
-    "kuba": (128, 64),
-    "martian_chinese_checkers": (128, 64),
-}
+#: The hidden layers of a net unless told otherwise: small enough that MCTS with the net runs
+#: at a good share of the speed of MCTS with a game's heuristic (docs/learning.md, "Speed").
+DEFAULT_HIDDEN: tuple[int, ...] = (64, 64)
 
 #: How much of the memory a replay buffer may take, at most.
 BUFFER_BYTES = 1 << 30
@@ -100,7 +94,7 @@ class TrainConfig:
 
     def resolved(self) -> TrainConfig:
         """This config with the game's full parameters and default layer sizes filled in."""
-        spec = nets.spec_for(self.game, self.hidden or DEFAULT_HIDDEN.get(self.game, (128, 64)), **self.params)
+        spec = nets.spec_for(self.game, self.hidden or DEFAULT_HIDDEN, **self.params)
         return replace(self, params=spec.params, hidden=spec.hidden)
 
     def check(self) -> None:

@@ -26,7 +26,7 @@ from ..errors import InvalidParameterError
 
 __all__ = [
     "AZ_COLUMNS",
-    "DEFAULT_TEMPERATURE_MOVES",
+    "TEMPERATURE_MOVES_PER_PLAYER",
     "SelfPlaySettings",
     "engine_evaluator",
     "mean_game_length",
@@ -53,15 +53,9 @@ AZ_COLUMNS = (
     "searched",
 )
 
-#: Moves of each game drawn in proportion to the visits before play turns to the most
-#: visited (about the opening of a game; E's games are long).
-DEFAULT_TEMPERATURE_MOVES: dict[str, int] = {
-    "ice_age_chess": 20,
-    "ice_cube_checkers": 8,
-    "kings_court": 12,
-    "kuba": 12,
-    "martian_chinese_checkers": 30,
-}
+#: Moves per player (so plies: this times the number of players) at the start of each game
+#: drawn in proportion to the visits before play turns to the most visited.
+TEMPERATURE_MOVES_PER_PLAYER = 8
 
 
 @dataclass(frozen=True)
@@ -78,7 +72,7 @@ class SelfPlaySettings:
     dirichlet_fraction: float = 0.25
     temperature: float = 1.0
     temperature_moves: Optional[int] = None
-    """None: the game's entry of :data:`DEFAULT_TEMPERATURE_MOVES`."""
+    """None: :data:`TEMPERATURE_MOVES_PER_PLAYER` times the number of players."""
     max_moves: Optional[int] = None
     """Stop a game after this many moves (its rows then get zero returns); None: play to the end."""
 
@@ -164,9 +158,7 @@ def play_games(
     obs_shape = tuple(probe.observation_shape)
     alpha = settings.dirichlet_alpha or _dirichlet_alpha(game, params)
     temperature_moves = (
-        settings.temperature_moves
-        if settings.temperature_moves is not None
-        else DEFAULT_TEMPERATURE_MOVES.get(game, 10)
+        settings.temperature_moves if settings.temperature_moves is not None else TEMPERATURE_MOVES_PER_PLAYER * players
     )
     searcher = search.MCTS(
         game,
