@@ -117,9 +117,9 @@ def match(
             if t.state.is_terminal():
                 returns = t.state.returns()
                 winner = next((t.order[s] for s, r in enumerate(returns) if r > 0), None)
-                done.append(GameResult(t.index, t.order, winner, len(t.state.moves), t.state))
+                done.append(GameResult(t.index, t.order, winner, len(t.state.moves), t.state, opening_moves))
             else:
                 still.append(t)
         tables = still
     done.sort(key=lambda r: r.number)
-    return _summarise(game, names, done, start.params.get("max_plies"))
+    return _summarise(game, names, done, start.params.get("max_plies"), opening_moves)
