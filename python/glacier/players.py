@@ -14,6 +14,7 @@ line's ``glacier arena`` and ``glacier play`` take them.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -218,6 +219,11 @@ class MCTSPlayer:
         )
 
 
+#: The longest slice of a timed search with a net (:class:`NetPlayer`): how far past its time
+#: a move may run.
+NET_SLICE_SECONDS = 0.02
+
+
 class NetPlayer(MCTSPlayer):
     """MCTS with a trained net as its evaluator (:mod:`glacier.learn`): the net file ``path``,
     or with ``path=None`` the net glacier ships for the game being played
@@ -259,7 +265,33 @@ class NetPlayer(MCTSPlayer):
 
             self.evaluator = baseline(state.game, **state.params)
             self._searcher = None
-        return super().choose(state)
+        if self.seconds is None:
+            return super().choose(state)
+        return self._choose_in_time(state, self.seconds)
+
+    def _choose_in_time(self, state: Any, seconds: float) -> str:
+        """Searches in slices of simulations on one kept tree until ``seconds`` have passed
+        (a batched search counts simulations, not time), each slice at most
+        :data:`NET_SLICE_SECONDS` long at the speed measured so far."""
+        if self._searcher is None or self._searcher.game != state.game:
+            self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
+        start = time.monotonic()
+        done, size = 0, 16
+        while True:
+            result = self._searcher.search(
+                state, simulations=size, temperature=self.temperature, batch_size=self.batch_size
+            )
+            done += result.simulations
+            elapsed = time.monotonic() - start
+            left = seconds - elapsed
+            if left <= 0 or (self.simulations is not None and done >= self.simulations):
+                break
+            rate = done / max(elapsed, 1e-6)
+            size = max(1, int(rate * min(left, NET_SLICE_SECONDS)))
+            if self.simulations is not None:
+                size = min(size, self.simulations - done)
+        self.last = result._replace(simulations=done, seconds=elapsed)
+        return result.move
 
     def spawn(self, seed: int) -> NetPlayer:
         return NetPlayer(
