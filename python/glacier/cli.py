@@ -324,10 +324,12 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 )
 @click.option(
     "--opponent",
-    type=click.Choice(["mcts", "alphabeta", "montecarlo", "random"]),
+    callback=lambda ctx, param, value: _check_opponent(value),
+    metavar="mcts|alphabeta|montecarlo|random|baseline|net:PATH",
     help="Another kind of computer player instead of a level: mcts: tree search in the engine; "
     "alphabeta: alpha-beta (two-player games); montecarlo: each move scored by random playouts; "
-    "random: uniformly random moves.",
+    "random: uniformly random moves; baseline: tree search with the trained net glacier ships "
+    "for the game; net:PATH: tree search with the net file PATH (see 'glacier train').",
 )
 @click.option(
     "--seconds",
@@ -414,14 +416,27 @@ def play(
     terminal.run(state, you, computers, save, prompt, click.echo)
 
 
+#: The kinds of ``glacier play --opponent`` besides ``net:PATH``.
+OPPONENTS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
+
+
+def _check_opponent(value: Optional[str]) -> Optional[str]:
+    if value is None or value in OPPONENTS or (value.startswith("net:") and len(value) > 4):
+        return value
+    raise click.BadParameter(f"{value!r} is not one of {', '.join(OPPONENTS)} or net:PATH", param_hint="--opponent")
+
+
 def _opponent(opponent: str, seconds: float, simulations: Optional[int], playouts: int, seed: Optional[int]) -> Any:
     """The computer player of ``glacier play --opponent``."""
     import random
 
-    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, RandomPlayer
+    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, NetPlayer, RandomPlayer
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    if opponent == "baseline" or opponent.startswith("net:"):
+        path = None if opponent == "baseline" else opponent[4:]
+        return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)
     if opponent == "mcts":
         return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
     if opponent == "alphabeta":

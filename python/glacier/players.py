@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -253,26 +253,36 @@ class NetPlayer(MCTSPlayer):
         return f"net:{self.path}:{budget}" if self.path is not None else f"baseline:{budget}"
 
     def choose(self, state: Any) -> str:
-        net = self.evaluator
-        if (
-            net is None
-            or getattr(net, "game", state.game) != state.game
-            or (self.path is None and getattr(net, "params", state.params) != state.params)
-        ):
-            if self.path is not None:
-                raise InvalidParameterError(f"the net {self.path} is for {getattr(net, 'game', '?')}, not {state.game}")
-            from .learn.nets import baseline
-
-            self.evaluator = baseline(state.game, **state.params)
-            self._searcher = None
+        self._find_net(state)
         if self.seconds is None:
             return super().choose(state)
-        return self._choose_in_time(state, self.seconds)
+        move = self.choose_until(state, self.seconds)
+        assert move is not None
+        return move
 
-    def _choose_in_time(self, state: Any, seconds: float) -> str:
+    def _find_net(self, state: Any) -> None:
+        """Checks the net against ``state``'s game; a baseline player loads the game's net."""
+        net = self.evaluator
+        spec = getattr(net, "spec", None)
+        if net is not None and (spec is None or (spec.game, spec.num_players) == (state.game, state.num_players)):
+            return
+        if self.path is not None:
+            assert spec is not None
+            raise InvalidParameterError(
+                f"the net {self.path} is for {spec.game} with {spec.num_players} players, "
+                f"not {state.game} with {state.num_players}"
+            )
+        from .learn.nets import baseline
+
+        self.evaluator = baseline(state.game, **state.params)
+        self._searcher = None
+
+    def choose_until(self, state: Any, seconds: float, stop: Optional[Callable[[], bool]] = None) -> Optional[str]:
         """Searches in slices of simulations on one kept tree until ``seconds`` have passed
         (a batched search counts simulations, not time), each slice at most
-        :data:`NET_SLICE_SECONDS` long at the speed measured so far."""
+        :data:`NET_SLICE_SECONDS` long at the speed measured so far; None if ``stop()``
+        said stop between two slices."""
+        self._find_net(state)
         if self._searcher is None or self._searcher.game != state.game:
             self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
         start = time.monotonic()
@@ -282,6 +292,8 @@ class NetPlayer(MCTSPlayer):
                 state, simulations=size, temperature=self.temperature, batch_size=self.batch_size
             )
             done += result.simulations
+            if stop is not None and stop():
+                return None
             elapsed = time.monotonic() - start
             left = seconds - elapsed
             if left <= 0 or (self.simulations is not None and done >= self.simulations):

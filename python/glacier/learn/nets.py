@@ -138,16 +138,21 @@ def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **param
     """Reads the net at ``path`` and checks it against its game: raises
     :class:`glacier.errors.InvalidNetError` for a missing, truncated or corrupt file, NaN or
     infinite weights, a net whose shapes are not its game's, or (when ``game`` or
-    ``params`` are given) a net made for another game or other parameters."""
+    ``params`` are given) a net made for another game, or for parameters under which the
+    game's shapes differ (E's number of players; another ply limit is fine)."""
     path = Path(path)
     spec, tensors = netfile.read(path)
     if game is not None and spec.game != game:
         raise InvalidNetError(f"{path} is a net for {spec.game}, not for {game}")
     full, shape, actions, players = _game_facts(spec.game, spec.params)
     if params:
-        wanted = _game_facts(spec.game, {**full, **params})[0]
-        if wanted != full:
-            raise InvalidNetError(f"{path} is a net for {spec.game} with {full}, not with {wanted}")
+        # A net plays any parameters that keep its shapes (another ply limit, say).
+        wanted, *shapes = _game_facts(spec.game, {**full, **params})
+        if tuple(shapes) != (shape, actions, players):
+            raise InvalidNetError(
+                f"{path} is a net for {spec.game} with {full}; with {wanted} the game has "
+                f"observations {list(shapes[0])}, {shapes[1]} actions and {shapes[2]} players"
+            )
     if spec.observation_shape != shape or math.prod(shape) != spec.inputs:
         raise InvalidNetError(
             f"{path} is a net for observations of shape {list(spec.observation_shape)}; {spec.game} has {list(shape)}"
