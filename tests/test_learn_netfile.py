@@ -83,7 +83,7 @@ def test_the_evaluator_puts_the_movers_values_in_player_order() -> None:
     _, relative = net.forward(observations, to_play)
     for row, mover in enumerate(to_play):
         for k in range(3):
-            assert values[row, (mover + k) % 3] == relative[row, k]
+            assert abs(values[row, (mover + k) % 3] - relative[row, k]) <= 1e-5  # engine and numpy
     assert logits.shape == legal.shape and logits.dtype == np.float32
 
 

@@ -44,28 +44,49 @@ def spec_for(game: str, hidden: tuple[int, ...], training: Optional[dict[str, An
     return NetSpec(game, full, shape, actions, players, tuple(hidden), dict(training or {}))
 
 
-class Net:
-    """A policy-value net for one game: an evaluator for :mod:`glacier.search`.
+def _checked(spec: NetSpec, tensors: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
+    """``tensors`` as contiguous float32 arrays, checked against ``spec``."""
+    shapes = netfile.tensor_shapes(spec)
+    if set(tensors) != set(shapes):
+        raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
+    out = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
+    for name, shape in shapes.items():
+        if out[name].shape != shape:
+            raise InvalidNetError(f"tensor {name} has shape {out[name].shape}, not {shape}")
+        if not np.isfinite(out[name]).all():
+            raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+    return out
 
-    ``net(observations, legal, to_play)`` takes a batch of leaves (``[B, *observation_shape]``
-    float32, ``[B, num_actions]`` bool, ``[B]`` players to move) and returns prior logits
-    ``[B, num_actions]`` and every player's value ``[B, num_players]`` (float32, in player
-    order), computed with numpy. :meth:`forward` gives the net's own outputs (values
-    relative to the mover).
+
+class Net(_native.NativeNet):
+    """A policy-value net for one game, evaluated by the engine: an evaluator for
+    :mod:`glacier.search` that the searches run in Rust, batched over their leaves, with the
+    GIL released.
+
+    ``net(observations, legal, to_play)`` evaluates a batch in the engine too: leaves
+    ``[B, *observation_shape]`` float32, ``[B, num_actions]`` bool and ``[B]`` players to
+    move give prior logits ``[B, num_actions]`` and every player's value
+    ``[B, num_players]`` (float32, in player order). :meth:`forward` is the same net in
+    numpy, giving its own outputs (values relative to the mover).
     """
 
-    def __init__(self, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> None:
-        shapes = netfile.tensor_shapes(spec)
-        if set(tensors) != set(shapes):
-            raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
+    spec: NetSpec
+    tensors: dict[str, npt.NDArray[np.float32]]
+    path: Optional[Path]
+
+    def __new__(cls, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> Net:
+        checked = _checked(spec, tensors)
+        flat = np.concatenate([checked[name].ravel() for name in netfile.tensor_shapes(spec)])
+        self = super().__new__(
+            cls, spec.game, list(spec.observation_shape), list(spec.hidden), spec.num_actions, spec.num_players, flat
+        )
         self.spec = spec
-        self.tensors = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
-        for name, shape in shapes.items():
-            if self.tensors[name].shape != shape:
-                raise InvalidNetError(f"tensor {name} has shape {self.tensors[name].shape}, not {shape}")
-            if not np.isfinite(self.tensors[name]).all():
-                raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+        self.tensors = checked
         self.path = path
+        return self
+
+    def __init__(self, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> None:
+        pass  # made by __new__
 
     @property
     def game(self) -> str:
@@ -119,14 +140,9 @@ class Net:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         if to_play is None:
             raise InvalidNetError("a net evaluator needs the player to move of every leaf (to_play)")
-        movers = np.asarray(to_play, dtype=np.int64).reshape(-1)
-        logits, relative = self.forward(observations, movers)
-        n, players = relative.shape
-        # relative[:, k] is player (mover + k)'s value.
-        columns = (movers[:, None] + np.arange(players)[None, :]) % players
-        values = np.empty_like(relative)
-        values[np.arange(n)[:, None], columns] = relative
-        return logits, values
+        movers = np.ascontiguousarray(np.asarray(to_play, dtype=np.int64).reshape(-1))
+        observations = np.ascontiguousarray(observations, dtype=np.float32)
+        return super().__call__(observations, legal, movers)
 
 
 def save(path: Union[str, os.PathLike[str]], net: Net) -> None:
@@ -147,11 +163,11 @@ def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **param
     full, shape, actions, players = _game_facts(spec.game, spec.params)
     if params:
         # A net plays any parameters that keep its shapes (another ply limit, say).
-        wanted, *shapes = _game_facts(spec.game, {**full, **params})
-        if tuple(shapes) != (shape, actions, players):
+        wanted, other_shape, other_actions, other_players = _game_facts(spec.game, {**full, **params})
+        if (other_shape, other_actions, other_players) != (shape, actions, players):
             raise InvalidNetError(
                 f"{path} is a net for {spec.game} with {full}; with {wanted} the game has "
-                f"observations {list(shapes[0])}, {shapes[1]} actions and {shapes[2]} players"
+                f"observations {list(other_shape)}, {other_actions} actions and {other_players} players"
             )
     if spec.observation_shape != shape or math.prod(shape) != spec.inputs:
         raise InvalidNetError(

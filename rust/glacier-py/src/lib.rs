@@ -16,6 +16,7 @@ mod batch;
 mod convert;
 mod errors;
 mod interrupt;
+mod net;
 mod records;
 mod search;
 mod state;
@@ -153,5 +154,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     records::register(m)?;
     search::register(m)?;
+    net::register(m)?;
     Ok(())
 }
