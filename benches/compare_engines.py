@@ -5,9 +5,13 @@
 runs each measurement in both interpreters (each with its own glacier installed, e.g. a
 venv built from an older commit and this one), alternately, ``--rounds`` times, and prints
 the best rate of each and their ratio. Measured: random playouts (1 thread, seed 1, the
-same games where the rules did not change), bulk perft (1 thread), ``copy()`` of a state at
-ply 0 and at ply 1000, and, for the new build only, perft with and without a
-transposition table. Not a test (pytest does not collect it): it needs two builds.
+same games where the rules did not change), bulk perft (1 thread), perft and playouts on 2
+threads, the batched environment (steps of sampled actions with kept observation and mask
+buffers, 1 and 2 threads), MCTS simulations per second (the engine's rollouts and heuristic
+on one thread, tree- and root-parallel on 2 threads, and a batched numpy evaluator through
+``mcts_batch``), ``copy()`` of a state at ply 0 and at ply 1000, and, for the new build only,
+perft with and without a transposition table. Not a test (pytest does not collect it): it
+needs two builds.
 """
 
 from __future__ import annotations
@@ -37,6 +41,48 @@ elif which == "perft":
                         ("martian_chinese_checkers", 5)]:
         state = glacier.new_game(game)
         out[game] = best(lambda: state.perft(depth))
+elif which == "threads":
+    for game, depth in [("ice_age_chess", 6), ("kuba", 7), ("martian_chinese_checkers", 5)]:
+        state = glacier.new_game(game)
+        out[f"perft {game}"] = best(lambda: state.perft(depth, threads=2))
+    for game in ("kuba", "kings_court"):
+        out[f"playouts {game}"] = best(lambda: int(glacier.playouts(game, 2000, seed=1, threads=2).length.sum()))
+elif which == "env":
+    import numpy as np
+    from glacier.batch import VectorEnv
+    for game, envs, threads in [("ice_age_chess", 256, 1), ("ice_age_chess", 256, 2), ("kuba", 64, 1),
+                                ("martian_chinese_checkers", 256, 2)]:
+        env = VectorEnv(game, envs, seed=1, threads=threads)
+        obs = np.zeros((envs, *env.observation_shape), np.float32)
+        masks = np.zeros((envs, env.num_actions), np.bool_)
+        def steps(env=env, obs=obs, masks=masks, envs=envs):
+            for _ in range(200):
+                env.step(env.sample_actions(), observations_out=obs, masks_out=masks)
+            return 200 * envs
+        out[f"{game} x{envs} {threads}t"] = best(steps)
+elif which == "mcts":
+    import numpy as np
+    from glacier import search
+    for game in glacier.GAMES:
+        state = glacier.new_game(game)
+        for evaluator in ("rollout", "heuristic"):
+            sims = 20000 if evaluator == "heuristic" else 600
+            out[f"{game} {evaluator}"] = best(
+                lambda: search.mcts(state, simulations=sims, evaluator=evaluator, seed=1).simulations)
+    state = glacier.new_game("kuba")
+    for parallel in ("tree", "root"):
+        out[f"kuba rollout 2t {parallel}"] = best(lambda: search.mcts(
+            state, simulations=2000, seed=1, threads=2, parallel=parallel).simulations)
+elif which == "mcts_batch":
+    import numpy as np
+    from glacier import search
+    for game in glacier.GAMES:
+        states = [glacier.new_game(game) for _ in range(64)]
+        players = states[0].num_players
+        def evaluator(observations, legal, players=players):
+            return np.zeros(legal.shape, np.float32), np.zeros((legal.shape[0], players), np.float32)
+        out[game] = best(lambda: sum(r.simulations for r in search.mcts_batch(
+            states, evaluator, simulations=400, batch_size=2, seed=1)))
 elif which == "copy":
     state = glacier.new_game("martian_chinese_checkers", max_plies=5000)
     rng = random.Random(0)
@@ -65,8 +111,20 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("new", nargs="?", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--only", help="comma-separated measurements (playouts, perft, threads, env, mcts, ...)")
     args = parser.parse_args()
-    for which, unit in (("playouts", "plies/s"), ("perft", "leaves/s"), ("copy", "copies/s")):
+    only = set(args.only.split(",")) if args.only else None
+    for which, unit in (
+        ("playouts", "plies/s"),
+        ("perft", "leaves/s"),
+        ("threads", "leaves/s, plies/s"),
+        ("env", "environment steps/s"),
+        ("mcts", "simulations/s"),
+        ("mcts_batch", "simulations/s, 64 trees"),
+        ("copy", "copies/s"),
+    ):
+        if only is not None and which not in only:
+            continue
         best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
         for _ in range(args.rounds):
             for side, python in (("old", args.old), ("new", args.new)):
@@ -76,6 +134,8 @@ def main() -> None:
         for key, new in best["new"].items():
             old = best["old"].get(key, 0.0)
             print(f"  {key:<28} old {old:>14,.0f}  new {new:>14,.0f}  {new / old if old else float('nan'):6.2f}x")
+    if only is not None and "hash" not in only:
+        return
     print("\nperft with a 64 MiB table, new build (leaves/s: none, first call, table reused; ratios)")
     for key, rates in measure(args.new, "hash").items():
         plain, first, hashed = (float(rate) for rate in rates)  # type: ignore[attr-defined]

@@ -473,6 +473,97 @@ def test_a_bad_evaluator_is_refused_and_the_state_unchanged(evaluator: Any, mess
     assert searcher.tree_size == 0
 
 
+def to_play_case(game: str, params: dict[str, Any], plies: int) -> Any:
+    rng = random.Random(plies)
+    state = glacier.new_game(game, **params)
+    for _ in range(plies):
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_an_evaluator_with_to_play_is_given_the_players_to_move(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    states = [to_play_case(game, params, plies) for plies in (0, 1, 2)]
+    seen: list[np.ndarray] = []
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray, *, to_play: np.ndarray) -> Any:
+        seen.append(to_play.copy())
+        assert to_play.dtype == np.int64 and to_play.shape == (legal.shape[0],)
+        return np.zeros(legal.shape, np.float32), np.zeros((legal.shape[0], states[0].num_players), np.float32)
+
+    search.mcts_batch(states, evaluator, simulations=30)
+    # The first call holds the roots.
+    assert seen[0].tolist() == [s.current_player for s in states]
+    assert all(((t >= 0) & (t < states[0].num_players)).all() for t in seen)
+
+
+def mover_and_others(players: int, mover_only: bool, to_play_by_keyword: bool = True) -> Any:
+    """An evaluator whose value of a leaf depends on its observation only: the mover's
+    value alone, or every player's written out as the engine fills them in."""
+
+    def values_of(observations: np.ndarray) -> np.ndarray:
+        flat = observations.reshape(observations.shape[0], -1)
+        return np.tanh(flat @ np.linspace(-0.05, 0.05, flat.shape[1], dtype=np.float32)).astype(np.float32)
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray, to_play: np.ndarray) -> Any:
+        v = values_of(observations)
+        logits = first_action_logits(legal)
+        if mover_only:
+            return logits, v
+        other = -v if players == 2 else -v / np.float32(players - 1)
+        values = np.repeat(other[:, None], players, axis=1)
+        values[np.arange(len(v)), to_play] = v
+        return logits, values.astype(np.float32)
+
+    return evaluator
+
+
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_an_evaluator_may_give_the_movers_value_alone(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    states = [to_play_case(game, params, plies) for plies in (0, 3)]
+    players = states[0].num_players
+    whole = search.mcts_batch(states, mover_and_others(players, False), simulations=60, batch_size=2)
+    alone = search.mcts_batch(states, mover_and_others(players, True), simulations=60, batch_size=2)
+    for a, b in zip(whole, alone):
+        assert a._replace(seconds=0) == b._replace(seconds=0)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (lambda n, p: np.zeros(n + 1, np.float32), "values must have shape"),
+        (lambda n, p: np.zeros((n, p + 1), np.float32), "values must have shape"),
+        (lambda n, p: np.zeros((n, 1, p), np.float32), "values must have shape"),
+        (lambda n, p: np.zeros(n, np.float64), "dtype float32"),
+        (lambda n, p: np.full(n, np.nan, np.float32), r"values\[0\] is NaN"),
+    ],
+)
+def test_a_bad_movers_value_is_refused(values: Any, message: str) -> None:
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+
+    def evaluator(observations: np.ndarray, legal: np.ndarray, to_play: np.ndarray) -> Any:
+        return np.zeros(legal.shape, np.float32), values(legal.shape[0], 3)
+
+    searcher = search.MCTS(state.game, evaluator=evaluator)
+    with pytest.raises(errors.EvaluatorError, match=message):
+        searcher.search(state, simulations=10)
+    assert searcher.tree_size == 0 and state.moves == []
+
+
+def test_an_evaluator_without_to_play_is_called_as_before() -> None:
+    state = glacier.new_game("kuba")
+    calls: list[int] = []
+
+    def positional(*arrays: np.ndarray) -> Any:
+        calls.append(len(arrays))
+        return np.zeros(arrays[1].shape, np.float32), np.zeros((arrays[1].shape[0], 2), np.float32)
+
+    search.mcts(state, evaluator=positional, simulations=5)
+    assert set(calls) == {2}
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

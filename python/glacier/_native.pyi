@@ -18,6 +18,7 @@ __all__ = [
     "chess_uci",
     "from_text",
     "games",
+    "mcts_options",
     "new_game",
     "playouts_native",
 ]
@@ -205,7 +206,12 @@ class NativeSearch:
         simulations: int,
         temperature: float = 0.0,
         batch_size: int = 1,
+        to_play: bool = False,
     ) -> list[dict[str, Any]]: ...
+
+def mcts_options() -> list[dict[str, Any]]:
+    """The options of ``NativeSearch`` in order: ``name``, ``default``, ``kind`` and the values
+    each accepts (``choices``, or ``min``/``max``), ``optional``, ``api_default`` and ``help``."""
 
 def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""

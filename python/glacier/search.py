@@ -20,16 +20,21 @@ MCTS evaluates the leaves of its tree with
   arrays, ``observations`` of shape ``[B, *observation_shape]`` (float32, each from the
   point of view of the player to move, between moves) and ``legal`` of shape
   ``[B, num_distinct_actions]`` (bool: the state's ``legal_actions()``, the first actions
-  of its legal moves), and returns ``(logits, values)``: prior logits
-  ``[B, num_distinct_actions]`` and every player's value ``[B, num_players]``, both
-  float32. The tree is over whole moves: a move's prior is the softmax probability (over
-  the legal actions) of its first action, shared equally by the legal moves that begin
-  with that action, so the priors of a leaf's moves sum to 1. In games where every move is
-  one action (Ice Age Chess, Kuba) that is the plain softmax. The search calls it
-  once per batch of leaves, never per node: :func:`mcts_batch` gathers one leaf (or
-  ``batch_size``) from every tree at once, and a single search gathers ``batch_size``
-  leaves from its tree, kept apart by virtual loss. The policy target over actions is
-  :attr:`SearchResult.action_visits` (see :meth:`SearchResult.action_policy`).
+  of its legal moves), and, if it has a parameter named ``to_play``, ``to_play=`` an int64
+  array ``[B]`` of the player to move at each leaf. It returns ``(logits, values)``: prior
+  logits ``[B, num_distinct_actions]`` and either every player's value
+  ``[B, num_players]`` or the value of the player to move ``[B]`` (the search gives every
+  other player ``-v`` with two players, ``-v / (num_players - 1)`` with more), all
+  float32; any other shape or dtype, a NaN, or an exception of the evaluator's own raises
+  :class:`glacier.errors.EvaluatorError`. The tree is over whole moves: a move's prior is
+  the softmax probability (over the legal actions) of its first action, shared equally by
+  the legal moves that begin with that action, so the priors of a leaf's moves sum to 1.
+  In games where every move is one action (Ice Age Chess, Kuba) that is the plain
+  softmax. The search calls it once per batch of leaves, never per node: :func:`mcts_batch`
+  gathers one leaf (or ``batch_size``) from every tree at once, and a single search
+  gathers ``batch_size`` leaves from its tree, kept apart by virtual loss. The policy
+  target over actions is :attr:`SearchResult.action_visits` (see
+  :meth:`SearchResult.action_policy`).
 
 With ``"rollout"``, ``rollout_policy="move_priority"`` draws each rollout move with
 probability proportional to ``exp(move_priority / rollout_temperature)`` (the game's own
@@ -47,6 +52,7 @@ callable's priors select by PUCT. See docs/search.md.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -65,14 +71,28 @@ __all__ = [
     "mcts_batch",
 ]
 
-#: A batched evaluator: ``(observations, legal) -> (logits, values)`` (see the module docs).
-Evaluator = Callable[
-    [npt.NDArray[np.float32], npt.NDArray[np.bool_]],
-    tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
-]
+#: A batched evaluator: ``(observations, legal) -> (logits, values)``, or
+#: ``(observations, legal, *, to_play) -> (logits, values)`` (see the module docs).
+Evaluator = Callable[..., tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+#: The options of a searcher as the engine lists them (name, default, accepted values):
+#: the keywords of :class:`MCTS` are these.
+OPTIONS: dict[str, dict[str, Any]] = {o["name"]: o for o in _native.mcts_options()}
 
 #: The exploration constant when none is given, per selection rule.
-DEFAULT_C = {"uct": 1.0, "puct": 1.5}
+DEFAULT_C: dict[str, float] = dict(OPTIONS["c_puct"]["by_selection"])
+
+
+def _takes_to_play(evaluator: Callable[..., Any]) -> bool:
+    """Whether ``evaluator`` has a parameter ``to_play`` that can be passed by keyword."""
+    try:
+        parameter = inspect.signature(evaluator).parameters.get("to_play")
+    except (TypeError, ValueError):
+        return False
+    return parameter is not None and parameter.kind in (
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        inspect.Parameter.KEYWORD_ONLY,
+    )
 
 
 class SearchResult(NamedTuple):
@@ -145,7 +165,7 @@ class AlphaBetaResult(NamedTuple):
 
 
 #: The priors the engine's evaluations can give a leaf's moves (``priors=``).
-PRIORS = ("uniform", "heuristic")
+PRIORS: tuple[str, ...] = tuple(OPTIONS["priors"]["choices"])
 
 
 def _selection(evaluator: Union[str, Evaluator], selection: Optional[str], priors: str) -> str:
@@ -175,7 +195,10 @@ class MCTS:
     priors, and selects by PUCT unless ``selection`` says otherwise; with ``"rollout"``,
     ``rollout_policy="move_priority"`` draws rollout moves by a softmax over the game's move
     priority divided by ``rollout_temperature`` (> 0) instead of uniformly (see the module
-    docs). A callable evaluator gives its own priors: ``priors`` must stay ``"uniform"``.
+    docs). A callable evaluator gives its own priors: ``priors`` must stay ``"uniform"``; it
+    is given the players to move as ``to_play=`` when it has a parameter of that name, and
+    may return the mover's value alone (see the module docs). :data:`OPTIONS` lists every
+    option with its default and the values it accepts.
     """
 
     def __init__(
@@ -218,6 +241,7 @@ class MCTS:
             )
         self.game = game
         self.evaluator = evaluator
+        self._to_play = callable(evaluator) and _takes_to_play(evaluator)
         self._native = _native.NativeSearch(
             game,
             evaluator=evaluator if isinstance(evaluator, str) else "heuristic",
@@ -273,7 +297,9 @@ class MCTS:
         if not states:
             return []
         if callable(self.evaluator):
-            raw = self._native.search_batch(list(states), self.evaluator, simulations, temperature, batch_size)
+            raw = self._native.search_batch(
+                list(states), self.evaluator, simulations, temperature, batch_size, self._to_play
+            )
             return [SearchResult._of(r) for r in raw]
         return [SearchResult._of(self._native.search(s, simulations, None, temperature)) for s in states]
 

@@ -16,6 +16,10 @@ pub enum Error {
     NothingToUndo,
     /// `undo` past the plies a state kept (a history limit, or a copy without its history).
     HistoryNotKept(String),
+    /// A search asked of a state whose game is over (it has no move to search).
+    GameOver(String),
+    /// A search's leaf evaluator failed, or gave logits or values that cannot be used.
+    Evaluator(String),
 }
 
 impl fmt::Display for Error {
@@ -24,7 +28,9 @@ impl fmt::Display for Error {
             Error::IllegalMove(msg)
             | Error::InvalidPosition(msg)
             | Error::InvalidParameter(msg)
-            | Error::HistoryNotKept(msg) => f.write_str(msg),
+            | Error::HistoryNotKept(msg)
+            | Error::GameOver(msg)
+            | Error::Evaluator(msg) => f.write_str(msg),
             Error::NothingToUndo => f.write_str("no move to undo"),
         }
     }

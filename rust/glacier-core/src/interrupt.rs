@@ -63,6 +63,13 @@ impl<'a> Interrupt<'a> {
         self.stopped.load(Ordering::Relaxed)
     }
 
+    /// The flag itself, for work that stops on an `AtomicBool` (a search's
+    /// [`crate::search::Budget`]).
+    #[must_use]
+    pub fn flag(&self) -> &AtomicBool {
+        &self.stopped
+    }
+
     /// Runs the check now (on the caller's thread) and raises the flag if it says stop.
     pub fn poll(&self) -> bool {
         if !self.is_stopped() && (self.check)() {
@@ -122,6 +129,17 @@ impl Watch<'_, '_> {
                 self.last_poll = Instant::now();
                 return self.interrupt.poll();
             }
+        }
+        self.interrupt.is_stopped()
+    }
+
+    /// Whether to stop now, running the check at once on the caller's thread: for work
+    /// that asks seldom (once per batch of a search), where [`Watch::should_stop`] would
+    /// run it too rarely.
+    pub fn check_now(&mut self) -> bool {
+        if self.polls {
+            self.last_poll = Instant::now();
+            return self.interrupt.poll();
         }
         self.interrupt.is_stopped()
     }

@@ -22,7 +22,7 @@ pub mod perft;
 pub mod rng;
 pub mod search;
 pub mod session;
-mod workers;
+pub mod threads;
 pub mod zobrist;
 
 pub use actions::{ActionList, PartialMove, QuickTake, Taken};

@@ -1,146 +1,15 @@
-//! Work spread over threads: perft, perft divide and random playouts.
-//!
-//! Threads come from `std::thread::scope`; tasks are handed out through an atomic index, and
-//! every result is stored by task number, so results never depend on the thread count.
+//! Perft, perft divide and random playouts, spread over threads as tasks of
+//! [`crate::threads::run_tasks_until`] (so results never depend on the thread count).
 //! Each function has an `_until` form that takes an [`Interrupt`] and stops early when told
 //! (the caller's thread polls its check while the workers count), and that reports results
 //! it cannot allocate instead of aborting.
 
 use crate::game::MoveBuffer;
-use crate::interrupt::{Interrupt, Stopped, Watch, POLL_INTERVAL};
+use crate::interrupt::{Interrupt, Stopped, Watch};
 use crate::perft::PerftTable;
 use crate::rng::SplitMix64;
+use crate::threads::{run_tasks_until, thread_count};
 use crate::{Game, Notation, Outcome};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-
-/// The most threads one call uses: more than any machine glacier runs on has cores, and few
-/// enough that their stacks fit in memory. Larger requests are refused by the bindings.
-pub const MAX_THREADS: usize = 256;
-
-/// The address space a thread is spawned only with: its stack (2 MiB), and room to spare
-/// for what the C library allocates as it starts. glibc aborts the process when it cannot
-/// allocate a new thread's thread-local data, so under a memory limit a thread must not be
-/// spawned into the last of the room.
-const ROOM_FOR_A_THREAD: usize = 8 << 20;
-
-/// How many of `wanted` new threads there is room for: `wanted`, or else the first of its
-/// halves whose [`ROOM_FOR_A_THREAD`] each can be reserved at once (and given back at
-/// once). Asked once, before any of them is spawned: a question asked beside threads that
-/// are starting would take, for a moment, the very room they allocate their thread-local
-/// data from, and glibc aborts the process when that fails (seen once in a full test run
-/// when each spawn was preceded by its own probe).
-#[must_use]
-pub(crate) fn threads_with_room(wanted: usize) -> usize {
-    let mut threads = wanted;
-    while threads > 0 {
-        let mut probe: Vec<u8> = Vec::new();
-        let room = threads
-            .checked_mul(ROOM_FOR_A_THREAD)
-            .is_some_and(|bytes| probe.try_reserve_exact(bytes).is_ok());
-        // Kept from being optimised away: an allocation nothing reads may be assumed to
-        // succeed.
-        std::hint::black_box(&mut probe);
-        if room {
-            break;
-        }
-        threads /= 2;
-    }
-    threads
-}
-
-/// The number of threads to use for a request of `threads` (0 means every available core),
-/// at most [`MAX_THREADS`].
-#[must_use]
-pub fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    } else {
-        threads
-    }
-    .min(MAX_THREADS)
-}
-
-/// Runs `work(i)` for every `i` in `0..tasks` on `threads` threads and returns the results
-/// in task order.
-pub fn run_tasks<T: Send>(
-    tasks: usize,
-    threads: usize,
-    work: impl Fn(usize) -> T + Sync,
-) -> Vec<T> {
-    run_tasks_until(tasks, threads, &Interrupt::never(), |i, _| work(i))
-        .expect("work without an interrupt runs to its end")
-}
-
-/// [`run_tasks`] that stops handing out tasks when `interrupt` says stop (and gives `work`
-/// the thread's [`Watch`], to stop inside a task too). A thread that cannot be spawned
-/// leaves its share to the others, or to the caller's thread.
-pub fn run_tasks_until<T: Send>(
-    tasks: usize,
-    threads: usize,
-    interrupt: &Interrupt<'_>,
-    work: impl Fn(usize, &mut Watch<'_, '_>) -> T + Sync,
-) -> Result<Vec<T>, Stopped> {
-    let threads = thread_count(threads).min(tasks.max(1));
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new({
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(tasks)
-            .map_err(|_| Stopped::OutOfMemory)?;
-        slots.extend((0..tasks).map(|_| None));
-        slots
-    });
-    let run = |watch: &mut Watch<'_, '_>| loop {
-        if watch.should_stop() {
-            break;
-        }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= tasks {
-            break;
-        }
-        let value = work(i, watch);
-        results
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(value);
-    };
-    if threads <= 1 {
-        run(&mut interrupt.caller());
-    } else {
-        let finished = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            let caller = std::thread::current();
-            let mut spawned = 0;
-            for _ in 0..threads_with_room(threads) {
-                let (run, finished, caller) = (&run, &finished, caller.clone());
-                let worker = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    run(&mut interrupt.worker());
-                    finished.fetch_add(1, Ordering::Release);
-                    caller.unpark();
-                });
-                if worker.is_err() {
-                    break;
-                }
-                spawned += 1;
-            }
-            if spawned == 0 {
-                run(&mut interrupt.caller());
-            }
-            // The caller's thread watches while the workers count.
-            while finished.load(Ordering::Acquire) < spawned {
-                std::thread::park_timeout(POLL_INTERVAL);
-                interrupt.poll();
-            }
-        });
-    }
-    interrupt.result(())?;
-    Ok(results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .into_iter()
-        .map(|r| r.expect("every task ran"))
-        .collect())
-}
 
 /// Perft on `threads` threads: the tree is split a few plies down into enough subtrees to keep
 /// every thread busy, then the subtrees are counted in parallel (each bulk-counted).

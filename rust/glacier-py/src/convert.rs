@@ -2,7 +2,7 @@
 
 use crate::args;
 use crate::errors::InvalidParameterError;
-use glacier_core::parallel::MAX_THREADS;
+use glacier_core::threads::MAX_THREADS;
 use glacier_core::{with_game, Game, GameParams, ParamValue};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};

@@ -9,6 +9,7 @@ pyo3::import_exception!(glacier.errors, InvalidPositionError);
 pyo3::import_exception!(glacier.errors, InvalidParameterError);
 pyo3::import_exception!(glacier.errors, UnknownGameError);
 pyo3::import_exception!(glacier.errors, HistoryNotKeptError);
+pyo3::import_exception!(glacier.errors, EvaluatorError);
 
 pub(crate) fn to_py_err(err: Error) -> PyErr {
     let msg = err.to_string();
@@ -18,6 +19,8 @@ pub(crate) fn to_py_err(err: Error) -> PyErr {
         Error::InvalidParameter(_) => InvalidParameterError::new_err(msg),
         Error::NothingToUndo => GlacierError::new_err(msg),
         Error::HistoryNotKept(_) => HistoryNotKeptError::new_err(msg),
+        Error::GameOver(_) => GlacierError::new_err(msg),
+        Error::Evaluator(_) => EvaluatorError::new_err(msg),
     }
 }
 

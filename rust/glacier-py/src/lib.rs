@@ -15,6 +15,7 @@ mod args;
 mod batch;
 mod convert;
 mod errors;
+mod evaluator;
 mod interrupt;
 mod net;
 mod records;

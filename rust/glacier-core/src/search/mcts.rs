@@ -826,19 +826,10 @@ pub fn search_shared<G: Heuristic>(
             done.fetch_add(1, Ordering::Relaxed);
         }
     };
-    // The caller's thread searches stream 0; the others are spawned only as far as there is
-    // room for them (under a memory limit a failed spawn must not abort the process), and
-    // the threads that could not be had leave their simulations to the others.
-    std::thread::scope(|scope| {
-        for t in 1..=crate::parallel::threads_with_room(threads - 1) {
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, move || simulate(t))
-                .is_err()
-            {
-                break;
-            }
-        }
-        simulate(0);
+    // Thread `t` searches stream `t`; a thread that cannot be spawned leaves its
+    // simulations to the others.
+    crate::threads::spread(threads, &crate::interrupt::Interrupt::never(), |t, _| {
+        simulate(t);
     });
     done.load(Ordering::Relaxed)
 }
@@ -860,7 +851,7 @@ pub fn search_forest<G: Heuristic>(
     }
     let share = |i: u64| budget.limit.map(|l| (l / n + u64::from(i < l % n)).max(1));
     let cells: Vec<Mutex<&mut Tree<G>>> = forest.iter_mut().map(Mutex::new).collect();
-    let done = crate::parallel::run_tasks(cells.len(), threads, |i| {
+    let done = crate::threads::run_tasks(cells.len(), threads, |i| {
         let mut tree = cells[i].lock().unwrap_or_else(PoisonError::into_inner);
         let budget = Budget {
             limit: share(i as u64),

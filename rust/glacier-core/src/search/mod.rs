@@ -9,6 +9,13 @@
 //!   the searches: one tree on one thread, one tree shared by several threads
 //!   (tree-parallel), several trees merged at the root (root-parallel), and many trees
 //!   whose leaves are evaluated together in batches by an outside evaluator.
+//! - [`batch`]: the outside evaluator ([`batch::LeafEvaluator`]: a neural network, a
+//!   Python callable through the binding, any closure) and the loop that hands it batches
+//!   of leaves gathered across trees, turns its logits into priors and backs its values up.
+//! - [`searcher`]: a searcher that keeps its trees between searches (tree reuse), seeds
+//!   the trees it makes, runs a search on its threads while the caller's thread watches
+//!   for an interrupt, and reports the visits of every move and of every first action.
+//! - [`options`]: the options of a searcher in one list, with their defaults and bounds.
 //! - [`evaluate`]: the leaf evaluations done inside the engine: random rollouts (cut after
 //!   a number of plies and scored by the heuristic, if asked) and the heuristic itself.
 //! - [`alphabeta`]: iterative-deepening negamax with a transposition table keyed by the
@@ -19,8 +26,11 @@
 //! per move generated: moves go to scratch buffers reused for the whole search.
 
 pub mod alphabeta;
+pub mod batch;
 pub mod evaluate;
 pub mod mcts;
+pub mod options;
+pub mod searcher;
 
 use crate::rng::SplitMix64;
 use crate::{Game, Outcome};

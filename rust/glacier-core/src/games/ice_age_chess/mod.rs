@@ -517,9 +517,9 @@ impl Game for IceAgeChess {
     }
 
     /// From one generation, its groups of targets kept as they come: counted, then picked
-    /// among by popcounts; the same draw as `nth_move(rng.below(count_moves()))` (measured:
-    /// playouts 8.6 -> 9.6 M plies per second against counting, then picking in a second
-    /// generation; 6.8 filling a buffer with every move).
+    /// among by popcounts; the same draw as `nth_move(rng.below(count_moves()))`, and faster
+    /// than counting and then picking in a second generation, or than filling a buffer with
+    /// every move.
     fn random_move<const N: usize>(
         &self,
         rng: &mut crate::rng::SplitMix64,

@@ -1,26 +1,25 @@
-//! Threads for the short, frequent calls of the batched environment.
+//! Helper threads for the short, frequent calls of the batched environment.
 //!
-//! A step of a few hundred environments takes about 0.1 ms: less than it takes to start a
-//! thread, or to wake one that sleeps (on a virtual machine, waking an idle core was
-//! measured at 50-200 us). So the environment keeps helper threads in a pool, and after each
-//! call they wait for the next one awake for a while ([`STAY_AWAKE`]), yielding their core
-//! to any other thread that wants it, as OpenMP runtimes do between parallel regions. A call
-//! that comes while helpers are awake shares its work with them; a call that finds none
-//! awake runs on the caller's thread alone, unless it is large enough to pay for threads
-//! started for it.
+//! A step of a few hundred environments takes less time than it takes to start a thread,
+//! or to wake one that sleeps. So the environment keeps helper threads in a pool, and after
+//! each call they wait for the next one awake for a while ([`STAY_AWAKE`]), yielding their
+//! core to any other thread that wants it, as OpenMP runtimes do between parallel regions.
+//! A call that comes while helpers are awake shares its work with them; a call that finds
+//! none awake runs on the caller's thread alone, unless it is large enough to pay for
+//! threads started for it (by [`super::spread`]).
 //!
 //! The pool is rayon's (the crate forbids `unsafe`, and handing borrowed work to a thread
 //! that outlives the call needs it); what is added here is only the choice of helpers and
 //! the keeping awake.
 
+use crate::interrupt::Interrupt;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// How long helpers stay awake after a call, waiting for the next. Long enough to cover
-/// what a training loop does between two steps of a few hundred environments (a policy
-/// choosing among the masks: about 0.4-0.7 ms in numpy for 256 environments), and short
-/// enough that an idle environment soon leaves the cores alone.
+/// How long helpers stay awake after a call, waiting for the next: long enough to cover
+/// what a training loop does between two steps (a policy choosing among the masks in
+/// numpy), and short enough that an idle environment soon leaves the cores alone.
 pub const STAY_AWAKE: Duration = Duration::from_millis(2);
 
 /// How long the caller, its own share done, waits awake for helpers still working before
@@ -72,7 +71,7 @@ impl Workers {
     /// pool cannot be made: then every call runs on the caller's thread or on threads
     /// started for it).
     pub(crate) fn new(threads: usize) -> Self {
-        let helpers = crate::parallel::threads_with_room(threads.saturating_sub(1));
+        let helpers = super::threads_with_room(threads.saturating_sub(1));
         let inner = (helpers > 0)
             .then(|| {
                 rayon::ThreadPoolBuilder::new()
@@ -206,19 +205,11 @@ impl Pool {
     }
 }
 
-/// Runs `job` here and on `helpers` threads started for it (as many as can be).
+/// Runs `job` on `helpers` threads started for it (as many as can be) and on the caller's
+/// thread: the first thread started takes the caller's part (`job(true)`) while the caller
+/// waits (if none can be started, the caller runs it).
 fn start_and_share(helpers: usize, job: &(impl Fn(bool) + Sync)) {
-    std::thread::scope(|scope| {
-        for _ in 0..crate::parallel::threads_with_room(helpers) {
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, || job(false))
-                .is_err()
-            {
-                break;
-            }
-        }
-        job(true);
-    });
+    super::spread(helpers + 1, &Interrupt::never(), |t, _| job(t == 0));
 }
 
 #[cfg(test)]
