@@ -22,7 +22,9 @@
 #[cfg(test)]
 mod tests;
 
+use crate::search::batch::{LeafBatch, LeafEvaluator, ValueLayout};
 use crate::Error;
+use std::sync::Arc;
 
 /// The sizes of a net's layers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,6 +151,10 @@ pub struct Leaves<'a> {
     pub legal: &'a [bool],
     /// The player to move at each leaf.
     pub to_play: &'a [usize],
+    /// The legal actions listed, if the caller has them: `(counts, actions)`, leaf `i`'s
+    /// being the next `counts[i]` entries of `actions` (an action may appear twice). The
+    /// mask is then not scanned.
+    pub listed: Option<(&'a [usize], &'a [usize])>,
 }
 
 /// A policy-value MLP with its weights (see the module docs).
@@ -396,6 +402,7 @@ impl Net {
             observations,
             legal,
             to_play,
+            listed,
         } = *leaves;
         self.check_batch(n, observations, logits, values)?;
         let shape = &self.shape;
@@ -407,8 +414,24 @@ impl Net {
             )));
         }
         self.check_players(n, to_play)?;
+        if let Some((counts, listed)) = listed {
+            let total: usize = counts.iter().sum();
+            if counts.len() != n || total != listed.len() {
+                return Err(Error::InvalidParameter(format!(
+                    "the net's listed actions are for {} rows and {total} actions, not {n} and {}",
+                    counts.len(),
+                    listed.len()
+                )));
+            }
+            if let Some(&a) = listed.iter().find(|&&a| a >= actions) {
+                return Err(Error::InvalidParameter(format!(
+                    "action {a} listed for a net of {actions} actions"
+                )));
+            }
+        }
         scratch.fit(self);
         let last = self.layers[self.layers.len() - 1].outputs;
+        let mut at = 0;
         for row in 0..n {
             self.trunk(
                 &observations[row * inputs..(row + 1) * inputs],
@@ -417,17 +440,24 @@ impl Net {
             );
             let hidden = &scratch.front[..last];
             let out = &mut logits[row * actions..(row + 1) * actions];
-            // The mask is mostly false (a few dozen of thousands of actions): skip it a
-            // block at a time.
-            const BLOCK: usize = 32;
-            for (b, block) in legal[row * actions..(row + 1) * actions]
-                .chunks(BLOCK)
-                .enumerate()
-            {
-                if block.iter().any(|&is| is) {
-                    for (i, _) in block.iter().enumerate().filter(|(_, &is)| is) {
-                        let action = b * BLOCK + i;
-                        out[action] = self.logit(hidden, action);
+            if let Some((counts, listed)) = listed {
+                for &action in &listed[at..at + counts[row]] {
+                    out[action] = self.logit(hidden, action);
+                }
+                at += counts[row];
+            } else {
+                // The mask is mostly false (a few dozen of thousands of actions): skip it
+                // a block at a time.
+                const BLOCK: usize = 32;
+                for (b, block) in legal[row * actions..(row + 1) * actions]
+                    .chunks(BLOCK)
+                    .enumerate()
+                {
+                    if block.iter().any(|&is| is) {
+                        for (i, _) in block.iter().enumerate().filter(|(_, &is)| is) {
+                            let action = b * BLOCK + i;
+                            out[action] = self.logit(hidden, action);
+                        }
                     }
                 }
             }
@@ -519,4 +549,58 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
         sum += x * y;
     }
     sum
+}
+
+/// A [`Net`] as the evaluator of the engine's batched searches: the net shared, the scratch
+/// space its own, so that each thread of a search split over threads evaluates with a clone.
+#[derive(Debug, Clone)]
+pub struct NetEvaluator {
+    net: Arc<Net>,
+    scratch: Scratch,
+}
+
+impl NetEvaluator {
+    #[must_use]
+    pub fn new(net: Arc<Net>) -> Self {
+        NetEvaluator {
+            net,
+            scratch: Scratch::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+}
+
+impl LeafEvaluator for NetEvaluator {
+    fn evaluate(
+        &mut self,
+        leaves: &mut LeafBatch<'_>,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<ValueLayout, Error> {
+        let shape = self.net.shape();
+        let inputs: usize = leaves.observation_shape.iter().product();
+        if (inputs, leaves.num_actions, leaves.num_players)
+            != (shape.inputs, shape.actions, shape.players)
+        {
+            return Err(Error::Evaluator(format!(
+                "the net is for {} inputs, {} actions and {} players, and the search has {inputs}, \
+                 {} and {}",
+                shape.inputs, shape.actions, shape.players, leaves.num_actions, leaves.num_players
+            )));
+        }
+        let batch = Leaves {
+            len: leaves.len,
+            observations: &leaves.observations,
+            legal: &leaves.legal,
+            to_play: leaves.to_play,
+            listed: Some((leaves.move_counts, leaves.first_actions)),
+        };
+        self.net
+            .evaluate(&batch, logits, values, &mut self.scratch)?;
+        Ok(ValueLayout::PerPlayer)
+    }
 }

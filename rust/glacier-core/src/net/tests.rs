@@ -180,39 +180,52 @@ fn evaluate_gives_legal_logits_and_values_in_player_order() {
         let to_play: Vec<usize> = (0..n)
             .map(|_| rng.below(shape.players as u64) as usize)
             .collect();
-        const UNTOUCHED: f32 = -12345.0;
-        let mut logits = vec![UNTOUCHED; n * shape.actions];
-        let mut values = vec![0.0; n * shape.players];
-        let mut scratch = Scratch::new();
-        let leaves = Leaves {
-            len: n,
-            observations: &observations,
-            legal: &legal,
-            to_play: &to_play,
-        };
-        net.evaluate(&leaves, &mut logits, &mut values, &mut scratch)
-            .unwrap();
-        for row in 0..n {
-            let obs = &observations[row * shape.inputs..(row + 1) * shape.inputs];
-            let (want_logits, want_values) = reference(&net, obs, to_play[row]);
-            for (a, &want) in want_logits.iter().enumerate() {
-                let got = logits[row * shape.actions + a];
-                if legal[row * shape.actions + a] {
+        // The legal actions listed as a search lists them (leaf after leaf).
+        let rows: Vec<Vec<usize>> = (0..n)
+            .map(|r| {
+                (0..shape.actions)
+                    .filter(|&a| legal[r * shape.actions + a])
+                    .collect()
+            })
+            .collect();
+        let counts: Vec<usize> = rows.iter().map(Vec::len).collect();
+        let listed: Vec<usize> = rows.concat();
+        for listing in [None, Some((&counts[..], &listed[..]))] {
+            const UNTOUCHED: f32 = -12345.0;
+            let mut logits = vec![UNTOUCHED; n * shape.actions];
+            let mut values = vec![0.0; n * shape.players];
+            let mut scratch = Scratch::new();
+            let leaves = Leaves {
+                len: n,
+                observations: &observations,
+                legal: &legal,
+                to_play: &to_play,
+                listed: listing,
+            };
+            net.evaluate(&leaves, &mut logits, &mut values, &mut scratch)
+                .unwrap();
+            for row in 0..n {
+                let obs = &observations[row * shape.inputs..(row + 1) * shape.inputs];
+                let (want_logits, want_values) = reference(&net, obs, to_play[row]);
+                for (a, &want) in want_logits.iter().enumerate() {
+                    let got = logits[row * shape.actions + a];
+                    if legal[row * shape.actions + a] {
+                        assert!(
+                            close(got, want),
+                            "shape {s} row {row} logit {a}: {got} vs {want}"
+                        );
+                    } else {
+                        assert_eq!(got, UNTOUCHED, "an illegal action's logit was written");
+                    }
+                }
+                for (k, &want) in want_values.iter().enumerate() {
+                    let player = (to_play[row] + k) % shape.players;
+                    let got = values[row * shape.players + player];
                     assert!(
                         close(got, want),
-                        "shape {s} row {row} logit {a}: {got} vs {want}"
+                        "shape {s} row {row} player {player}: {got} vs {want}"
                     );
-                } else {
-                    assert_eq!(got, UNTOUCHED, "an illegal action's logit was written");
                 }
-            }
-            for (k, &want) in want_values.iter().enumerate() {
-                let player = (to_play[row] + k) % shape.players;
-                let got = values[row * shape.players + player];
-                assert!(
-                    close(got, want),
-                    "shape {s} row {row} player {player}: {got} vs {want}"
-                );
             }
         }
     }
@@ -314,6 +327,7 @@ fn bad_nets_and_buffers_are_refused() {
             observations: &zeros,
             legal,
             to_play,
+            listed: None,
         };
         net.evaluate(&leaves, &mut logits, &mut values, &mut scratch)
     };
