@@ -85,7 +85,8 @@ def test_a_tiny_run_of_every_game(tmp_path: Path, game: str, params: dict[str, i
     assert len(iterations) == 2
     assert all(e["loss_last"] < e["loss_first"] for e in iterations)
     assert all(math.isfinite(e["policy_loss"]) and math.isfinite(e["value_loss"]) for e in iterations)
-    assert [e["event"] for e in result.log].count("evaluation") == 2
+    events = [e["event"] for e in result.log]
+    assert events.count("evaluation") == 2 and events[-1] == "final evaluation"
     net = learn.load(out / "best.safetensors", game, **params)
     assert net.spec.num_players == players
     assert (out / "train.log").read_text().count("iteration") >= 2
@@ -225,3 +226,17 @@ def test_ctrl_c_stops_training_within_a_second_and_leaves_it_resumable(tmp_path:
         learn.TrainConfig.from_json(json.loads((out / "config.json").read_text())), out, iterations=1, resume=True
     )
     assert result.iterations == 1
+
+
+def test_evaluation_at_equal_simulations_and_at_equal_time() -> None:
+    spec = learn.spec_for(OTHER, (8,), max_plies=30)
+    rng = np.random.default_rng(0)
+    shapes = learn.netfile.tensor_shapes(spec)
+    net = learn.Net(spec, {k: (rng.standard_normal(s) * 0.1).astype(np.float32) for k, s in shapes.items()})
+    results = learn.evaluate(
+        net, OTHER, ("random", "mcts:{n}"), games=2, simulations=8, seed=1, params={"max_plies": 30}, seconds=0.01
+    )
+    assert list(results) == ["random", "mcts:8", "mcts:0.01s at 0.01s"]
+    for name, result in results.items():
+        assert len(result.games) == 2, name
+        assert result.players[0].wins + result.players[0].draws + result.players[0].losses == 2

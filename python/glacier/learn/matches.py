@@ -48,9 +48,11 @@ def match(
     seed: int = 0,
     opening_moves: int = 2,
     params: Optional[dict[str, Any]] = None,
+    threads: int = 1,
 ) -> ArenaResult:
     """Plays ``games`` games of ``game`` between ``sides`` (:class:`NetSide` or any player
-    :func:`glacier.arena` takes) and returns the results."""
+    :func:`glacier.arena` takes) and returns the results. ``threads``: the nets' searches'
+    threads (the games do not depend on it)."""
     if games < 1:
         raise InvalidParameterError(f"games must be >= 1, got {games}")
     if not sides:
@@ -66,7 +68,9 @@ def match(
         if repeats:
             names[i] = f"{name}#{repeats + 1}"
     searchers = {
-        id(s): search.MCTS(game, evaluator=s.evaluator, seed=_mix(seed, p), c_puct=s.c_puct, reuse=False)
+        id(s): search.MCTS(
+            game, evaluator=s.evaluator, seed=_mix(seed, p), c_puct=s.c_puct, reuse=False, threads=threads
+        )
         for p, s in enumerate(entries)
         if isinstance(s, NetSide)
     }

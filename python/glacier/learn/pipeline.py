@@ -87,9 +87,11 @@ class TrainConfig:
     evaluate_games: int = 20
     evaluate_opponents: tuple[str, ...] = ("random", "mcts:{n}:rollout", "mcts:{n}")
     """Player specs; ``{n}`` is the net's simulations."""
-    evaluate_seconds: Optional[float] = None
-    """Also play each opponent at this time per move (both sides), if the net runs in the
-    engine; None: at equal simulations only."""
+    evaluate_seconds: Optional[float] = 0.05
+    """The time per move of the final evaluation's games at equal time (None: none)."""
+    final_evaluation: bool = True
+    """When the run ends (its time or iterations spent), the best net plays the opponents
+    once more, at equal simulations and at equal time (``evaluate_seconds``)."""
     threads: int = 1
 
     def resolved(self) -> TrainConfig:
@@ -226,7 +228,15 @@ def load_positions(
 
 
 def gate(
-    candidate: Any, best: Any, game: str, *, games: int, simulations: int, seed: int, params: dict[str, Any]
+    candidate: Any,
+    best: Any,
+    game: str,
+    *,
+    games: int,
+    simulations: int,
+    seed: int,
+    params: dict[str, Any],
+    threads: int = 1,
 ) -> ArenaResult:
     """The candidate net against the best, ``games`` games at ``simulations`` each a move."""
     return match(
@@ -235,6 +245,7 @@ def gate(
         games=games,
         seed=seed,
         params=params,
+        threads=threads,
     )
 
 
@@ -248,15 +259,29 @@ def evaluate(
     seed: int,
     params: dict[str, Any],
     seconds: Optional[float] = None,
+    threads: int = 1,
 ) -> dict[str, ArenaResult]:
     """``net`` (MCTS, ``simulations`` a move) against each opponent spec (``{n}`` is
-    replaced by ``simulations``), ``games`` games each; with ``seconds``, also against
-    each at that time per move for both sides (the net's searches in the engine)."""
+    replaced by ``simulations``), ``games`` games each, keyed by the opponent's name. With
+    ``seconds``, the searching opponents (those with ``{n}``) are played at equal time as
+    well: ``seconds`` a move for both sides, one game at a time (``glacier.arena``, two
+    random opening plies), keyed ``"NAME at Ss"``."""
     out: dict[str, ArenaResult] = {}
     for spec in opponents:
         name = spec.format(n=simulations)
         sides = [NetSide(net, simulations, f"net:{simulations}"), name]
-        out[name] = match(game, sides, games=games, seed=seed, params=params)
+        out[name] = match(game, sides, games=games, seed=seed, params=params, threads=threads)
+    if seconds is not None:
+        from ..arena import arena
+        from ..players import NetPlayer
+
+        timed_player = NetPlayer(None, None, seed, seconds=seconds, net=net, threads=threads)
+        for spec in opponents:
+            if "{n}" not in spec:
+                continue
+            timed = spec.format(n=f"{seconds:g}s")
+            result = arena(game, [timed_player, timed], games=games, seed=seed, threads=1, opening_plies=2, **params)
+            out[f"{timed} at {seconds:g}s"] = result
     return out
 
 
@@ -462,6 +487,7 @@ def train(
                 simulations=gate_sims,
                 seed=seed,
                 params=config.params,
+                threads=config.threads,
             )
             accepted = result.players[0].score >= config.gate_threshold
             if accepted:
@@ -517,7 +543,7 @@ def train(
                     simulations=config.selfplay.simulations,
                     seed=seed,
                     params=config.params,
-                    seconds=config.evaluate_seconds,
+                    threads=config.threads,
                 )
                 event = {
                     "event": "evaluation",
@@ -533,6 +559,31 @@ def train(
                     say,
                 )
                 tick()
+        if config.final_evaluation and done > first:
+            results = evaluate(
+                best,
+                config.game,
+                config.evaluate_opponents,
+                games=config.evaluate_games,
+                simulations=config.selfplay.simulations,
+                seed=config.seed,
+                params=config.params,
+                seconds=config.evaluate_seconds,
+                threads=config.threads,
+            )
+            event = {
+                "event": "final evaluation",
+                "iteration": done,
+                "best_iteration": state["best_iteration"],
+                "results": {name: _match_json(r) for name, r in results.items()},
+            }
+            log.append(event)
+            run.log(
+                event,
+                f"final evaluation of the best net (iteration {state['best_iteration']}): "
+                + ", ".join(f"vs {name} {_match_line(r)}" for name, r in results.items()),
+                say,
+            )
     finally:
         bar.close()
     return TrainResult(

@@ -283,20 +283,26 @@ impl Net {
         // value everywhere as its precomputed row.
         for (p, cells) in observation.chunks_exact(plane).enumerate() {
             let c = cells[0];
-            if cells.iter().all(|&x| x == c) {
+            // Folds without an early exit, so that the compiler compares a vector at a time.
+            if cells.iter().fold(true, |same, &x| same & (x == c)) {
                 if c != 0.0 {
                     axpy(out, c, &self.plane_rows[p * width..(p + 1) * width]);
                 }
                 continue;
             }
-            let base = p * plane;
-            for (i, &x) in cells.iter().enumerate() {
-                if x != 0.0 {
-                    let row = &rows[(base + i) * width..(base + i + 1) * width];
-                    if x == 1.0 {
-                        add(out, row);
-                    } else {
-                        axpy(out, x, row);
+            for (k, block) in cells.chunks(SCAN_BLOCK).enumerate() {
+                if !block.iter().fold(false, |any, &x| any | (x != 0.0)) {
+                    continue;
+                }
+                let base = p * plane + k * SCAN_BLOCK;
+                for (i, &x) in block.iter().enumerate() {
+                    if x != 0.0 {
+                        let row = &rows[(base + i) * width..(base + i + 1) * width];
+                        if x == 1.0 {
+                            add(out, row);
+                        } else {
+                            axpy(out, x, row);
+                        }
                     }
                 }
             }
@@ -508,6 +514,10 @@ impl Net {
         Ok(())
     }
 }
+
+/// The cells of a plane looked at together for a non-zero one: most blocks of a sparse
+/// plane are all zeros, and a block is checked in a few vector compares.
+const SCAN_BLOCK: usize = 16;
 
 /// `out += row`.
 #[inline]
