@@ -89,6 +89,8 @@ class TrainConfig:
     """Player specs; ``{n}`` is the net's simulations."""
     evaluate_seconds: Optional[float] = 0.05
     """The time per move of the final evaluation's games at equal time (None: none)."""
+    evaluate_timed_games: int = 10
+    """Games against each opponent at equal time (one at a time, so slower)."""
     final_evaluation: bool = True
     """When the run ends (its time or iterations spent), the best net plays the opponents
     once more, at equal simulations and at equal time (``evaluate_seconds``)."""
@@ -109,6 +111,7 @@ class TrainConfig:
             "gate_games": self.gate_games,
             "evaluate_every": self.evaluate_every,
             "evaluate_games": self.evaluate_games,
+            "evaluate_timed_games": self.evaluate_timed_games,
         }
         bad = [k for k, v in positive.items() if not isinstance(v, int) or v < 1]
         if bad:
@@ -260,12 +263,13 @@ def evaluate(
     params: dict[str, Any],
     seconds: Optional[float] = None,
     threads: int = 1,
+    timed_games: Optional[int] = None,
 ) -> dict[str, ArenaResult]:
     """``net`` (MCTS, ``simulations`` a move) against each opponent spec (``{n}`` is
     replaced by ``simulations``), ``games`` games each, keyed by the opponent's name. With
     ``seconds``, the searching opponents (those with ``{n}``) are played at equal time as
-    well: ``seconds`` a move for both sides, one game at a time (``glacier.arena``, two
-    random opening plies), keyed ``"NAME at Ss"``."""
+    well (``timed_games`` games each, default ``games``): ``seconds`` a move for both sides,
+    one game at a time (``glacier.arena``, two random opening plies), keyed ``"NAME at Ss"``."""
     out: dict[str, ArenaResult] = {}
     for spec in opponents:
         name = spec.format(n=simulations)
@@ -280,7 +284,15 @@ def evaluate(
             if "{n}" not in spec:
                 continue
             timed = spec.format(n=f"{seconds:g}s")
-            result = arena(game, [timed_player, timed], games=games, seed=seed, threads=1, opening_plies=2, **params)
+            result = arena(
+                game,
+                [timed_player, timed],
+                games=timed_games or games,
+                seed=seed,
+                threads=1,
+                opening_plies=2,
+                **params,
+            )
             out[f"{timed} at {seconds:g}s"] = result
     return out
 
@@ -461,6 +473,10 @@ def train(
             )
             new = buffer.add(data, config.value_mix)
             selfplay_seconds = time.monotonic() - t0
+            if out_of_time():
+                # The self-play is on disk: a resumed run trains on it.
+                stopped = "time"
+                break
             games_played = len(np.unique(data["game"]))
             t1 = time.monotonic()
             steps = max(1, math.ceil(new * config.replay_ratio / config.batch_size))
@@ -570,6 +586,7 @@ def train(
                 params=config.params,
                 seconds=config.evaluate_seconds,
                 threads=config.threads,
+                timed_games=config.evaluate_timed_games,
             )
             event = {
                 "event": "final evaluation",
