@@ -123,6 +123,74 @@ def glacier_selfplay(game: str, net: learn.Net, games: int, simulations: int, se
     return count / (time.perf_counter() - start)
 
 
+#: Runs OpenSpiel's AlphaZero (its ``alpha_zero.alpha_zero`` entry) in a process of its own.
+OPENSPIEL_RUNNER = """
+import json, sys
+from open_spiel.python.algorithms.alpha_zero import alpha_zero
+import glacier.openspiel
+alpha_zero.alpha_zero(alpha_zero.Config(**json.loads(sys.argv[1])))
+"""
+
+
+def openspiel_alphazero(game: str, net: learn.Net, simulations: int, steps: int = 3) -> float | None:
+    """States per second of OpenSpiel's own AlphaZero on ``game`` through glacier.openspiel:
+    two actors, an MLP of the net's widths, ``simulations`` a move; its learner's count of
+    states over its run (None without OpenSpiel)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    try:
+        import open_spiel  # noqa: F401
+    except ImportError:
+        return None
+    with tempfile.TemporaryDirectory() as path:
+        config = {
+            "game": f"glacier_{game}",
+            "path": path,
+            "learning_rate": 0.001,
+            "weight_decay": 1e-4,
+            "decouple_weight_decay": False,
+            "train_batch_size": 64,
+            "replay_buffer_size": 256,
+            "replay_buffer_reuse": 1,
+            "max_steps": steps,
+            "checkpoint_freq": 1,
+            "actors": 2,
+            "evaluators": 0,
+            "evaluation_window": 10,
+            "eval_levels": 2,
+            "uct_c": 2.0,
+            "max_simulations": simulations,
+            "policy_alpha": 1.0,
+            "policy_epsilon": 0.25,
+            "temperature": 1.0,
+            "temperature_drop": 10,
+            "nn_model": "mlp",
+            "nn_width": net.spec.hidden[0],
+            "nn_depth": len(net.spec.hidden),
+            "observation_shape": None,
+            "output_size": None,
+            "verbose": False,
+            "quiet": True,
+            "nn_api_version": "linen",
+        }
+        env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", OPENSPIEL_RUNNER, json.dumps(config)], capture_output=True, text=True, env=env
+        )
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0:
+            print(done.stderr[-2000:])
+            return None
+        with open(os.path.join(path, "learner.jsonl")) as log:
+            steps_logged = [json.loads(line) for line in log]
+        return float(steps_logged[-1]["total_states"]) / elapsed
+
+
 def selfplay(games: list[str], simulations: int, seconds: float, threads: int) -> None:
     print(f"self-play, positions per second ({simulations} simulations a move, 256 games at once)")
     for game in games:
@@ -134,6 +202,9 @@ def selfplay(games: list[str], simulations: int, seconds: float, threads: int) -
             f"user loop with a numpy MLP {theirs:,.0f}, ratio {ours / theirs:.1f}",
             flush=True,
         )
+        spiel = openspiel_alphazero(game, net, simulations)
+        if spiel is not None:
+            print(f"  {game}: OpenSpiel's AlphaZero, 2 actors: {spiel:,.1f} (ratio {ours / spiel:,.0f})", flush=True)
 
 
 def main() -> None:
