@@ -4,6 +4,7 @@ from typing import Any, Callable, Optional, Self, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = [
     "GameState",
@@ -216,6 +217,7 @@ def mcts_options() -> list[dict[str, Any]]:
 def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""
 
+@disjoint_base
 class NativeNet:
     """A policy-value net for one game, evaluated by the engine (the base of ``glacier.learn.Net``)."""
 
