@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -745,7 +747,11 @@ def train(
         )
     except KeyboardInterrupt:
         click.echo(f"stopped; go on with: glacier train {game} --out {out_dir} --resume", err=True)
-        raise
+        # Everything of the run is on disk (each file written whole); JAX's own clean-up at
+        # exit would take most of a second more.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     click.echo(
         f"{result.iterations} iterations, {result.positions:,} positions, {result.seconds / 60:.1f} minutes; "
         f"best net (iteration {result.best_iteration}): {Path(out_dir) / 'best.safetensors'}"
