@@ -29,16 +29,22 @@ import time
 import glacier
 from glacier.arena import GameResult
 
+
+def variants(game: str) -> list[tuple[str, str, dict[str, int]]]:
+    """``game`` as (label, game, params): by its name, or, for a game with a number of players
+    (E), with the fewest, one more and the most, labelled by the first word of its title and
+    the number (``e2``, ``e3``, ``e6``)."""
+    spec = glacier.game_spec(game)
+    players = next((p for p in spec.params if p.name == "players"), None)
+    if players is None:
+        return [(game, game, {})]
+    short = spec.title.split()[0].lower()
+    counts = sorted({players.min, players.min + 1, players.max})
+    return [(f"{short}{n}", game, {"players": n}) for n in counts]
+
+
 #: (label, game, params)
-GAMES = [
-    ("ice_age_chess", "ice_age_chess", {}),
-    ("ice_cube_checkers", "ice_cube_checkers", {}),
-    ("kings_court", "kings_court", {}),
-    ("kuba", "kuba", {}),
-    ("e2", "martian_chinese_checkers", {"players": 2}),
-    ("e3", "martian_chinese_checkers", {"players": 3}),
-    ("e6", "martian_chinese_checkers", {"players": 6}),
-]
+GAMES = [variant for game in glacier.GAMES for variant in variants(game)]
 
 
 def alternate(first: str, second: str, seats: int) -> list[str]:
@@ -116,7 +122,9 @@ def main() -> None:
             match(label, game, params, flat, args.games, args.threads, args.verbose)
         if "alphabeta" in parts and two:
             match(label, game, params, ["alphabeta:0.2s", "random"], args.games, args.threads, args.verbose)
-        if "selfplay" in parts and game == "martian_chinese_checkers":
+        # Self-play where whole random games run to the ply limit (E: its flat player cuts
+        # its playouts), to see how often MCTS players finish a game.
+        if "selfplay" in parts and glacier.game_spec(game).playout_plies > 0:
             match(label, game, params, [args.mcts, args.mcts], args.games, args.threads, args.verbose)
 
 

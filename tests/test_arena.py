@@ -11,9 +11,22 @@ import pytest
 from click.testing import CliRunner
 
 import glacier
-from glacier import errors, players, records
+from glacier import errors, players, records, reference
 from glacier.arena import elo, score_interval
 from glacier.cli import main
+
+
+def ply_limit(game: str) -> int:
+    return next(int(p.default or 0) for p in glacier.game_spec(game).params if p.name == "max_plies")
+
+
+#: The game whose games are the shortest (the lowest default ply limit): the matches here
+#: play it to the end.
+QUICK = min(glacier.GAMES, key=ply_limit)
+#: A game with a number of players (E), for matches of three.
+MANY = next(game for game in glacier.GAMES if any(p.name == "players" for p in glacier.game_spec(game).params))
+#: The games whose moves may take several actions.
+SEVERAL_ACTIONS = [game for game in glacier.GAMES if reference.game_module(game).MAX_CHOSEN_ACTIONS > 1]
 
 
 @pytest.mark.parametrize(
@@ -50,7 +63,7 @@ def test_bad_specs_are_refused(spec: str) -> None:
 
 
 def test_every_player_chooses_a_legal_move_and_leaves_the_state_alone() -> None:
-    state = glacier.new_game("kings_court")
+    state = glacier.new_game(QUICK)
     state.play(state.legal_moves()[0])
     before = state.text()
     for spec in ["random", "montecarlo:5", "flat:20", "mcts:50", "mcts:50:heuristic", "alphabeta:2"]:
@@ -60,7 +73,7 @@ def test_every_player_chooses_a_legal_move_and_leaves_the_state_alone() -> None:
 
 def test_the_mcts_player_keeps_its_tree() -> None:
     player = players.MCTSPlayer(200, "heuristic", seed=1)
-    state = glacier.new_game("ice_cube_checkers")
+    state = glacier.new_game(QUICK)
     state.play(player.choose(state))
     state.play(state.legal_moves()[0])
     player.choose(state)
@@ -78,8 +91,8 @@ def test_elo_and_its_interval() -> None:
 
 
 def test_a_match_swaps_seats_and_does_not_depend_on_threads() -> None:
-    one = glacier.arena("ice_cube_checkers", ["mcts:60", "flat:60"], games=6, seed=3, threads=1)
-    two = glacier.arena("ice_cube_checkers", ["mcts:60", "flat:60"], games=6, seed=3, threads=2)
+    one = glacier.arena(QUICK, ["mcts:60", "flat:60"], games=6, seed=3, threads=1)
+    two = glacier.arena(QUICK, ["mcts:60", "flat:60"], games=6, seed=3, threads=2)
     assert [g.seats for g in one.games] == [(0, 1), (1, 0)] * 3
     assert [(g.winner, g.state.moves) for g in one.games] == [(g.winner, g.state.moves) for g in two.games]
     assert one.players == two.players
@@ -94,44 +107,44 @@ def test_random_openings_are_shared_by_the_games_of_a_rotation() -> None:
     """Each game starts with K random plies drawn from the seed and the round: the games of
     a round (seats swapped) start alike, other rounds and seeds differ, and deterministic
     players no longer play the same game over and over."""
-    plain = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=4, seed=5, threads=1)
+    plain = glacier.arena(QUICK, ["alphabeta:2", "alphabeta:1"], games=4, seed=5, threads=1)
     assert len({tuple(g.state.moves) for g in plain.games[0::2]}) == 1  # the same game, twice
-    match = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4)
+    match = glacier.arena(QUICK, ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4)
     assert match.opening_plies == 4 and all(g.opening == 4 for g in match.games)
     openings = [tuple(g.state.moves[:4]) for g in match.games]
     assert openings[0::2] == openings[1::2]  # games 2k and 2k+1 swap seats on one opening
     assert len(set(openings[0::2])) == 3
     assert len({tuple(g.state.moves) for g in match.games[0::2]}) == 3
     for g in match.games:
-        replay = glacier.new_game("kings_court")
+        replay = glacier.new_game(QUICK)
         for move in g.state.moves:
             replay.play(move)
         assert replay.is_terminal() and replay.returns() == g.state.returns()
         assert g.plies == len(g.state.moves)
-    again = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4, threads=2)
+    again = glacier.arena(QUICK, ["alphabeta:2", "alphabeta:1"], games=6, seed=5, opening_plies=4, threads=2)
     assert [g.state.moves for g in again.games] == [g.state.moves for g in match.games]
-    other = glacier.arena("kings_court", ["alphabeta:2", "alphabeta:1"], games=2, seed=6, opening_plies=4)
+    other = glacier.arena(QUICK, ["alphabeta:2", "alphabeta:1"], games=2, seed=6, opening_plies=4)
     assert tuple(other.games[0].state.moves[:4]) != openings[0]
-    assert "6 games of kings_court, each from 4 random opening plies" in match.table()
+    assert f"6 games of {QUICK}, each from 4 random opening plies" in match.table()
 
 
 def test_random_openings_rotate_with_more_players() -> None:
-    match = glacier.arena("martian_chinese_checkers", ["random"], games=6, seed=1, opening_plies=3, players=3)
+    match = glacier.arena(MANY, ["random"], games=6, seed=1, opening_plies=3, players=3)
     openings = [g.state.moves[:3] for g in match.games]
     assert openings[0] == openings[1] == openings[2] != openings[3] == openings[4] == openings[5]
     assert [g.seats for g in match.games[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
 def test_an_opening_that_ends_the_game_ends_it() -> None:
-    match = glacier.arena("ice_cube_checkers", ["random"], games=2, seed=0, opening_plies=50, max_plies=6)
+    match = glacier.arena(QUICK, ["random"], games=2, seed=0, opening_plies=50, max_plies=6)
     for g in match.games:
         assert g.opening == g.plies == 6 and g.state.is_terminal()
 
 
 def test_no_opening_plies_plays_the_match_as_before() -> None:
     """K = 0 (the default) draws nothing: the same seeds give the same games."""
-    before = glacier.arena("ice_cube_checkers", ["mcts:30", "random"], games=4, seed=8, threads=1)
-    zero = glacier.arena("ice_cube_checkers", ["mcts:30", "random"], games=4, seed=8, threads=1, opening_plies=0)
+    before = glacier.arena(QUICK, ["mcts:30", "random"], games=4, seed=8, threads=1)
+    zero = glacier.arena(QUICK, ["mcts:30", "random"], games=4, seed=8, threads=1, opening_plies=0)
     assert [g.state.moves for g in zero.games] == [g.state.moves for g in before.games]
     assert zero.players == before.players and zero.table() == before.table()
     assert zero.opening_plies == 0 and all(g.opening == 0 for g in zero.games)
@@ -141,16 +154,16 @@ def test_no_opening_plies_plays_the_match_as_before() -> None:
 @pytest.mark.parametrize("bad", [-1, 1.5, "3", True, None])
 def test_bad_opening_plies_are_refused(bad: Any) -> None:
     with pytest.raises(errors.InvalidParameterError, match="opening_plies"):
-        glacier.arena("kuba", ["random"], games=2, opening_plies=bad)
+        glacier.arena(QUICK, ["random"], games=2, opening_plies=bad)
 
 
 def test_the_arena_command_plays_random_openings(tmp_path: Path) -> None:
     path = tmp_path / "match.record"
-    args = ["arena", "kings_court", "alphabeta:1", "alphabeta:1", "--games", "4", "--seed", "3"]
+    args = ["arena", QUICK, "alphabeta:1", "alphabeta:1", "--games", "4", "--seed", "3"]
     out = CliRunner().invoke(main, [*args, "--opening-plies", "2", "--record", str(path)])
     assert out.exit_code == 0, out.output
-    assert "4 games of kings_court, each from 2 random opening plies" in out.output
-    played = glacier.arena("kings_court", ["alphabeta:1", "alphabeta:1"], games=4, seed=3, opening_plies=2)
+    assert f"4 games of {QUICK}, each from 2 random opening plies" in out.output
+    played = glacier.arena(QUICK, ["alphabeta:1", "alphabeta:1"], games=4, seed=3, opening_plies=2)
     assert [g.state.moves for g in records.read_records(str(path))] == [g.state.moves for g in played.games]
     for bad in ["-1", "two"]:
         refused = CliRunner().invoke(main, [*args, "--opening-plies", bad])
@@ -158,25 +171,25 @@ def test_the_arena_command_plays_random_openings(tmp_path: Path) -> None:
 
 
 def test_players_fill_the_seats_and_rotate() -> None:
-    result = glacier.arena("kings_court", ["random"], games=3, seed=1)
+    result = glacier.arena(QUICK, ["random"], games=3, seed=1)
     assert [p.name for p in result.players] == ["random", "random#2"]
     assert [g.seats for g in result.games] == [(0, 1), (1, 0), (0, 1)]
 
 
 def test_a_match_refuses_bad_requests() -> None:
     with pytest.raises(errors.InvalidParameterError):
-        glacier.arena("kuba", ["random", "random", "random"])
+        glacier.arena(QUICK, ["random", "random", "random"])
     with pytest.raises(errors.InvalidParameterError):
-        glacier.arena("kuba", ["random"], games=0)
+        glacier.arena(QUICK, ["random"], games=0)
     with pytest.raises(errors.InvalidParameterError):
-        glacier.arena("kuba", ["randomly"])
+        glacier.arena(QUICK, ["randomly"])
     with pytest.raises(errors.UnknownGameError):
         glacier.arena("go", ["random"])
 
 
 def test_player_objects_are_spawned_per_game() -> None:
     mcts = players.MCTSPlayer(40, "heuristic")
-    result = glacier.arena("ice_cube_checkers", [mcts, players.RandomPlayer()], games=4, seed=2, threads=2)
+    result = glacier.arena(QUICK, [mcts, players.RandomPlayer()], games=4, seed=2, threads=2)
     assert [p.name for p in result.players] == ["mcts:40:heuristic", "random"]
     assert mcts.last is None  # the object itself never played
 
@@ -185,40 +198,41 @@ def test_the_arena_command_prints_the_table_and_writes_records(tmp_path: Path) -
     path = tmp_path / "match.record"
     out = CliRunner().invoke(
         main,
-        ["arena", "kings_court", "mcts:50", "random", "--games", "4", "--seed", "1", "--record", str(path)],
+        ["arena", QUICK, "mcts:50", "random", "--games", "4", "--seed", "1", "--record", str(path)],
     )
     assert out.exit_code == 0, out.output
-    assert "mcts:50" in out.output and "Elo" in out.output and "4 games of kings_court" in out.output
+    assert "mcts:50" in out.output and "Elo" in out.output and f"4 games of {QUICK}" in out.output
     games = list(records.read_records(str(path)))
     assert len(games) == 4
     assert [g.tags["Round"] for g in games] == ["1", "2", "3", "4"]
     assert games[0].tags["Event"] == "glacier arena"
-    assert (games[0].tags["Red"], games[1].tags["Red"]) == ("mcts:50", "random")
+    first_seat = records.seat_names(QUICK)[0]
+    assert (games[0].tags[first_seat], games[1].tags[first_seat]) == ("mcts:50", "random")
     # Each record replays, move by move from the start, to the game the arena played.
-    played = glacier.arena("kings_court", ["mcts:50", "random"], games=4, seed=1)
+    played = glacier.arena(QUICK, ["mcts:50", "random"], games=4, seed=1)
     for record, game in zip(games, played.games):
-        replay = glacier.new_game("kings_court")
+        replay = glacier.new_game(QUICK)
         for move in record.state.moves:
             replay.play(move)
         assert replay.text() == game.state.text() and replay.is_terminal()
         assert replay.moves == game.state.moves
         assert record.result == records.result_of(game.state)
-    bad = CliRunner().invoke(main, ["arena", "kuba", "wizard"])
+    bad = CliRunner().invoke(main, ["arena", QUICK, "wizard"])
     assert bad.exit_code != 0 and "unknown player" in bad.output
 
 
 def test_the_arena_records_games_of_three_players(tmp_path: Path) -> None:
     path = tmp_path / "e.record"
-    args = ["arena", "martian_chinese_checkers", "mcts:20", "random", "--games", "3", "-p", "players=3"]
+    args = ["arena", MANY, "mcts:20", "random", "--games", "3", "-p", "players=3"]
     out = CliRunner().invoke(main, [*args, "--seed", "4", "--record", str(path)])
     assert out.exit_code == 0, out.output
-    played = glacier.arena("martian_chinese_checkers", ["mcts:20", "random"], games=3, seed=4, players=3)
+    played = glacier.arena(MANY, ["mcts:20", "random"], games=3, seed=4, players=3)
     games = list(records.read_records(str(path)))
     assert [g.tags["Round"] for g in games] == ["1", "2", "3"]
     for record, game in zip(games, played.games):
         names = [played.players[p].name for p in game.seats]
-        assert [record.tags[seat] for seat in records.seat_names("martian_chinese_checkers", 3)] == names
-        replay = glacier.new_game("martian_chinese_checkers", players=3)
+        assert [record.tags[seat] for seat in records.seat_names(MANY, 3)] == names
+        replay = glacier.new_game(MANY, players=3)
         for move in record.state.moves:
             replay.play(move)
         assert replay.text() == game.state.text() and replay.returns() == game.state.returns()
@@ -227,7 +241,7 @@ def test_the_arena_records_games_of_three_players(tmp_path: Path) -> None:
 def test_play_against_mcts_shows_the_search(monkeypatch: Any) -> None:
     out = CliRunner().invoke(
         main,
-        ["play", "ice_cube_checkers", "--seat", "1", "--simulations", "50", "--seed", "1", "--record", "/dev/null"],
+        ["play", QUICK, "--seat", "1", "--simulations", "50", "--seed", "1", "--record", "/dev/null"],
         input="quit\n",
     )
     assert out.exit_code == 0, out.output
@@ -236,7 +250,7 @@ def test_play_against_mcts_shows_the_search(monkeypatch: Any) -> None:
 
 
 def test_play_refuses_alphabeta_with_more_players() -> None:
-    out = CliRunner().invoke(main, ["play", "martian_chinese_checkers", "-p", "players=3", "--opponent", "alphabeta"])
+    out = CliRunner().invoke(main, ["play", MANY, "-p", "players=3", "--opponent", "alphabeta"])
     assert out.exit_code != 0 and "two-player" in out.output
 
 
@@ -246,7 +260,7 @@ def test_the_openspiel_bot_plays_through_openspiel() -> None:
 
     from glacier.openspiel_bot import MCTSBot
 
-    game = pyspiel.load_game("glacier_kings_court")
+    game = pyspiel.load_game(f"glacier_{QUICK}")
     bot = MCTSBot(game, simulations=100, seed=3)
     state = game.new_initial_state()
     policy, action = bot.step_with_policy(state)
@@ -262,24 +276,22 @@ def test_the_openspiel_bot_plays_through_openspiel() -> None:
         MCTSBot(pyspiel.load_game("tic_tac_toe"))
 
 
-@pytest.mark.parametrize(
-    "name", ["glacier_ice_cube_checkers", "glacier_kings_court", "glacier_martian_chinese_checkers"]
-)
-def test_the_openspiel_bot_plays_moves_of_several_actions(name: str) -> None:
+@pytest.mark.parametrize("game", SEVERAL_ACTIONS)
+def test_the_openspiel_bot_plays_moves_of_several_actions(game: str) -> None:
     """Where a move takes several actions, the bot searches at its first action and then
     plays the chosen move's actions, each with a policy over the legal actions."""
     import pyspiel
 
     from glacier.openspiel_bot import MCTSBot
 
-    game = pyspiel.load_game(name)
-    bot = MCTSBot(game, simulations=30, seed=1, evaluator="heuristic")
-    state = game.new_initial_state()
+    spiel_game = pyspiel.load_game(f"glacier_{game}")
+    bot = MCTSBot(spiel_game, simulations=30, seed=1, evaluator="heuristic")
+    state = spiel_game.new_initial_state()
     rng = np.random.RandomState(0)
     in_a_move = 0
     for _ in range(200):
         if state.is_terminal():
-            state = game.new_initial_state()
+            state = spiel_game.new_initial_state()
             bot.restart_at(state)
         if state.current_player() == 0 or state.native.pending_actions:
             policy, action = bot.step_with_policy(state)

@@ -5,7 +5,7 @@ same accepted position), and a rejected move must leave both states unchanged.""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -14,7 +14,19 @@ from conftest import GAMES
 from glacier import reference
 
 ALPHABET = "WBRGKPNQpnbrqk*/0123456789 -+,:=xabcdefghm'\"é"
-PARAMS = {"martian_chinese_checkers": {"players": 3}}
+
+
+def players_param(game: str) -> Optional[glacier.ParamSpec]:
+    """The ``players`` parameter of ``game``, if its number of players is one."""
+    return next((p for p in glacier.game_spec(game).params if p.name == "players"), None)
+
+
+#: Games that take a number of players are played here by one more than the fewest.
+PARAMS = {game: {"players": spec.min + 1} for game in GAMES if (spec := players_param(game)) is not None}
+#: For those games: no ``players`` given, and the two smallest numbers given.
+COUNT_CHOICES = [
+    (game, choice) for game in PARAMS for choice in ({}, {"players": PARAMS[game]["players"] - 1}, PARAMS[game])
+]
 
 
 def mangle(text: str, rng: random.Random) -> str:
@@ -57,13 +69,15 @@ def test_mangled_texts(game: str) -> None:
         assert native == ref, text
 
 
-@pytest.mark.parametrize("params", [{}, {"players": 2}, {"players": 3}])
-def test_mangled_texts_whose_player_count_is_read_from_the_text(params: dict[str, int]) -> None:
-    """E's texts state their number of players: with no ``players`` given both twins take the
-    text's, and a given one that disagrees gets the same parameter error from both."""
-    game = "martian_chinese_checkers"
+@pytest.mark.parametrize(("game", "params"), COUNT_CHOICES)
+def test_mangled_texts_whose_player_count_is_read_from_the_text(game: str, params: dict[str, int]) -> None:
+    """The texts of a game with a number of players (E) state it: with no ``players`` given
+    both twins take the text's, and a given one that disagrees gets the same parameter error
+    from both."""
+    spec = players_param(game)
+    assert spec is not None
     rng = random.Random(13)
-    texts = [glacier.new_game(game, players=n).text() for n in (2, 3, 6)]
+    texts = [glacier.new_game(game, players=n).text() for n in (spec.min, spec.min + 1, spec.max)]
     for _ in range(300):
         text = mangle(rng.choice(texts), rng)
         native = outcome(lambda t=text: glacier.from_text(game, t, **params).text())
@@ -131,39 +145,41 @@ def test_bad_values_get_the_same_glacier_error_from_both_twins(game: str, value:
 
 @pytest.mark.parametrize("value", [2**70, 2**64, 256, -1, 1000])
 def test_perft_beyond_its_deepest_depth_is_refused_by_both_twins_without_recursing(value: int) -> None:
-    for impl in (glacier, reference):
-        with pytest.raises(glacier.InvalidParameterError, match="perft depth must be between 0 and 255"):
-            impl.new_game("kuba").perft(value)
+    for game in GAMES:
+        for impl in (glacier, reference):
+            with pytest.raises(glacier.InvalidParameterError, match="perft depth must be between 0 and 255"):
+                impl.new_game(game).perft(value)
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: glacier.playouts("kuba", 1, seed=-1), "seed must be between 0 and 18446744073709551615, got -1"),
-        (lambda: glacier.playouts("kuba", 1, seed=2**64), "seed must be between 0 and 18446744073709551615"),
-        (lambda: glacier.playouts("kuba", 1, cutoff=-1), "cutoff must be between 0 and 4294967295, got -1"),
-        (lambda: glacier.playouts("kuba", 1.0), "games must be an integer, got float"),
-        (lambda: glacier.playouts("kuba", -3), "games must be >= 0, got -3"),
-        (lambda: glacier.playouts("kuba", 1, threads=True), "threads must be an integer, got bool"),
-        (lambda: glacier.playouts("kuba", 1, position="\ud800"), "the position text '\\ud800' is not text"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2**64), "num_envs must be at most 18446744073709551615"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=0), "num_envs must be >= 1, got 0"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=True), "num_envs must be an integer, got bool"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2, seed=-1), "seed must be between 0 and"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2, agent=2**70), "the agent's seat must be at most"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([1.0, 2.0]), "actions must be integers"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([float("nan"), 3]), "actions must be integers"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).step([True, False]), "actions must be integers"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).play_move(0, "\udc80"), "the move '\\udc80' is not text"),
+        (lambda g: glacier.playouts(g, 1, seed=-1), "seed must be between 0 and 18446744073709551615, got -1"),
+        (lambda g: glacier.playouts(g, 1, seed=2**64), "seed must be between 0 and 18446744073709551615"),
+        (lambda g: glacier.playouts(g, 1, cutoff=-1), "cutoff must be between 0 and 4294967295, got -1"),
+        (lambda g: glacier.playouts(g, 1.0), "games must be an integer, got float"),
+        (lambda g: glacier.playouts(g, -3), "games must be >= 0, got -3"),
+        (lambda g: glacier.playouts(g, 1, threads=True), "threads must be an integer, got bool"),
+        (lambda g: glacier.playouts(g, 1, position="\ud800"), "the position text '\\ud800' is not text"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2**64), "num_envs must be at most 18446744073709551615"),
+        (lambda g: glacier.VectorEnv(g, num_envs=0), "num_envs must be >= 1, got 0"),
+        (lambda g: glacier.VectorEnv(g, num_envs=True), "num_envs must be an integer, got bool"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2, seed=-1), "seed must be between 0 and"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2, agent=2**70), "the agent's seat must be at most"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).step([1.0, 2.0]), "actions must be integers"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).step([float("nan"), 3]), "actions must be integers"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).step([True, False]), "actions must be integers"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).play_move(0, "\udc80"), "the move '\\udc80' is not text"),
         (
-            lambda: glacier.VectorEnv("kuba", num_envs=2).play_move(2**70, "pass"),
+            lambda g: glacier.VectorEnv(g, num_envs=2).play_move(2**70, "pass"),
             "no environment 1180591620717411303424",
         ),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).legal_mask(1.5), "env must be an integer, got float"),
-        (lambda: glacier.VectorEnv("kuba", num_envs=2).observations(2**70), "player must be between 0 and 1"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).legal_mask(1.5), "env must be an integer, got float"),
+        (lambda g: glacier.VectorEnv(g, num_envs=2).observations(2**70), "player must be between 0 and 1"),
     ],
 )
 def test_bad_batch_arguments_raise_glacier_errors(call: Any, message: str) -> None:
-    with pytest.raises(glacier.GlacierError) as raised:
-        call()
-    assert message in str(raised.value)
+    for game in GAMES:
+        with pytest.raises(glacier.GlacierError) as raised:
+            call(game)
+        assert message in str(raised.value), game

@@ -173,10 +173,11 @@ def test_vector_env_observations(game: str) -> None:
 
 
 def test_bad_env_parameters() -> None:
-    with pytest.raises(InvalidParameterError):
-        glacier.VectorEnv("kuba", num_envs=0)
-    with pytest.raises(InvalidParameterError):
-        glacier.VectorEnv("kuba", num_envs=2, no_such=1)
+    for game in glacier.GAMES:
+        with pytest.raises(InvalidParameterError):
+            glacier.VectorEnv(game, num_envs=0)
+        with pytest.raises(InvalidParameterError):
+            glacier.VectorEnv(game, num_envs=2, no_such=1)
 
 
 def test_vector_env_writes_into_given_buffers(game: str) -> None:
@@ -232,19 +233,29 @@ def test_observations_written_change_by_change(game: str) -> None:
     _observations_kept_change_by_change(game)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_e_observations_written_change_by_change(players: int) -> None:
-    _observations_kept_change_by_change("martian_chinese_checkers", players=players)
+#: Every number of players of the games that take one (E), as (game, players).
+PLAYER_COUNTS = [
+    (game, players)
+    for game in glacier.GAMES
+    for spec in glacier.game_spec(game).params
+    if spec.name == "players"
+    for players in range(spec.min, spec.max + 1)
+]
 
 
-def test_gymnasium_vector_env_lends_read_only_buffers() -> None:
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS)
+def test_observations_of_every_number_of_players_written_change_by_change(game: str, players: int) -> None:
+    _observations_kept_change_by_change(game, players=players)
+
+
+def test_gymnasium_vector_env_lends_read_only_buffers(game: str) -> None:
     """With ``copy=False`` the arrays a step returns are the buffers the next step brings up
     to date: they refuse writes, and hold what ``copy=True`` returns."""
     pytest.importorskip("gymnasium")
     from glacier.gymnasium_env import GlacierVectorEnv
 
-    lent = GlacierVectorEnv("martian_chinese_checkers", 4, copy=False, max_plies=30)
-    copied = GlacierVectorEnv("martian_chinese_checkers", 4, max_plies=30)
+    lent = GlacierVectorEnv(game, 4, copy=False, max_plies=30)
+    copied = GlacierVectorEnv(game, 4, max_plies=30)
     obs, _ = lent.reset(seed=2)
     fresh, _ = copied.reset(seed=2)
     rng = np.random.default_rng(0)

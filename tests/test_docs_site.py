@@ -108,7 +108,7 @@ def test_too_long_is_over_the_limit() -> None:
     [
         ("The table goes here:\n\nBATCHED_TABLE\n", ["BATCHED_TABLE"]),
         ("TODO: say what the ko is.", ["TODO"]),
-        ("Ice Age Chess is XXX times faster.", ["XXX"]),
+        ("The engine is XXX times faster.", ["XXX"]),
         ("A ``MAX_THREADS`` limit and `RAY_AUTH_TOKEN`.", []),
         ("```sh\nexport RAY_AUTH_MODE=token\n```\n", []),
         ("~~~\nMAX_THREADS = 256\n~~~\nbut NOT_IN_CODE here", ["NOT_IN_CODE"]),
@@ -120,13 +120,13 @@ def test_placeholders_are_found_outside_code(text: str, found: list[str]) -> Non
 
 
 def test_broken_links_are_found(tmp_path: Path) -> None:
-    (tmp_path / "there.md").write_text("# There\n\n## The `kuba` board, in full\n")
+    (tmp_path / "there.md").write_text("# There\n\n## The `perft` table, in full\n")
     (tmp_path / "pictures").mkdir()
     (tmp_path / "pictures" / "start.svg").write_text("<svg/>")
     page = tmp_path / "page.md"
     text = (
         "# Here\n\n[fine](there.md#there) and [gone](missing.md), ![fine](pictures/start.svg),\n"
-        "[fine](there.md#the-kuba-board-in-full) [no heading](there.md#nowhere) [no heading](#gone)\n"
+        "[fine](there.md#the-perft-table-in-full) [no heading](there.md#nowhere) [no heading](#gone)\n"
         "![gone](pictures/missing.svg), [a link over\ntwo lines](lost.md), [web](https://example.org),\n"
         '[anchor](#here), `[in code](nowhere.md)`, <img src="pictures/nope.svg" width="9">\n'
         "```\n[in a block](nowhere.md)\n```\n"
@@ -143,11 +143,11 @@ def test_broken_links_are_found(tmp_path: Path) -> None:
 
 
 def test_pictures_are_found() -> None:
-    assert pictures('![Kuba](../pictures/kuba-start.svg)\n<img src="a.svg" alt="A">') == [
-        "../pictures/kuba-start.svg",
+    assert pictures('![A board](../pictures/board-start.svg)\n<img src="a.svg" alt="A">') == [
+        "../pictures/board-start.svg",
         "a.svg",
     ]
-    assert pictures("[a link, not a picture](../pictures/kuba-start.svg)\n```\n![x](y.svg)\n```") == []
+    assert pictures("[a link, not a picture](../pictures/board-start.svg)\n```\n![x](y.svg)\n```") == []
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ numbers that are multiples of ``ice_age_period`` (default 20).
 from __future__ import annotations
 
 import pickle
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ import pytest
 import glacier
 from glacier import reference
 from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+from glacier.svg import ice_age_chess as drawing
+from glacier.svg import render
+from svg_checks import SVG, tree, words
 
 GAME = "ice_age_chess"
 START = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -602,6 +606,43 @@ def test_ice_age_period_zero_keeps_the_ice_of_the_start() -> None:
     assert state.perft(2) == glacier.new_game("ice_age_chess").perft(2) == 324
 
 
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_chess_pieces_sit_in_the_middle_of_their_squares() -> None:
+    cell, margin = 52, 26
+    state = glacier.new_game(GAME)
+    for flipped in (False, True):
+        root = tree(render(state, flipped=flipped))
+        drawn = [g for g in root.iter(f"{SVG}g") if g.get("class") == "piece"]
+        assert len(drawn) == 32
+        board = state.text().split(" ")[0]
+        for g in drawn:
+            x, y, scale = map(float, re.findall(r"[\d.]+", g.get("transform", "")))
+            assert scale * drawing.PIECE_BOX == cell
+            file, row = int((x - margin) / cell), int((y - margin) / cell)
+            assert (x - margin, y - margin) == (file * cell, row * cell)
+            rank = 7 - row
+            if flipped:
+                file, rank = 7 - file, 7 - rank
+            expanded = re.sub(r"\d", lambda m: "." * int(m.group()), board).split("/")
+            assert expanded[7 - rank][file] == g.get("data-piece")
+        # Every outline stays in the box, with room above and below: no piece reaches into
+        # the row above (as the rank-2 and rank-7 pawns once did).
+        for shape in drawing._SHAPES.values():
+            numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", re.sub(r'r="[^"]+"|rx="[^"]+"', "", shape))]
+            assert min(numbers) >= 5 and max(numbers) <= 95
+
+
+def test_chess_check_mate_and_frozen_kings_are_named() -> None:
+    mate = glacier.from_text(GAME, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", ice_age_period=0)
+    assert "Black wins by checkmate" in words(render(mate))
+    frozen = glacier.from_text(
+        GAME, "********/********/p******r/*rp****K/p*****P*/*N****B*/******N*/******** w - - 0 81"
+    )
+    assert "White wins (Black's king frozen)" in words(render(frozen))
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 
@@ -613,3 +654,104 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move."""
     return {21}
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+
+def _picture_text(name: str) -> tuple[str, dict[str, int]]:
+    picture = next(p for p in glacier.game_spec(GAME).pictures if p.name == name)
+    assert picture.text is not None
+    return picture.text, dict(picture.params)
+
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = (
+    ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", {"ice_age_period": 0}, "Black wins: checkmate"),
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 60", {}, "draw: stalemate"),
+    ("7k/8/6K1/8/8/8/8/8 b - - 100 70", {}, "draw: fifty moves without a capture or pawn move"),
+    ("7k/8/6K1/8/8/8/8/8 w - - 3 11", {"max_plies": 20}, "draw: the ply limit"),
+    (*_picture_text("ice_age_chess-frozen-king"), "White wins: Black's king frozen by the Ice Age"),
+)
+
+#: White mates on the back rank.
+WIN_IN_ONE = ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {}, "a1a8", "White wins: checkmate")
+
+
+def play_scenario(run: Any) -> None:
+    """SAN in and out, at the terminal and in glacier.play."""
+    import tempfile
+    from pathlib import Path
+
+    from glacier import play as playing
+    from glacier import records
+
+    chess = glacier.new_game(GAME, start="standard")
+    assert playing.read_move(chess, "Nf3") == "g1f3" and playing.read_move(chess, "e2e4") == "e2e4"
+    assert playing.notation(chess, "g1f3") == "Nf3"
+    with pytest.raises(IllegalMoveError, match="SAN"):
+        playing.read_move(chess, "Nf6")
+    assert chess.moves == []
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "game.record"
+        out = run("play", GAME, "--level", "easy", "--seed", "3", "--record", str(target), input="Nf3\nquit\n")
+        game = records.loads(target.read_text())
+    assert "You are White." in out and "your move, White" in out
+    assert game.moves[0] == "g1f3" and len(game.moves) == 2
+    reply = records.Record.of(game).notation[1]
+    assert f"Black plays {reply} ({game.moves[1]})" in out or f"Black plays {reply} (" in out
+    assert f"last move: Black {reply}" in out
+
+
+def serve_api_scenario(api: Any) -> None:
+    """Moves in SAN, undo, redo and looking back; every move goes from square to square."""
+    from glacier import records
+    from glacier.web.session import gesture
+
+    assert gesture(GAME, "e7e8q") == ("move", "e7", "e8")
+    assert gesture(GAME, "e1g1") == ("move", "e1", "g1")
+    view = api.new(game=GAME, position=CHESS_START, params={"ice_age_period": 0}, seats=["human", "human"])
+    game_id = view["id"]
+    for move in ("e4", "e7e5", "Nf3"):
+        view = api.post(game_id, "move", move=move)
+    assert [m["text"] for m in view["moves"]] == ["e4", "e5", "Nf3"]
+    assert [m["number"] for m in view["moves"]] == ["1.", None, "2."]
+    view = api.post(game_id, "undo")
+    assert view["ply"] == 2 and view["can_redo"]
+    view = api.post(game_id, "goto", ply=0)
+    assert view["text"] == CHESS_START
+    view = api.post(game_id, "redo")
+    assert view["ply"] == 1 and view["plies"] == 3
+    view = api.post(game_id, "move", move="c5")  # a new line
+    assert [m["text"] for m in view["moves"]] == ["e4", "c5"] and not view["can_redo"]
+    assert records.loads(api.record(game_id)).moves == ["e2e4", "c7c5"]
+    # A game from a later move numbers its moves from there; Black's first shows "n...".
+    view = api.new(game=GAME, position="4k3/8/8/8/8/8/8/4K2R b K - 0 30", seats=["human", "human"])
+    view = api.post(view["id"], "move", move="Kd7")
+    assert [m["number"] for m in view["moves"]] == ["30..."]
+
+
+def browser_scenario(table: Any) -> None:
+    """Castling by moving the king two squares, and a promotion by the piece chooser."""
+    from glacier import play as playing
+
+    page = table.start(GAME, "4k3/1P6/8/3**3/8/8/8/4K2R w K - 0 1", {"max_plies": 4})
+    assert "White" in page.status() and "to move" in page.status()
+    page.select("e1")
+    assert page.targets() == {"d1", "d2", "e2", "f1", "f2", "g1"}
+    page.click(page.cell("g1"))
+    page.played("e1g1")
+    assert page.script("return document.querySelector('#moves .move').textContent;") == "O-O"
+    page.computer_replies()
+    page.screenshot()
+    page.select("b7")
+    page.browser.find_element("css selector", page.cell("b8")).click()
+    assert sorted(page.choices()) == ["b7b8b", "b7b8n", "b7b8q", "b7b8r"]
+    page.choose("b7b8q")
+    page.played("b7b8q")
+    assert page.page_moves()[-1] == "b7b8q"
+    if not page.mine.is_terminal():
+        page.computer_replies()
+    assert page.mine.is_terminal()
+    assert page.status() == playing.result_text(page.mine)

@@ -18,6 +18,9 @@ import pytest
 import glacier
 from glacier import reference
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import ice_cube_checkers as drawing
+from glacier.svg import render
+from svg_checks import elements, tree
 
 GAME = "ice_cube_checkers"
 START = "W/W/W/K/W/W/B/B/B/K/B/B w 0"
@@ -333,6 +336,33 @@ def test_every_sowing_of_twelve_pieces_agrees() -> None:
         ref.undo()
 
 
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_a_full_cup_of_twelve_stays_inside_it() -> None:
+    state = glacier.from_text(GAME, "WWWWWBBBBBKK/-/-/-/-/-/-/-/-/-/-/- b 9")
+    for flipped in (False, True):
+        root = tree(render(state, flipped=flipped))
+        cups = {el.get("data-slot"): el for el in elements(root, "rect", "cup")}
+        cup = cups["a"]
+        x0, y0 = float(cup.get("x", "")), float(cup.get("y", ""))
+        cubes = elements(root, "rect", "cube")
+        assert sorted(c.get("data-kind", "") for c in cubes) == sorted("WWWWWBBBBBKK")
+        for cube in cubes:
+            x, y, size = (float(cube.get(k, "")) for k in ("x", "y", "width"))
+            assert x0 + 4 <= x and x + size <= x0 + drawing.CUP - 4
+            assert y0 + 4 <= y and y + size <= y0 + drawing.CUP - 4
+        assert elements(root, "path", "sowing") and len(elements(root, "polygon", "sowing")) == 10
+
+
+def test_cubes_fill_their_cup() -> None:
+    for count in range(1, 13):
+        columns, rows, side = drawing.cube_layout(count)
+        assert columns * rows >= count
+        used = max(columns, rows) * side
+        assert used >= (drawing.CUP - 2 * drawing.CUP_PAD) * 0.75 or side == 34.0
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 
@@ -360,3 +390,63 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move."""
     return {9}
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = (("-/-/-/B/WKK/B/WBB/WW/-/-/-/WB w 16", {}, "White wins: White controls every cup holding a King"),)
+
+#: From this position White's sowing of cup d chooses its drops (B or K first).
+SOWING = "W/W/W/WBK/-/W/-/B/B/K/B/B w 0"
+
+
+def play_scenario(run: Any) -> None:
+    """A game ended by the ply limit says how many cups each side controls."""
+    from glacier import play as playing
+
+    state = glacier.new_game(GAME, max_plies=1)
+    state.play(state.legal_moves()[0])
+    assert state.is_terminal()
+    reason = playing.end_reason(state)
+    assert reason is not None and reason.startswith("the ply limit") and "cups" in reason
+    assert playing.seat_notes(glacier.new_game(GAME)) == ["controls 5 cups", "controls 5 cups"]
+
+
+def serve_api_scenario(api: Any) -> None:
+    """A sowing step by step: the cup, then each drop where there is a choice."""
+    from glacier.web.session import gesture
+
+    assert gesture(GAME, "slot d") == ("cell", "d")
+    assert gesture(GAME, "drop K") == ("choice",)
+    view = api.new(game=GAME, position=SOWING, seats=["human", "human"])
+    game_id = view["id"]
+    assert view["clickable"]["cells"] == {"a": 0, "b": 1, "c": 2, "d": 3, "f": 5}
+    view = api.post(game_id, "action", action=3)
+    assert view["pending"] == ["slot d"] and view["ply"] == 0
+    assert [c["text"] for c in view["clickable"]["choices"]] == ["drop B", "drop K"]
+    view = api.post(game_id, "undo")  # takes back the unfinished move
+    assert view["pending"] == [] and view["clickable"]["cells"]["d"] == 3
+    api.post(game_id, "action", action=3)
+    view = api.post(game_id, "action", action=14)
+    assert view["ply"] == 1 and [m["move"] for m in view["moves"]] == ["d:KBW"]
+    state = glacier.from_text(GAME, SOWING)
+    state.play("d:KBW")
+    assert view["text"] == state.text()
+
+
+def browser_scenario(table: Any) -> None:
+    """A sowing with a chosen drop, to the ply limit."""
+    from glacier import play as playing
+
+    page = table.start(GAME, SOWING, {"max_plies": 2})
+    page.click(page.cell("d"))
+    assert page.choices() == ["drop B", "drop K"]
+    page.screenshot()
+    page.choose("drop K")
+    page.played("d:KBW")
+    page.computer_replies()
+    assert page.mine.is_terminal()
+    assert page.status() == playing.result_text(page.mine)
+    assert "the ply limit" in page.status()

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import kings_court as drawing
+from svg_checks import MACHADO, delta_e, lab, linear_rgb, simulate
 
 START = "GRGRGRGR/RGRGRGRG/GR4GR/RG4RG/GR4GR/RG4RG/GRGRGRGR/RGRGRGRG r 0"
 GAME = "kings_court"
@@ -619,6 +621,27 @@ def test_both_implementations_draw_the_same_board() -> None:
         assert str(glacier.from_text(GAME, text)) == str(reference.from_text(GAME, text))
 
 
+# --- records -------------------------------------------------------------------------------
+
+
+def test_records_name_the_seats_red_and_green() -> None:
+    from glacier import records
+
+    assert records.seat_names(GAME) == ("Red", "Green")
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_kings_court_colours_are_told_apart_by_colour_blind_players() -> None:
+    (red, _), (green, _) = drawing.PIECE_COLOURS["R"], drawing.PIECE_COLOURS["G"]
+    assert delta_e(linear_rgb(red), linear_rgb(green)) >= 40
+    for kind, matrix in MACHADO.items():
+        assert delta_e(simulate(red, matrix), simulate(green, matrix)) >= 40, kind
+    # Lightness alone (a grey print, or no colour vision at all) still tells them apart.
+    assert abs(lab(linear_rgb(red))[0] - lab(linear_rgb(green))[0]) >= 15
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 
@@ -650,3 +673,62 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move."""
     return {5}
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = (("GR1R4/R1G2G1G/6G1/4R3/GR4R1/3R1R1G/1G1R4/R1G4G g 59", {}, "Red wins: no Green piece left in the Court"),)
+
+#: Red's chain b4xd4xf4 takes Green's last two pieces in the Court (and could go on to f6).
+CHAIN = "G6G/8/8/5R2/1RG1G3/8/8/R7 r 20"
+WIN_IN_ONE = (CHAIN, {}, "b4xd4xf4", "Red wins: no Green piece left in the Court")
+
+
+def play_scenario(run: Any) -> None:
+    import glacier
+    from glacier import play as playing
+
+    assert playing.seat_notes(glacier.new_game(GAME)) == ["24 pieces, 0 in the Court"] * 2
+
+
+def serve_api_scenario(api: Any) -> None:
+    """Each step or jump of a chain goes from square to square; ``stop`` is a button."""
+    from glacier.web.session import gesture
+
+    assert gesture(GAME, "d4xd6") == ("move", "d4", "d6")
+    assert gesture(GAME, "d4-d5") == ("move", "d4", "d5")
+    assert gesture(GAME, "stop") == ("choice",)
+
+
+def browser_scenario(table: Any) -> None:
+    """A chain of two jumps, stopped where it could go on; the record saved and opened."""
+    from glacier import records
+
+    page = table.start(GAME, CHAIN)
+    page.select("b4")
+    assert page.targets() == {"a4", "b3", "b5", "d4"}
+    page.click(page.cell("d4"))
+    page.check()  # the chain has begun: nothing is played yet
+    assert page.choices() == ["stop"] and page.targets() == {"f4"}
+    page.click(page.cell("f4"))
+    assert page.choices() == ["stop"] and page.targets() == {"f6"}  # the chain could go on
+    page.screenshot()
+    page.choose("stop")
+    page.played("b4xd4xf4")
+    assert page.mine.is_terminal() and page.status() == "Red wins: no Green piece left in the Court"
+    page.browser.find_element("css selector", '[data-action="save"]').click()
+    page.until(lambda: page.browser.find_element("id", "record-text").text, "the saved record")
+    text = page.browser.find_element("id", "record-text").text
+    saved = records.loads(text)
+    assert saved.moves == page.mine.moves and saved.text() == page.mine.text()
+    # The record opened again, from a file given to the page.
+    target = table.tmp_path / "saved.record"
+    target.write_text(text, encoding="utf-8")
+    before = page.board_state()
+    page.browser.find_element("css selector", "input[name=record]").send_keys(str(target))
+    page.browser.find_element("css selector", '[data-action="new"]').click()
+    page.until(lambda: page.board_state() not in ("", before), "the record opened")
+    page.check()
+    assert page.status() == "Red wins: no Green piece left in the Court"

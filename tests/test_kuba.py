@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+import glacier
 from glacier.errors import IllegalMoveError, InvalidPositionError
+from glacier.svg import render
+from svg_checks import SVG, tree
 
 START = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW w 0,0 0,0 - - 0"
 
@@ -200,6 +203,17 @@ def test_bad_moves_leave_the_state_unchanged(impl: Any, move: str, message: str)
     assert state.text() == START and state.moves == []
 
 
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_kuba_shows_the_captured_counts_in_large_type() -> None:
+    state = glacier.from_text("kuba", "3W3/3B3/7/5W1/R1B2W1/2W1B2/RW5 b 7,5 4,3 - - 187")
+    root = tree(render(state))
+    counts = [t for t in root.iter(f"{SVG}text") if t.get("class") == "captured"]
+    assert [t.text for t in counts] == ["7 of 7 Red", "5 of 8", "4 of 7 Red", "3 of 8"]
+    assert all(float(t.get("font-size", "0")) >= 14 for t in counts)
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 
@@ -211,3 +225,71 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move."""
     return {9}
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+#: White to move has taken six Reds: b1a1 pushes off the seventh.
+SIX_REDS = "7/7/6B/2RRR1B/2RRR2/7/RW5 w 6,6 0,7 - - 10"
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = (
+    ("3W3/3B3/7/5W1/R1B2W1/2W1B2/RW5 b 7,5 4,3 - - 187", {}, "White wins: seven Reds captured"),
+    ("7/7/6B/2RRR1B/2RRR2/7/RW5 w 6,6 0,7 - - 1000", {}, "draw: the ply limit"),
+)
+
+WIN_IN_ONE = (SIX_REDS, {}, "b1a1", "White wins: seven Reds captured")
+
+
+def play_scenario(run: Any) -> None:
+    """Each seat's note counts its captures."""
+    import glacier
+    from glacier import play as playing
+
+    assert playing.goals(glacier.new_game("kuba")) is None
+    assert playing.seat_notes(glacier.new_game("kuba")) == [
+        "has taken 0 of 7 Red, 0 of 8 Black",
+        "has taken 0 of 7 Red, 0 of 8 White",
+    ]
+    assert playing.seat_notes(glacier.from_text("kuba", SIX_REDS)) == [
+        "has taken 6 of 7 Red, 6 of 8 Black",
+        "has taken 0 of 7 Red, 7 of 8 White",
+    ]
+
+
+def serve_api_scenario(api: Any) -> None:
+    """A push goes from the marble's square to the next; ``pass`` is a button."""
+    from glacier.web.session import gesture
+
+    assert gesture("kuba", "b1a1") == ("move", "b1", "a1")
+    assert gesture("kuba", "pass") == ("choice",)
+
+
+def browser_scenario(table: Any) -> None:
+    """The analysis's arrows appear and stop; a capture and its extra turn; a push by dragging."""
+    import time
+
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    page = table.start("kuba", "RW5/7/6B/2RRR1B/2RRR2/7/RW5 w 5,6 0,6 - - 10")
+    page.click('[data-action="analyse"]')
+    page.until(lambda: len(page.browser.find_elements("css selector", "#board .arrow")) >= 2, "analysis arrows")
+    page.until(lambda: page.browser.find_elements("css selector", "#analysis .top-move"), "the top moves listed")
+    page.screenshot()
+    page.browser.find_element("css selector", '[data-action="stop"]').click()
+    page.until(lambda: not page.browser.find_element("css selector", '[data-action="stop"]').is_enabled(), "a stop")
+    shown = page.browser.find_element("id", "analysis").text
+    time.sleep(0.6)
+    assert page.browser.find_element("id", "analysis").text == shown  # it has stopped
+    page.select("b1")
+    page.click(page.cell("a1"))
+    page.played("b1a1")
+    assert page.mine.current_player == 0 and "White to move" in page.status()  # the extra turn
+    # This push by dragging the marble onto its square.
+    before = page.board_state()
+    marble, square = (page.browser.find_element("css selector", page.cell(c)) for c in ("b7", "a7"))
+    ActionChains(page.browser).drag_and_drop(marble, square).perform()
+    page.until(lambda: page.board_state() != before, "the answer to the drag")
+    page.played("b7a7")
+    assert page.status() == "White wins: seven Reds captured"

@@ -22,8 +22,13 @@ from typing import Any, Optional
 
 import pytest
 
-from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError
+import glacier
+from glacier import reference
+from glacier.errors import IllegalMoveError, InvalidParameterError, InvalidPositionError, InvalidRecordError
 from glacier.reference import _zobrist
+from glacier.svg import gallery, render
+from glacier.svg import martian_chinese_checkers as drawing
+from svg_checks import SVG, delta_e, elements, inside_convex, linear_rgb, points, tree
 
 GAME = "martian_chinese_checkers"
 SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
@@ -733,6 +738,124 @@ def test_both_implementations_draw_the_same_board() -> None:
         assert str(glacier.from_text(GAME, text, **params)) == str(reference.from_text(GAME, text, **params))
 
 
+# --- records: the seats' tags and the results of many players -----------------------------
+
+
+def test_seats_and_results_in_records() -> None:
+    import glacier
+    from glacier import records
+
+    assert records.seat_names(GAME, 3) == ("Red", "Green", "Black")
+    won = glacier.from_text(
+        GAME,
+        "2 1 211 a7=3l a8=0l3s a9=0l3m a10=0l3s a11=0l a12=0l b8=0m b9=0m b10=0m b11=0m b12=3l c8=0s c9=0m "
+        "c10=0s d7=3l d8=0s d9=0s e8=0s e9=3l g1=3l g4=3m g7=3m g10=3m g13=3m i5=3s j7=3s l2=3s",
+    )
+    assert records.result_of(won) == "1-0"
+    text = records.dumps(won, players=["Ann", "Bob"])
+    assert '[Red "Ann"]' in text and '[Blue "Bob"]' in text and '[Result "1-0"]' in text and "[Position " in text
+    draw = glacier.new_game(GAME, players=3, max_plies=0)
+    assert records.result_of(draw) == "1/3-1/3-1/3"
+    assert records.result_of(glacier.new_game(GAME)) == "*"
+    # A game decided off the board may carry any result; a finished one only its own.
+    assert '[Result "0-1"]' in records.dumps(glacier.new_game(GAME), Result="0-1")
+    with pytest.raises(InvalidRecordError, match="the game ended 1-0"):
+        records.dumps(won, Result="0-1")
+    with pytest.raises(InvalidRecordError, match="not a result for 3 players"):
+        records.dumps(draw, Result="1-0")
+    with pytest.raises(InvalidRecordError, match="written from the game"):
+        records.dumps(draw, Game="chess")
+    with pytest.raises(InvalidRecordError, match="3 players, got 2 names"):
+        records.dumps(draw, players=["a", "b"])
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def tall_stack_text() -> str:
+    """Two players, every piece of both in one stack on the centre, large ones at the bottom."""
+    stack = "".join(f"{c}{s}" for s in "lms" for c in (0, 3) for _ in range(5))
+    return f"2 0 5 g7={stack}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_e_pieces_stay_inside_their_hexes_and_heights_are_on_top(players: int) -> None:
+    texts = [glacier.new_game(GAME, players=players).text()]
+    texts += [p.text for p in gallery.PICTURES if p.game == GAME and p.params.get("players", 2) == players and p.text]
+    if players == 2:
+        texts.append(tall_stack_text())
+    for text in texts:
+        for view in ({}, {"perspective": players - 1}, {"flipped": True}):
+            state = glacier.from_text(GAME, text, players=players)
+            root = tree(render(state, **view))
+            hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
+            assert len(hexes) == 127
+            pieces = elements(root, "polygon", "piece")
+            stacks = dict(part.split("=") for part in text.split(" ")[3:])
+            assert len(pieces) == sum(len(s) // 2 for s in stacks.values())
+            for piece in pieces:
+                for corner in points(piece):
+                    assert inside_convex(corner, hexes[piece.get("data-hex")]), (text, piece.attrib)
+                # Every piece, buried or not, shows its colour and size as the text has it.
+                hex_name, level = piece.get("data-hex"), int(piece.get("data-level", ""))
+                written = stacks[hex_name][2 * level : 2 * level + 2]
+                assert written == piece.get("data-colour", "") + "sml"[int(piece.get("data-size", "")) - 1]
+                assert piece.get("fill") == drawing.PIECE_COLOURS[int(written[0])]
+            # The stack heights come after every hex and every piece, so nothing covers them.
+            order = list(root.iter())
+            last_drawn = max(order.index(el) for el in pieces + elements(root, "polygon", "hex"))
+            badges = elements(root, "circle", "height")
+            assert len(badges) == sum(1 for s in stacks.values() if len(s) > 2)
+            assert all(order.index(badge) > last_drawn for badge in badges)
+            heights = {t.get("data-hex"): t.text for t in root.iter(f"{SVG}text") if t.get("data-hex")}
+            assert heights == {h: str(len(s) // 2) for h, s in stacks.items() if len(s) > 2}
+
+
+def test_e_names_its_hexes_on_the_rim_readably() -> None:
+    for players in (2, 6):
+        state = glacier.new_game(GAME, players=players)
+        root = tree(render(state))
+        rim = [t for t in root.iter(f"{SVG}text") if t.get("class") == "rim"]
+        assert sorted(t.text or "" for t in rim) == sorted([*"abcdefghijklm", *map(str, range(1, 14))])
+        assert all(float(t.get("font-size", "0")) >= 11 for t in rim)
+        hexes = [points(el) for el in elements(root, "polygon", "hex")]
+        for label in rim:
+            spot = (float(label.get("x", "")), float(label.get("y", "")))
+            assert not any(inside_convex(spot, hexagon, slack=0) for hexagon in hexes), label.text
+
+
+def test_e_territory_tints_stand_apart_from_the_border_and_each_other() -> None:
+    border = linear_rgb(drawing.BORDER_FILL)
+    tints = [linear_rgb(t) for t in drawing.TERRITORY_TINTS]
+    assert all(delta_e(tint, border) >= 20 for tint in tints)
+    assert all(delta_e(a, b) >= 20 for i, a in enumerate(tints) for b in tints[i + 1 :])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_e_legend_says_which_colour_is_which_player(players: int) -> None:
+    state = glacier.new_game(GAME, players=players)
+    root = tree(render(state))
+    legend = elements(root, "polygon", "legend")
+    seats = reference.game_module(GAME).SEATS[players]
+    assert [el.get("fill") for el in legend] == [drawing.PIECE_COLOURS[c] for c in seats]
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    for player, colour in enumerate(seats):
+        assert f"player {player}: {drawing.COLOUR_NAMES[colour]}" in texts
+
+
+def test_e_perspective_puts_the_players_home_at_the_bottom() -> None:
+    module = reference.game_module(GAME)
+    for player, colour in enumerate(module.SEATS[6]):
+        root = tree(render(glacier.new_game(GAME, players=6), perspective=player))
+        hexes = {el.get("data-hex"): points(el) for el in elements(root, "polygon", "hex")}
+
+        def mean_y(territory: int, hexes: dict[Any, list[tuple[float, float]]] = hexes) -> float:
+            names = [module.HEX_NAMES[h] for h in module.TERRITORY_HEXES[territory]]
+            return sum(sum(y for _, y in hexes[n]) / 6 for n in names) / len(names)
+
+        assert max(range(6), key=mean_y) == colour
+
+
 # --- hooks of the generic tests (tests/test_actions.py) -------------------------------------
 
 #: The starts that look the same from every seat: the seats are evenly spread for 2, 3 and 6
@@ -759,3 +882,111 @@ def check_action_meaning(state: Any, name: str, after: list[str], where: str) ->
 def to_move_planes(players: int) -> set[int]:
     """The observation planes that say who is to move (one per seat)."""
     return set(range(56, 56 + players))
+
+
+# --- scenarios of the play and web tests (tests/test_play.py, test_serve_api.py, -------------
+# --- test_serve_browser.py) -------------------------------------------------------------------
+
+
+def _picture_text(name: str) -> str:
+    import glacier
+
+    picture = next(p for p in glacier.game_spec(GAME).pictures if p.name == name)
+    assert picture.text is not None
+    return picture.text
+
+
+#: Finished positions and how glacier.play tells their end.
+PLAY_ENDS = ((_picture_text("e2-won"), {}, "Red wins: every Red pyramid home in its goal"),)
+
+#: Two pieces of player 0 on d6 (levels 0 and 2, a large and a small): the destination tells
+#: which moves.
+TWO_ON_D6 = (
+    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m c6=3s d6=0l3s0s d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m h6=0s "
+    "h8=0s3s j2=0l j5=3l0l3m k5=3m k8=0s l2=0m l5=0m m1=0m m3=0s m6=0l"
+)
+
+#: Player 0's medium on l5 carries Blue's small: moving it to j5 is a stack move, which can
+#: end in a guard exchange (its medium then traps Blue's, as Blue's on h5 and h8 trap Red's).
+#: On d6 player 0 has two pieces that can move, a large and a small.
+STACK_AND_EXCHANGE = (
+    "2 0 186 a8=3l a10=3l a12=3l b10=3s b13=3m d6=0l3s0s d8=3m f11=3s f12=0m g1=0l g12=3l h5=0m3m "
+    "h6=0s h8=0s3s j2=0l j5=3l0l3m k5=3m k8=0s l2=0m l5=0m3s m1=0m m3=0s m6=0l"
+)
+
+
+def play_scenario(run: Any) -> None:
+    """Seats by colour with their goals; a movement written without its level."""
+    import glacier
+    from glacier import play as playing
+
+    three = glacier.new_game(GAME, players=3)
+    assert playing.seat_names(GAME, 3) == ("Red", "Green", "Black")
+    assert playing.goals(three) == ["Blue", "Clear", "Yellow"]
+    assert playing.seat_notes(three)[0] == "goal: fill the Blue territory"
+    assert playing.seat_number(GAME, 3, "green") == 1
+    start = glacier.new_game(GAME)
+    move = next(m for m in start.legal_moves() if m.startswith("i6/0-"))
+    assert playing.read_move(start, move.replace("/0", "")) == move
+    stacked = glacier.from_text(GAME, TWO_ON_D6)
+    assert playing.read_move(stacked, "d6-g3") == "d6/0-g3"
+    assert playing.read_move(stacked, "d6-c6") == "d6/2-c6"
+    assert playing.read_move(stacked, "d6-c6xc6/1=h5/1") == "d6/2-c6xc6/1=h5/1"
+    with pytest.raises(IllegalMoveError):
+        playing.read_move(stacked, "d6-b6")
+    assert start.moves == [] and stacked.moves == []
+    out = run("play", GAME, "-p", "players=3", "--seat", "Green", "--level", "easy", input="quit\n")
+    assert "You are Green (player 1); your goal: fill the Clear territory." in out
+    assert "Red (player 0) is the computer (easy), goal: the Blue territory." in out
+    assert "colours: 0 = Red (player 0), 2 = Green (player 1), 4 = Black (player 2)" in out
+
+
+def serve_api_scenario(api: Any) -> None:
+    """A movement goes from hex to hex; exchanges, levels, ``no exchange`` and ``pass`` are
+    buttons; a stack with two movable pieces says which piece each movement moves."""
+    from glacier.web.session import gesture
+
+    assert gesture(GAME, "k5-i7") == ("move", "k5", "i7")
+    for choice in ("xh3", "=i3", "/1", "no exchange", "pass"):
+        assert gesture(GAME, choice) == ("choice",)
+    view = api.new(game=GAME, position=TWO_ON_D6, seats=["human", "human"])
+    pieces = {to: [entry["piece"] for entry in entries] for to, entries in view["clickable"]["moves"]["d6"].items()}
+    assert pieces["g3"] == ["large, level 0"] and set(pieces["c6"]) == {"small, level 2"}
+
+
+def browser_scenario(table: Any) -> None:
+    """A stack with two pieces to move, a stack move ending in a guard exchange, then any
+    movement (and no exchange) to the ply limit."""
+    from glacier import reference
+
+    page = table.start(GAME, STACK_AND_EXCHANGE, {"players": 2, "max_plies": 190})
+    # A stack with two pieces to move: choosing one shows only its destinations.
+    page.select("d6")
+    assert page.targets() == {"a9", "d9", "g3", "g6", "c6", "c7", "d5", "d7", "e5", "e6"}
+    pieces = "return [...document.querySelectorAll('#choices [data-piece]')].map(e => e.dataset.piece);"
+    assert page.script(pieces) == ["large, level 0", "small, level 2"]
+    page.browser.find_element("css selector", '[data-piece="small, level 2"]').click()
+    assert page.targets() == {"c6", "c7", "d5", "d7", "e5", "e6"}
+    page.browser.find_element("css selector", '[data-piece="large, level 0"]').click()
+    assert page.targets() == {"a9", "d9", "g3", "g6"}
+    page.select("l5")
+    assert page.targets() == {"j5", "j7", "l3", "l7"}
+    page.click(page.cell("j5"))
+    assert page.choices() == ["=h5", "=h8", "no exchange"]
+    page.choose("=h5")
+    page.played("l5/0-j5xj5/3=h5/1")
+    module = reference.game_module(GAME)
+    stack = reference.from_text(GAME, page.mine.text(), **page.mine.params).position.board
+    assert stack[module.HEX_BY_NAME["j5"]] == ((3, 3), (0, 3), (3, 2), (3, 2), (3, 1))
+    page.computer_replies()
+    page.screenshot()
+    # Any movement, then (if an exchange could end it) none.
+    move = next(m for m in page.mine.legal_moves() if "-" in m and "x" not in m)
+    place, _, to = move.partition("-")
+    page.select(place.partition("/")[0])
+    page.click(page.cell(to))
+    if len(page.mine.move_to_actions(move)) == 2:
+        page.choose("no exchange")
+    page.played(move)
+    page.computer_replies()
+    assert page.mine.is_terminal() and page.status() == "draw: the ply limit"

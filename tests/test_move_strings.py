@@ -89,8 +89,9 @@ def test_undo_and_actions_forget_the_last_list(game: str) -> None:
         assert outcome(state, probe) == outcome(twin, fresh(probe))
 
 
-def test_a_copy_does_not_take_the_list_along() -> None:
-    state = glacier.new_game("martian_chinese_checkers")
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_copy_does_not_take_the_list_along(game: str) -> None:
+    state = glacier.new_game(game)
     moves = state.legal_moves()
     copy = state.copy()
     state.play(moves[0])

@@ -21,14 +21,34 @@ import pytest
 
 import glacier
 from conftest import GAMES
+from glacier import reference
 
 pyspiel = pytest.importorskip("pyspiel")
 
-#: Every game and E with every number of players, and games made with parameters.
-PICKLED = [(game, {}) for game in GAMES if game != "martian_chinese_checkers"]
-PICKLED += [("martian_chinese_checkers", {"players": n}) for n in range(2, 7)]
-PICKLED += [("ice_age_chess", {"ice_age_period": 6, "max_plies": 90})]
-PICKLED += [("martian_chinese_checkers", {"players": n, "stack_limit": 2, "max_plies": 300}) for n in (3, 6)]
+
+def players_param(game: str) -> Any:
+    """The ``players`` parameter of ``game`` (None if its number of players is fixed)."""
+    return next((p for p in glacier.game_spec(game).params if p.name == "players"), None)
+
+
+#: Every game, those with a number of players (E) with each number they take, then the
+#: other parameter sets each game declares among its variants.
+PICKLED = [
+    (game, {"players": n} if spec else {})
+    for game in GAMES
+    for spec in [players_param(game)]
+    for n in (range(spec.min, spec.max + 1) if spec else [None])
+]
+PICKLED += [
+    (game, dict(variant))
+    for game in GAMES
+    for variant in glacier.game_spec(game).variants
+    if set(variant) - {"players"}
+]
+#: The games whose moves may take several actions.
+SEVERAL_ACTIONS = [game for game in GAMES if reference.game_module(game).MAX_CHOSEN_ACTIONS > 1]
+#: The game whose games are the shortest (the lowest default ply limit).
+QUICK = min(GAMES, key=lambda game: glacier.new_game(game).params["max_plies"] or 0)
 PICKLED_IDS = [game + "".join(f"-{k}={v}" for k, v in params.items()) for game, params in PICKLED]
 
 
@@ -93,10 +113,11 @@ def test_games_and_states_pickle(game: str, params: dict[str, Any]) -> None:
     assert end.is_terminal() and copy.is_terminal() and snapshot(copy) == snapshot(end)
 
 
-def test_states_pickle_in_the_middle_of_a_move_and_after_an_undo() -> None:
-    """A move of several actions (a King's Court jump chain) pickles between its actions; a
+@pytest.mark.parametrize("game", SEVERAL_ACTIONS)
+def test_states_pickle_in_the_middle_of_a_move_and_after_an_undo(game: str) -> None:
+    """A move of several actions (a King's Court jump chain, say) pickles between its actions; a
     state pickles with the actions it has now, not those taken back."""
-    spiel_game = load("kings_court", {})
+    spiel_game = load(game, {})
     rng = random.Random(5)
     state = spiel_game.new_initial_state()
     while not state.native.pending_actions:
@@ -128,8 +149,8 @@ def test_games_and_states_cross_spawned_processes() -> None:
     import multiprocessing
 
     sent = []
-    for game, params in [("ice_cube_checkers", {"max_plies": 60}), ("martian_chinese_checkers", {"players": 5})]:
-        spiel_game = load(game, params)
+    for game in GAMES:  # each with the last parameter set it declares among its variants
+        spiel_game = load(game, dict(glacier.game_spec(game).variants[-1]))
         sent.append((spiel_game, [after(spiel_game, seed, 5 * seed) for seed in range(4)]))
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         answers = pool.map(seen_elsewhere, [pickle.dumps(item) for item in sent])
@@ -156,7 +177,7 @@ def test_openspiel_alpha_zero_runs_with_two_actors(tmp_path: Path) -> None:
     games of self-play with a small net; its learner trains for two steps on them. Every game
     an actor logged replays, action by action, to the returns it logged."""
     pytest.importorskip("flax")
-    game, params = "ice_cube_checkers", {"max_plies": 10}
+    game, params = QUICK, {"max_plies": 10}
     config = {
         "game": f"glacier_{game}(max_plies={params['max_plies']})",
         "path": str(tmp_path),

@@ -20,10 +20,17 @@ from click.testing import CliRunner
 import glacier
 from glacier import _native, records, reference
 from glacier.cli import main
-from glacier.errors import IllegalMoveError, InvalidRecordError
-from glacier.reference import ice_age_chess as reference_chess
+from glacier.errors import GlacierError, IllegalMoveError, InvalidRecordError
 
-E = "martian_chinese_checkers"
+#: The game whose records are PGN: the one that plays chess (its SAN code is its twin's).
+CHESS = glacier.kin("chess")[0]
+reference_chess = reference.game_module(CHESS)
+#: A game whose records write the moves as played, for what records do in any game.
+GAME = next(game for game in glacier.GAMES if game != CHESS)
+#: A game with a number of players (E), and the most it takes.
+MANY, MOST = next(
+    (game, spec.max) for game in glacier.GAMES for spec in glacier.game_spec(game).params if spec.name == "players"
+)
 
 
 def random_game(impl: Any, game: str, plies: int, seed: int, **params: Any) -> Any:
@@ -36,12 +43,37 @@ def random_game(impl: Any, game: str, plies: int, seed: int, **params: Any) -> A
     return state
 
 
+def first_moves(plies: int) -> list[str]:
+    """The first moves of a game of GAME, each the first legal move."""
+    state = glacier.new_game(GAME)
+    for _ in range(plies):
+        state.play(state.legal_moves()[0])
+    return list(state.moves)
+
+
+FIRST, SECOND = first_moves(2)
+
+
+def error_after(moves: list[str], bad: str) -> str:
+    """What the reference says of ``bad`` played after ``moves`` from GAME's start, or, with
+    no moves, of ``bad`` as a position of GAME."""
+    try:
+        if not moves:
+            reference.from_text(GAME, bad)
+        state = reference.new_game(GAME)
+        for move in moves:
+            state.play(move)
+        state.play(bad)
+    except GlacierError as err:
+        return str(err)
+    raise AssertionError(f"{bad!r} is accepted")
+
+
 def game_params(game: str) -> list[dict[str, Any]]:
-    if game == E:
-        return [{"players": n} for n in (2, 3, 6)]
-    if game == "ice_age_chess":
-        return [{}, {"ice_age_period": 2}, {"ice_age_period": 0, "text": records.STANDARD_CHESS_START}]
-    return [{}]
+    """The parameter sets that exercise every variant of ``game``'s rules, then its named
+    starts (a ``text`` with the parameters it implies)."""
+    spec = glacier.game_spec(game)
+    return [dict(v) for v in spec.variants] + [{**implied, "text": text} for text, implied in spec.starts.values()]
 
 
 def test_the_docstring_examples_run() -> None:
@@ -73,7 +105,7 @@ def test_records_round_trip_between_both_implementations(game: str) -> None:
 
 def test_undo_reaches_the_recorded_start() -> None:
     start = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    state = random_game(glacier, "ice_age_chess", 30, 1, ice_age_period=0, text=start)
+    state = random_game(glacier, CHESS, 30, 1, ice_age_period=0, text=start)
     back = records.loads(records.dumps(state))
     while back.moves:
         back.undo()
@@ -81,40 +113,14 @@ def test_undo_reaches_the_recorded_start() -> None:
 
 
 def test_numbering_follows_the_players_and_comments() -> None:
-    state = glacier.from_text("ice_age_chess", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 34", ice_age_period=0)
+    state = glacier.from_text(CHESS, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 34", ice_age_period=0)
     for move in ["e8d7", "e2e4", "d7d6", "e4e5"]:
         state.play(move)
     (movetext,) = records.dumps(state, comments={1: "a king walk"}).split("\n\n")[1:]
     assert movetext.strip() == "34... Kd7 {a king walk} 35. e4 Kd6 36. e5+ *"
-    e = random_game(glacier, E, 7, 0, players=3)
+    e = random_game(glacier, MANY, 7, 0, players=3)
     movetext = records.dumps(e).split("\n\n")[1]
     assert re.match(r"1\. \S+ \S+ \S+ 2\. \S+ \S+ \S+ 3\. \S+ \*", movetext.strip())
-
-
-def test_seats_and_results() -> None:
-    assert records.seat_names("kings_court") == ("Red", "Green")
-    assert records.seat_names(E, 3) == ("Red", "Green", "Black")
-    won = glacier.from_text(
-        E,
-        "2 1 211 a7=3l a8=0l3s a9=0l3m a10=0l3s a11=0l a12=0l b8=0m b9=0m b10=0m b11=0m b12=3l c8=0s c9=0m "
-        "c10=0s d7=3l d8=0s d9=0s e8=0s e9=3l g1=3l g4=3m g7=3m g10=3m g13=3m i5=3s j7=3s l2=3s",
-    )
-    assert records.result_of(won) == "1-0"
-    text = records.dumps(won, players=["Ann", "Bob"])
-    assert '[Red "Ann"]' in text and '[Blue "Bob"]' in text and '[Result "1-0"]' in text and "[Position " in text
-    draw = glacier.new_game(E, players=3, max_plies=0)
-    assert records.result_of(draw) == "1/3-1/3-1/3"
-    assert records.result_of(glacier.new_game("kuba")) == "*"
-    # A game decided off the board may carry any result; a finished one only its own.
-    assert '[Result "0-1"]' in records.dumps(glacier.new_game("kuba"), Result="0-1")
-    with pytest.raises(InvalidRecordError, match="the game ended 1-0"):
-        records.dumps(won, Result="0-1")
-    with pytest.raises(InvalidRecordError, match="not a result for 3 players"):
-        records.dumps(draw, Result="1-0")
-    with pytest.raises(InvalidRecordError, match="written from the game"):
-        records.dumps(draw, Game="kuba")
-    with pytest.raises(InvalidRecordError, match="3 players, got 2 names"):
-        records.dumps(draw, players=["a", "b"])
 
 
 # --- PGN: what python-chess reads and writes -------------------------------------------------
@@ -122,7 +128,7 @@ def test_seats_and_results() -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_plain_chess_records_are_pgn_that_python_chess_replays(seed: int) -> None:
-    state = random_game(glacier, "ice_age_chess", 300, seed, ice_age_period=0, text=records.STANDARD_CHESS_START)
+    state = random_game(glacier, CHESS, 300, seed, ice_age_period=0, text=records.STANDARD_CHESS_START)
     text = records.dumps(state, players=["Ann", "Bob"])
     assert "Variant" not in text and "FEN" not in text
     game = chess.pgn.read_game(io.StringIO(text))
@@ -160,13 +166,13 @@ def test_pgn_from_python_chess_is_read_as_standard_chess() -> None:
 
 
 def test_ice_records_carry_a_variant_and_the_start_position() -> None:
-    state = random_game(glacier, "ice_age_chess", 50, 3)
+    state = random_game(glacier, CHESS, 50, 3)
     (record,) = records.parse(records.dumps(state))
-    assert record.tags["Variant"] == "Ice Age Chess" and record.tags["SetUp"] == "1"
-    assert record.tags["FEN"] == glacier.new_game("ice_age_chess").text()
+    assert record.tags["Variant"] == glacier.game_spec(CHESS).title and record.tags["SetUp"] == "1"
+    assert record.tags["FEN"] == glacier.new_game(CHESS).text()
     assert record.state.moves == state.moves
     # Ice is taken like a piece in SAN.
-    assert record.notation[:1] == [reference_chess.san(reference.new_game("ice_age_chess").position, state.moves[0])]
+    assert record.notation[:1] == [reference_chess.san(reference.new_game(CHESS).position, state.moves[0])]
 
 
 # --- SAN: the two twins agree, and agree with python-chess -------------------------------------
@@ -177,12 +183,10 @@ def test_san_is_the_same_in_both_twins(params: dict[str, Any]) -> None:
     checked = 0
     for seed in range(6):
         text = records.STANDARD_CHESS_START if params.get("ice_age_period") == 0 else None
-        state = (
-            glacier.from_text("ice_age_chess", text, **params) if text else glacier.new_game("ice_age_chess", **params)
-        )
+        state = glacier.from_text(CHESS, text, **params) if text else glacier.new_game(CHESS, **params)
         rng = random.Random(seed)
         while not state.is_terminal() and len(state.moves) < 160:
-            position = reference.from_text("ice_age_chess", state.text(), **params).position
+            position = reference.from_text(CHESS, state.text(), **params).position
             for move in state.legal_moves():
                 san = _native.chess_san(state.text(), move, **params)
                 assert san == reference_chess.san(position, move), (state.text(), move)
@@ -199,7 +203,7 @@ def test_san_is_the_same_in_both_twins(params: dict[str, Any]) -> None:
 )
 def test_bad_san_is_refused_alike_by_both_twins(san: str) -> None:
     text = "r3k3/1P6/8/8/8/8/8/1N1K1N2 w q - 0 1"
-    position = reference.from_text("ice_age_chess", text, ice_age_period=0).position
+    position = reference.from_text(CHESS, text, ice_age_period=0).position
     try:
         expected: Any = reference_chess.parse_san(position, san)
     except IllegalMoveError as err:
@@ -219,23 +223,26 @@ def test_bad_san_is_refused_alike_by_both_twins(san: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('[Game "kuba"]\n\n1. f1f2 a2b2\n2. a1a1 *', r"^line 4, ply 3: 'a1a1' is not a Kuba move"),
+        (
+            f'[Game "{GAME}"]\n\n1. {FIRST} {SECOND}\n2. a1a1 *',
+            "^line 4, ply 3: " + re.escape(error_after([FIRST, SECOND], "a1a1")),
+        ),
         ('[Event "x"]\n\n1. e4 e5 2. Nf9 *', r"^line 3, ply 3: 'Nf9' is not a SAN move"),
         ('[Game "chess"]\n\n*', r"^line 1: unknown game 'chess'"),
-        ('[Game "kuba"]\n[Parameters "max_plies"]\n\n*', r"^line 1: Parameters holds NAME=VALUE"),
-        ('[Game "kuba"]\n[Parameters "players=3"]\n\n*', r"^line 1: unknown parameter 'players'"),
-        ('[Game "kuba"]\n[Result "1-0"]\n\n1. f1f2 0-1', r"^line 4: the moves end with 0-1 but the Result tag"),
-        ('[Game "kuba"]\n\n1. f1f2 1-0-0', r"^line 3: '1-0-0' is not a result for 2 players"),
-        ('[Game "kuba"]\n[Position "nonsense"]\n\n*', r"^line 1: .*Kuba position"),
+        (f'[Game "{GAME}"]\n[Parameters "max_plies"]\n\n*', r"^line 1: Parameters holds NAME=VALUE"),
+        (f'[Game "{GAME}"]\n[Parameters "speed=3"]\n\n*', r"^line 1: unknown parameter 'speed'"),
+        (f'[Game "{GAME}"]\n[Result "1-0"]\n\n1. {FIRST} 0-1', r"^line 4: the moves end with 0-1 but the Result tag"),
+        (f'[Game "{GAME}"]\n\n1. {FIRST} 1-0-0', r"^line 3: '1-0-0' is not a result for 2 players"),
+        (f'[Game "{GAME}"]\n[Position "nonsense"]\n\n*', "^line 1: " + re.escape(error_after([], "nonsense"))),
         ("1. e4 (1. d4 d5 *", r"a '\(' variation is never closed"),
         ("1. e4 e5 ] *", r"^line 1: unexpected '\]'"),
         (
-            '[Game "ice_age_chess"]\n[Parameters "max_plies=1000 ice_age_period=0"]\n'
+            f'[Game "{CHESS}"]\n[Parameters "max_plies=1000 ice_age_period=0"]\n'
             '[FEN "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"]\n\n3. Kf2 *',
             r"^line 5, ply 1: .*game is over|^line 5, ply 1: illegal move 'Kf2'",
         ),
         (
-            '[Game "ice_age_chess"]\n[Parameters "max_plies=1000 ice_age_period=0"]\n'
+            f'[Game "{CHESS}"]\n[Parameters "max_plies=1000 ice_age_period=0"]\n'
             '[FEN "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"]\n\n*',
             r"^line 5: the result is \* but the game ended 0-1",
         ),
@@ -248,7 +255,7 @@ def test_a_bad_record_names_the_line_and_the_move(text: str, message: str) -> No
 
 
 def test_loads_wants_one_game_and_parse_takes_them_all() -> None:
-    one = records.dumps(glacier.new_game("kuba"))
+    one = records.dumps(glacier.new_game(GAME))
     assert len(records.parse(one + "\n" + one)) == 2
     with pytest.raises(InvalidRecordError, match="holds 2"):
         records.loads(one + "\n" + one)
@@ -262,38 +269,38 @@ def test_write_and_read_files_of_many_games(tmp_path: Path) -> None:
     path = tmp_path / "games.record"
     states = [random_game(glacier, game, 25, 1, **game_params(game)[0]) for game in glacier.GAMES]
     assert records.write(path, states, Event="a tournament") == len(states)
-    more = random_game(reference, "kuba", 12, 9)
+    more = random_game(reference, GAME, 12, 9)
     records.write(path, [records.Record.of(more, ["Ann", "Bob"], Round="2")], append=True)
     read = list(records.read(path))
     assert [s.moves for s in read] == [s.moves for s in states] + [more.moves]
     tags = [r.tags for r in records.read_records(path, impl=reference)]
     assert all(t["Event"] == "a tournament" for t in tags[:-1])
-    assert tags[-1]["White"] == "Ann" and tags[-1]["Round"] == "2"
+    assert tags[-1][records.seat_names(GAME)[0]] == "Ann" and tags[-1]["Round"] == "2"
 
 
 def test_play_saves_the_game_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "played.record"
     result = CliRunner().invoke(
-        main, ["play", "kuba", "--opponent", "random", "--seed", "1"], input=f"f1f2\nquit\n{path}\n"
+        main, ["play", GAME, "--opponent", "random", "--seed", "1"], input=f"{FIRST}\nquit\n{path}\n"
     )
     assert result.exit_code == 0, result.output
     assert "saved the game" in result.output
     state = records.loads(path.read_text())
-    assert state.moves[0] == "f1f2" and len(state.moves) == 2
+    assert state.moves[0] == FIRST and len(state.moves) == 2
     assert records.parse(path.read_text())[0].tags["White"] == "you"
     # --record saves without asking; an answer left empty saves nothing.
     auto = tmp_path / "auto.record"
     result = CliRunner().invoke(
-        main, ["play", "kuba", "--opponent", "random", "--seed", "1", "--record", str(auto)], input="f1f2\nquit\n"
+        main, ["play", GAME, "--opponent", "random", "--seed", "1", "--record", str(auto)], input=f"{FIRST}\nquit\n"
     )
-    assert result.exit_code == 0 and records.loads(auto.read_text()).moves[0] == "f1f2"
-    result = CliRunner().invoke(main, ["play", "kuba", "--opponent", "random"], input="f1f2\nquit\n\n")
+    assert result.exit_code == 0 and records.loads(auto.read_text()).moves[0] == FIRST
+    result = CliRunner().invoke(main, ["play", GAME, "--opponent", "random"], input=f"{FIRST}\nquit\n\n")
     assert result.exit_code == 0 and "saved" not in result.output
 
 
 def test_replay_command_writes_a_self_contained_page(tmp_path: Path) -> None:
     path = tmp_path / "games.record"
-    games = [random_game(glacier, "ice_age_chess", 12, 2), random_game(glacier, E, 9, 2, players=6)]
+    games = [random_game(glacier, CHESS, 12, 2), random_game(glacier, MANY, 9, 2, players=MOST)]
     records.write(path, games)
     page = tmp_path / "games.html"
     result = CliRunner().invoke(main, ["replay", str(path), "--html", str(page)])
@@ -306,8 +313,8 @@ def test_replay_command_writes_a_self_contained_page(tmp_path: Path) -> None:
     assert [len(g["edits"]) for g in data["games"]] == [12, 9]
     assert all("".join(data["pieces"][i] for i in g["start"]).startswith("<svg") for g in data["games"])
     listing = CliRunner().invoke(main, ["replay", str(path)])
-    assert listing.exit_code == 0 and "game 2: martian_chinese_checkers, 9 plies" in listing.output
+    assert listing.exit_code == 0 and f"game 2: {MANY}, 9 plies" in listing.output
     bad = tmp_path / "bad.record"
-    bad.write_text('[Game "kuba"]\n\n1. a1a1 *\n')
+    bad.write_text(f'[Game "{GAME}"]\n\n1. a1a1 *\n')
     result = CliRunner().invoke(main, ["replay", str(bad), "--html", str(page)])
     assert result.exit_code != 0 and "line 3, ply 1" in result.output

@@ -19,6 +19,8 @@ from glacier import _native, errors, search
 OPTIONS = _native.mcts_options()
 NAMES = [o["name"] for o in OPTIONS]
 STUB = Path(search.__file__).with_name("_native.pyi")
+#: The options mean the same in every game; the first of the registry stands for all.
+GAME = glacier.GAMES[0]
 
 
 def keyword_defaults(signature: inspect.Signature) -> dict[str, Any]:
@@ -100,16 +102,16 @@ def test_each_option_refuses_values_outside_the_list(name: str, bad: Any) -> Non
     needs = {"prior_temperature": {"priors": "heuristic"}, "rollout_temperature": {"rollout_policy": "move_priority"}}
     extra = needs.get(name, {})
     with pytest.raises((errors.InvalidParameterError, OverflowError)) as refused:
-        _native.NativeSearch("kuba", **{name: bad, **extra})
+        _native.NativeSearch(GAME, **{name: bad, **extra})
     # A negative seed does not fit its 64-bit type: Python's own OverflowError says so.
     if refused.type is not OverflowError:
         assert name in str(refused.value)
     with pytest.raises((errors.InvalidParameterError, OverflowError)):
-        search.MCTS("kuba", **{name: bad, **extra})
+        search.MCTS(GAME, **{name: bad, **extra})
 
 
 def test_each_option_accepts_its_bounds() -> None:
-    state = glacier.new_game("kuba")
+    state = glacier.new_game(GAME)
     for option in OPTIONS:
         if option["kind"] == "choice":
             values = option["choices"]
@@ -122,5 +124,5 @@ def test_each_option_accepts_its_bounds() -> None:
         for value in values:
             if option["name"] == "dirichlet_alpha" and value == 0:
                 continue  # only with dirichlet_fraction 0, the default
-            searcher = _native.NativeSearch("kuba", **{option["name"]: value})
+            searcher = _native.NativeSearch(GAME, **{option["name"]: value})
             assert searcher.search(state, 2)["simulations"] >= 1

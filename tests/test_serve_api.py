@@ -1,11 +1,18 @@
 """The web app's API (``glacier serve``) through Starlette's TestClient: games started from
 the start, a position or a record; moves by actions and by text; undo, redo, look back;
 the computer's moves; analysis; and every bad request answered 4xx with a JSON message,
-changing nothing."""
+changing nothing.
+
+Every check runs for every game; what a game does in particular (its gestures, a move of
+several actions step by step, SAN) each game's own test module declares in its section for
+these tests: ``serve_api_scenario(api)``, given an :class:`Api`, and ``WIN_IN_ONE`` (a
+position its player to move wins with one move)."""
 
 from __future__ import annotations
 
+import importlib
 import time
+from types import ModuleType
 from typing import Any, Iterator
 
 import pytest
@@ -15,9 +22,26 @@ import glacier
 from glacier import records
 from glacier.web import create_app
 from glacier.web.app import MAX_BODY
-from glacier.web.session import gesture
 
 SVG_CELL = 'data-cell="'
+
+
+def game_tests(game: str) -> ModuleType:
+    """The game's own test module (tests/test_<game>.py)."""
+    return importlib.import_module(f"test_{game}")
+
+
+def declaring(name: str) -> list[str]:
+    """The games whose own test module declares ``name``."""
+    return [game for game in glacier.GAMES if hasattr(game_tests(game), name)]
+
+
+def seat_counts(game: str) -> list[tuple[str, dict[str, int]]]:
+    """The game with every number of players it allows, as parameters."""
+    spec = glacier.game_spec(game)
+    if not any(p.name == "players" for p in spec.params):
+        return [(game, {})]
+    return [(game, {"players": count}) for count in spec.seats]
 
 
 @pytest.fixture()
@@ -55,15 +79,16 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
         assert client.get(f"/static/{name}").status_code == 200
     info = client.get("/api/info").json()
     assert [g["name"] for g in info["games"]] == list(glacier.GAMES)
-    e = next(g for g in info["games"] if g["name"] == "martian_chinese_checkers")
-    assert e["seats"]["3"] == ["Red", "Green", "Black"]
+    for game in info["games"]:
+        seats = glacier.game_spec(game["name"]).seats
+        assert game["seats"] == {str(count): list(names) for count, names in seats.items()}
     assert [level["name"] for level in info["levels"]] == ["easy", "medium", "hard"]
 
 
-def test_every_legal_action_is_offered_once_as_a_gesture(client: TestClient, game: str) -> None:
-    params = {"players": 3} if game == "martian_chinese_checkers" else {}
-    view = new(client, game=game, params=params, seats=["human"] * (3 if params else 2))
+@pytest.mark.parametrize(("game", "params"), [case for game in glacier.GAMES for case in seat_counts(game)])
+def test_every_legal_action_is_offered_once_as_a_gesture(client: TestClient, game: str, params: dict[str, int]) -> None:
     state = glacier.new_game(game, **params)
+    view = new(client, game=game, params=params, seats=["human"] * state.num_players)
     offered = view["clickable"]
     actions = [a["action"] for targets in offered["moves"].values() for acts in targets.values() for a in acts]
     actions += list(offered["cells"].values()) + [c["action"] for c in offered["choices"]]
@@ -76,74 +101,33 @@ def test_every_legal_action_is_offered_once_as_a_gesture(client: TestClient, gam
         assert f'{SVG_CELL}{cell}"' in view["svg"]
 
 
-def test_gestures_of_every_kind_of_action() -> None:
-    assert gesture("ice_age_chess", "e7e8q") == ("move", "e7", "e8")
-    assert gesture("kuba", "pass") == ("choice",)
-    assert gesture("kings_court", "d4xd6") == ("move", "d4", "d6")
-    assert gesture("kings_court", "stop") == ("choice",)
-    assert gesture("ice_cube_checkers", "slot d") == ("cell", "d")
-    assert gesture("ice_cube_checkers", "drop K") == ("choice",)
-    assert gesture("martian_chinese_checkers", "k5-i7") == ("move", "k5", "i7")
-    for choice in ("xh3", "=i3", "/1", "no exchange", "pass"):
-        assert gesture("martian_chinese_checkers", choice) == ("choice",)
+@pytest.mark.parametrize("game", declaring("WIN_IN_ONE"))
+def test_a_winning_move_ends_the_game_with_its_reason(client: TestClient, game: str) -> None:
+    text, params, move, result = game_tests(game).WIN_IN_ONE
+    mover = glacier.from_text(game, text, **params)
+    seats = ["easy"] * mover.num_players
+    seats[mover.current_player] = "human"
+    view = new(client, game=game, position=text, params=params, seats=seats)
+    view = client.post(f"/api/games/{view['id']}/move", json={"move": move}).json()
+    mover.play(move)
+    assert view["result"] == records.result_of(mover) and view["reason"] == result.partition(": ")[2]
+    assert view["status"] == result and view["text"] == mover.text()
 
 
-def test_a_move_of_several_actions_step_by_step(client: TestClient) -> None:
-    view = new(client, game="ice_cube_checkers", position="W/W/W/WBK/-/W/-/B/B/K/B/B w 0", seats=["human", "human"])
-    game_id = view["id"]
-    assert view["clickable"]["cells"] == {"a": 0, "b": 1, "c": 2, "d": 3, "f": 5}
-    view = client.post(f"/api/games/{game_id}/action", json={"action": 3}).json()
-    assert view["pending"] == ["slot d"] and view["ply"] == 0
-    assert [c["text"] for c in view["clickable"]["choices"]] == ["drop B", "drop K"]
-    view = client.post(f"/api/games/{game_id}/undo").json()  # takes back the unfinished move
-    assert view["pending"] == [] and view["clickable"]["cells"]["d"] == 3
-    client.post(f"/api/games/{game_id}/action", json={"action": 3})
-    view = client.post(f"/api/games/{game_id}/action", json={"action": 14}).json()
-    assert view["ply"] == 1 and [m["move"] for m in view["moves"]] == ["d:KBW"]
-    state = glacier.from_text("ice_cube_checkers", "W/W/W/WBK/-/W/-/B/B/K/B/B w 0")
-    state.play("d:KBW")
-    assert view["text"] == state.text()
-
-
-def test_chess_moves_in_san_undo_redo_and_looking_back(client: TestClient) -> None:
-    view = new(
-        client,
-        game="ice_age_chess",
-        position=records.STANDARD_CHESS_START,
-        params={"ice_age_period": 0},
-        seats=["human", "human"],
-    )
-    game_id = view["id"]
-    for move in ("e4", "e7e5", "Nf3"):
-        view = client.post(f"/api/games/{game_id}/move", json={"move": move}).json()
-    assert [m["text"] for m in view["moves"]] == ["e4", "e5", "Nf3"]
-    assert [m["number"] for m in view["moves"]] == ["1.", None, "2."]
-    view = client.post(f"/api/games/{game_id}/undo").json()
-    assert view["ply"] == 2 and view["can_redo"]
-    view = client.post(f"/api/games/{game_id}/goto", json={"ply": 0}).json()
-    assert view["text"] == records.STANDARD_CHESS_START
-    view = client.post(f"/api/games/{game_id}/redo").json()
-    assert view["ply"] == 1 and view["plies"] == 3
-    view = client.post(f"/api/games/{game_id}/move", json={"move": "c5"}).json()  # a new line
-    assert [m["text"] for m in view["moves"]] == ["e4", "c5"] and not view["can_redo"]
-    record = client.get(f"/api/games/{game_id}/record").json()["record"]
-    assert records.loads(record).moves == ["e2e4", "c7c5"]
-
-
-def test_the_computer_answers_and_the_game_ends_with_its_reason(client: TestClient) -> None:
-    # White has taken six Reds: pushing b1 to a1 pushes off the seventh.
-    position = "7/7/6B/2RRR1B/2RRR2/7/RW5 w 6,6 0,7 - - 10"
-    view = new(client, game="kuba", position=position, seats=["human", "easy"])
-    view = client.post(f"/api/games/{view['id']}/move", json={"move": "b1a1"}).json()
-    assert view["result"] == "1-0" and view["reason"] == "seven Reds captured"
-    assert view["status"] == "White wins: seven Reds captured"
-    view = new(client, game="kuba", seats=["easy", "human"])
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_the_computer_answers(client: TestClient, game: str) -> None:
+    seats = ["human"] * glacier.new_game(game).num_players
+    seats[0] = "easy"
+    view = new(client, game=game, seats=seats)
     view = wait(client, view["id"], lambda v: v["ply"] == 1 and not v["thinking"])
-    assert view["seats"][1]["to_move"] and view["clickable"]["moves"]
+    assert view["seats"][1]["to_move"] and (view["clickable"]["moves"] or view["clickable"]["cells"])
 
 
-def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClient) -> None:
-    view = new(client, game="kuba", seats=["easy", "hard"])
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClient, game: str) -> None:
+    seats = ["hard"] * glacier.new_game(game).num_players
+    seats[0] = "easy"
+    view = new(client, game=game, seats=seats)
     view = wait(client, view["id"], lambda v: v["ply"] >= 1 and v["thinking"])  # hard: 5 s a move
     session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
     assert session.thinking is not None
@@ -156,32 +140,53 @@ def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClie
     assert len(session.line) == view["plies"]  # the search stopped without playing
 
 
-def test_analysis_streams_its_top_moves_and_stops(client: TestClient) -> None:
-    view = new(client, game="ice_age_chess", position="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", seats=["human"] * 2)
+@pytest.mark.parametrize("game", declaring("WIN_IN_ONE"))
+def test_analysis_streams_its_top_moves_and_stops(client: TestClient, game: str) -> None:
+    text, params, move, result = game_tests(game).WIN_IN_ONE
+    view = new(client, game=game, position=text, params=params, seats=["human"] * glacier.new_game(game).num_players)
     game_id = view["id"]
     view = client.post(f"/api/games/{game_id}/analyse").json()
     assert view["analysis"]["running"]
     view = wait(client, game_id, lambda v: v["analysis"]["simulations"] > 500)
-    assert view["analysis"]["top"][0]["move"] == "a1a8" and 'class="arrow"' in view["svg"]
-    assert len(view["analysis"]["values"]) == 2
+    # The top move wins (it may be another winning move than the declared one).
+    won = glacier.from_text(game, text, **params)
+    won.play(view["analysis"]["top"][0]["move"])
+    assert won.is_terminal() and won.returns()[view["to_move"]] > 0 and 'class="arrow"' in view["svg"]
+    assert len(view["analysis"]["values"]) == len(view["seats"])
     client.post(f"/api/games/{game_id}/stop")
     view = wait(client, game_id, lambda v: not v["analysis"]["running"])
-    client.post(f"/api/games/{game_id}/move", json={"move": "Ra8#"})
+    client.post(f"/api/games/{game_id}/move", json={"move": move})
     view = client.get(f"/api/games/{game_id}").json()
     assert view["analysis"] is None and 'class="arrow"' not in view["svg"]
-    assert view["reason"] == "checkmate"
+    assert view["reason"] == result.partition(": ")[2]
 
 
-def test_a_record_is_opened_from_the_request_body(client: TestClient) -> None:
-    state = glacier.new_game("kings_court")
-    for move in ("b4-c4", "g4-f4", "d2-d3"):
-        state.play(move)
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_record_is_opened_from_the_request_body(client: TestClient, game: str) -> None:
+    state = glacier.new_game(game)
+    for _ in range(3):
+        state.play(state.legal_moves()[0])
     text = records.dumps(state)
     view = new(client, record=text)
-    assert view["game"] == "kings_court" and view["ply"] == 3 and view["text"] == state.text()
-    assert [s["player"] for s in view["seats"]] == ["human", "human"]
+    assert view["game"] == game and view["ply"] == 3 and view["text"] == state.text()
+    assert [s["player"] for s in view["seats"]] == ["human"] * state.num_players
     view = new(client, record=text, ply=1)
     assert view["ply"] == 1 and view["plies"] == 3
+
+
+def bad_new_games(game: str) -> list[tuple[dict[str, Any], str]]:
+    """Requests for a new game of ``game`` that are refused, and words of the answer."""
+    seats = glacier.new_game(game).num_players
+    return [
+        ({"game": game, "params": {"max_plies": -1}}, "max_plies"),
+        ({"game": game, "params": {"max_plies": "many"}}, "whole number"),
+        ({"game": game, "params": {"colour": 1}}, "unknown parameter"),
+        # The message names the game, as its title begins.
+        ({"game": game, "position": "not a position"}, glacier.game_spec(game).title.split(" (")[0]),
+        ({"game": game, "seats": ["human"] * (seats - 1) + ["grandmaster"]}, "unknown player 'grandmaster'"),
+        ({"game": game, "seats": ["human"] * (seats + 1)}, f"{seats} seats"),
+        ({"record": f'[Game "{game}"]\n\n1. z9z9 *'}, "z9z9"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -190,14 +195,8 @@ def test_a_record_is_opened_from_the_request_body(client: TestClient) -> None:
         ({"game": "go"}, "unknown game 'go'"),
         ({}, "needs 'game'"),
         ({"game": 7}, "'game' must be a str"),
-        ({"game": "kuba", "params": {"max_plies": -1}}, "max_plies"),
-        ({"game": "kuba", "params": {"max_plies": "many"}}, "whole number"),
-        ({"game": "kuba", "params": {"colour": 1}}, "unknown parameter"),
-        ({"game": "kuba", "position": "not a position"}, "Kuba position"),
-        ({"game": "kuba", "seats": ["human", "grandmaster"]}, "unknown player 'grandmaster'"),
-        ({"game": "kuba", "seats": ["human"]}, "2 seats"),
-        ({"record": '[Game "kuba"]\n\n1. z9z9 *'}, "z9z9"),
         ({"record": ""}, "no game"),
+        *[case for game in glacier.GAMES for case in bad_new_games(game)],
     ],
 )
 def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], words: str) -> None:
@@ -205,8 +204,11 @@ def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], wor
     assert client.get("/api/info").json()["open"] == []
 
 
-def test_bad_requests_change_nothing(client: TestClient) -> None:
-    view = new(client, game="kuba", seats=["human", "human"])
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_bad_requests_change_nothing(client: TestClient, game: str) -> None:
+    start = glacier.new_game(game)
+    never = next(a for a in range(start.num_distinct_actions) if a not in start.legal_actions())
+    view = new(client, game=game, seats=["human"] * start.num_players)
     game_id = view["id"]
     before = client.get(f"/api/games/{game_id}").json()
     url = f"/api/games/{game_id}"
@@ -214,7 +216,7 @@ def test_bad_requests_change_nothing(client: TestClient) -> None:
     refused(client.post(f"{url}/move", json={"move": "b6b5"}), 400, "b6b5")
     refused(client.post(f"{url}/move", json={"move": 12}), 400, "'move' must be a str")
     refused(client.post(f"{url}/move", json={}), 400, "needs 'move'")
-    refused(client.post(f"{url}/action", json={"action": 0}), 400, "not legal")
+    refused(client.post(f"{url}/action", json={"action": never}), 400, "not legal")
     refused(client.post(f"{url}/action", json={"action": "f1f2"}), 400, "'action' must be a int")
     refused(client.post(f"{url}/action", json={"action": True}), 400, "'action' must be a int")
     refused(client.post(f"{url}/goto", json={"ply": 5}), 400, "ply must be")
@@ -225,18 +227,28 @@ def test_bad_requests_change_nothing(client: TestClient) -> None:
     refused(client.post(f"{url}/move", content=b"\xff\xfe"), 400, "not JSON")
     refused(client.post(f"{url}/move", content=b"x" * (MAX_BODY + 1)), 413, "over")
     refused(client.post("/api/games", content=b" " * (MAX_BODY + 1)), 413, "over")
-    refused(client.post("/api/games/nope/move", json={"move": "f1f2"}), 404, "no game 'nope'")
+    refused(client.post("/api/games/nope/move", json={"move": start.legal_moves()[0]}), 404, "no game 'nope'")
     after = client.get(f"/api/games/{game_id}").json()
     assert after == before
 
 
-def test_moves_out_of_turn_are_refused(client: TestClient) -> None:
-    view = new(client, game="kuba", position="7/7/6B/2RRR1B/2RRR2/7/RW5 w 6,6 0,7 - - 10", seats=["human", "human"])
-    client.post(f"/api/games/{view['id']}/move", json={"move": "b1a1"})
-    refused(client.post(f"/api/games/{view['id']}/move", json={"move": "g1f1"}), 400, "the game is over")
-    view = new(client, game="kuba", seats=["human", "hard"])
-    client.post(f"/api/games/{view['id']}/move", json={"move": "f1f2"})
-    refused(client.post(f"/api/games/{view['id']}/move", json={"move": "a2b2"}), 400, "played by the computer")
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_moves_out_of_turn_are_refused(client: TestClient, game: str) -> None:
+    if game in declaring("WIN_IN_ONE"):
+        text, params, move, _ = game_tests(game).WIN_IN_ONE
+        seats = ["human"] * glacier.new_game(game).num_players
+        view = new(client, game=game, position=text, params=params, seats=seats)
+        client.post(f"/api/games/{view['id']}/move", json={"move": move})
+        refused(client.post(f"/api/games/{view['id']}/move", json={"move": move}), 400, "the game is over")
+    state = glacier.new_game(game)
+    seats = ["hard"] * state.num_players
+    seats[0] = "human"
+    view = new(client, game=game, seats=seats)
+    first = state.legal_moves()[0]
+    state.play(first)
+    client.post(f"/api/games/{view['id']}/move", json={"move": first})
+    answer = client.post(f"/api/games/{view['id']}/move", json={"move": state.legal_moves()[0]})
+    refused(answer, 400, "played by the computer")
     client.delete(f"/api/games/{view['id']}")
 
 
@@ -304,28 +316,35 @@ def test_glacier_serve_runs_until_ctrl_c() -> None:
 
 
 def test_glacier_replay_serve_opens_every_game_at_its_start(tmp_path: Any) -> None:
-    chess = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
-    for move in ("e2e4", "e7e5"):
-        chess.play(move)
-    kuba = glacier.new_game("kuba")
-    kuba.play("f1f2")
-    path = tmp_path / "two.record"
-    records.write(path, [chess, kuba])
+    games = []
+    for plies, game in enumerate(glacier.GAMES, start=1):
+        state = glacier.new_game(game)
+        for _ in range(plies):
+            state.play(state.legal_moves()[0])
+        games.append(state)
+    path = tmp_path / "every.record"
+    records.write(path, games)
     server, port = glacier_server("replay", str(path), "--serve")
     try:
         opened = get(port, "/api/info")["open"]
-        assert [game["title"] for game in opened] == ["Ice Age Chess, 2 plies", "Kuba, 1 ply"]
-        first = get(port, f"/api/games/{opened[0]['id']}")
-        assert first["ply"] == 0 and first["plies"] == 2 and [m["text"] for m in first["moves"]] == ["e4", "e5"]
-        assert first["text"] == records.STANDARD_CHESS_START
-        assert [seat["player"] for seat in first["seats"]] == ["human", "human"]
+        assert [game["title"] for game in opened] == [
+            f"{glacier.game_spec(state.game).title}, {len(state.moves)} pl{'y' if len(state.moves) == 1 else 'ies'}"
+            for state in games
+        ]
+        for game, state in zip(opened, games):
+            shown = get(port, f"/api/games/{game['id']}")
+            assert shown["ply"] == 0 and shown["plies"] == len(state.moves)
+            assert [m["text"] for m in shown["moves"]] == records.Record.of(state).notation
+            assert shown["text"] == glacier.new_game(state.game).text()
+            assert [seat["player"] for seat in shown["seats"]] == ["human"] * state.num_players
     finally:
         out = stop(server)
     assert f"/?game={opened[0]['id']}" in out
 
 
-def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient) -> None:
-    view = new(client, game="kuba", seats=["hard", "hard"])  # 5 s a move
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient, game: str) -> None:
+    view = new(client, game=game, seats=["hard"] * glacier.new_game(game).num_players)  # 5 s a move
     session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
     assert session.thinking is not None
     session.seen -= 3600  # as if the page had been closed an hour ago
@@ -339,13 +358,15 @@ def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: Te
     client.delete(f"/api/games/{view['id']}")
 
 
-def test_a_move_stops_the_analysis_of_the_position_before_it(client: TestClient) -> None:
-    view = new(client, game="kuba", seats=["human", "human"])
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_move_stops_the_analysis_of_the_position_before_it(client: TestClient, game: str) -> None:
+    start = glacier.new_game(game)
+    view = new(client, game=game, seats=["human"] * start.num_players)
     game_id = view["id"]
     client.post(f"/api/games/{game_id}/analyse")
     session = client.app.state.games.sessions[game_id]  # type: ignore[attr-defined]
     analysis = session.analysis
-    view = client.post(f"/api/games/{game_id}/move", json={"move": "f1f2"}).json()
+    view = client.post(f"/api/games/{game_id}/move", json={"move": start.legal_moves()[0]}).json()
     assert view["analysis"] is None
     deadline = time.monotonic() + 2
     while analysis.running:
@@ -354,3 +375,30 @@ def test_a_move_stops_the_analysis_of_the_position_before_it(client: TestClient)
     view = client.post(f"/api/games/{game_id}/analyse").json()
     assert view["analysis"]["ply"] == 1 and view["analysis"]["running"]
     client.post(f"/api/games/{game_id}/stop")
+
+
+class Api:
+    """The web app's API as the games' own scenarios (``serve_api_scenario`` in
+    tests/test_<game>.py) use it: every answer must be a success."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+
+    def new(self, **body: Any) -> dict[str, Any]:
+        return new(self.client, **body)
+
+    def post(self, game_id: str, verb: str, **body: Any) -> dict[str, Any]:
+        response = self.client.post(f"/api/games/{game_id}/{verb}", json=body)
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def get(self, game_id: str) -> dict[str, Any]:
+        return dict(self.client.get(f"/api/games/{game_id}").json())
+
+    def record(self, game_id: str) -> str:
+        return str(self.client.get(f"/api/games/{game_id}/record").json()["record"])
+
+
+@pytest.mark.parametrize("game", declaring("serve_api_scenario"))
+def test_each_games_own_scenario(client: TestClient, game: str) -> None:
+    game_tests(game).serve_api_scenario(Api(client))

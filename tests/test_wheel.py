@@ -14,9 +14,38 @@ from importlib import metadata
 from pathlib import Path
 
 import glacier
+from conftest import read_perft_fixtures
 
 ROOT = Path(__file__).parent.parent
 DIST = "glacier_games"  # the distribution glacier-games, as file names write it
+
+
+def perft_checks() -> list[tuple[str, int]]:
+    """Perft calls for the installed package to make, with the counts of tests/data/perft.txt:
+    the engine from every game's start and named starts (the deepest count up to a million),
+    the reference from every game's start (up to a thousand)."""
+    checks = []
+    for game in glacier.GAMES:
+        defaults = glacier.new_game(game).params
+        records = [r for r in read_perft_fixtures() if r["game"] == game]
+        starts = {None: ("", {}), **glacier.game_spec(game).starts}
+        for name, (text, implied) in starts.items():
+            same = [
+                r
+                for r in records
+                if (r["text"] or "") == text and {**defaults, **r["params"]} == {**defaults, **implied}
+            ]
+            depth, leaves = max((d, n) for d, n in same[0]["perft"] if n <= 1_000_000)
+            checks.append((f"glacier.new_game({game!r}, start={name!r}).perft({depth})", leaves))
+            if name is None:
+                depth, leaves = max((d, n) for d, n in same[0]["perft"] if n <= 1_000)
+                checks.append((f"r.new_game({game!r}).perft({depth})", leaves))
+    return checks
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of ``game``: ``glacier/`` and its name in CamelCase, version 0."""
+    return "glacier/" + "".join(word.title() for word in game.split("_")) + "-v0"
 
 
 def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 1200) -> str:
@@ -66,19 +95,23 @@ def test_the_sdist_builds_the_wheel_which_installs_and_runs_on_its_own(tmp_path:
     python = venv / "bin" / "python"
     run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=tmp_path, env=clean_env())
 
+    checks = perft_checks()
     script = (
         "import importlib.metadata as m, glacier, glacier.reference as r\n"
         "print(glacier.__file__)\n"
         "print(m.metadata('glacier-games')['Name'], sorted(m.metadata('glacier-games').get_all('Provides-Extra')))\n"
-        "print(glacier.new_game('ice_age_chess', start='standard').perft(4), glacier.new_game('kuba').perft(6))\n"
-        "print(r.new_game('kuba').perft(3))\n"
+        + "".join(f"print({call})\n" for call, _ in checks)
     )
     lines = run(python, "-c", script, cwd=tmp_path, env=clean_env()).splitlines()
     assert Path(lines[0]).is_relative_to(venv), "glacier is imported from the fresh environment"
     extras = sorted(metadata.metadata("glacier-games").get_all("Provides-Extra") or [])
-    assert lines[1:] == [f"glacier-games {extras}", "197281 784020", "640"]
-    out = run(venv / "bin" / "glacier", "perft", "kings_court", "5", cwd=tmp_path, env=clean_env())
-    assert out.startswith("kings_court perft(5) = 320224\n")
+    assert lines[1:] == [f"glacier-games {extras}", *[str(leaves) for _, leaves in checks]]
+    first = read_perft_fixtures()[0]  # a game's own start
+    assert first["text"] is None and not first["params"]
+    game = first["game"]
+    depth, leaves = max((d, n) for d, n in first["perft"] if n <= 1_000_000)
+    out = run(venv / "bin" / "glacier", "perft", game, str(depth), cwd=tmp_path, env=clean_env())
+    assert out.startswith(f"{game} perft({depth}) = {leaves}\n")
     # The web app of `glacier serve` comes with its page and its dependencies.
     script = (
         "import glacier.web.app as app\n"
@@ -101,8 +134,8 @@ def test_the_sdist_builds_the_wheel_which_installs_and_runs_on_its_own(tmp_path:
     [site] = (venv / "lib").glob("python*/site-packages")
     assert {"glacier_games_gymnasium.pth", "_glacier_games_gymnasium_hook.py"} <= {p.name for p in site.iterdir()}
     (site / "zz_borrowed.pth").write_text(str(Path(gymnasium_location()).parent) + "\n")
-    script = "import gymnasium; e = gymnasium.make('glacier/Kuba-v0'); print(e.unwrapped.game, e.unwrapped.__module__)"
-    assert run(python, "-c", script, cwd=tmp_path, env=clean_env()).split() == ["kuba", "glacier.gymnasium_env"]
+    script = f"import gymnasium; e = gymnasium.make({env_id(game)!r}); print(e.unwrapped.game, e.unwrapped.__module__)"
+    assert run(python, "-c", script, cwd=tmp_path, env=clean_env()).split() == [game, "glacier.gymnasium_env"]
 
 
 def gymnasium_location() -> str:

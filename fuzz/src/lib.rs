@@ -18,8 +18,7 @@
 
 use glacier_core::actions::chosen_actions;
 use glacier_core::game::{params_for_text, params_from};
-use glacier_core::games::ice_age_chess::IceAgeChess;
-use glacier_core::games::GAME_NAMES;
+use glacier_core::games::{Chess, GAME_NAMES};
 use glacier_core::{with_game, FullGame, GameParams, ParamValue, PartialMove, Session, Taken};
 
 /// How many of a position's legal moves [`check_state`] reads back from their text.
@@ -52,7 +51,8 @@ pub fn move_text(data: &[u8]) {
     with_game!(game_of(*game), G => check_move_text::<G>(*position, text), _ => unreachable!())
 }
 
-/// Fuzz target `san_text`: `[position] text...`, in Ice Age Chess with and without ice.
+/// Fuzz target `san_text`: `[position] text...`, in the game that plays chess (Ice Age
+/// Chess), with and without ice.
 pub fn san_text(data: &[u8]) {
     let Some((&position, rest)) = data.split_first() else {
         return;
@@ -60,7 +60,7 @@ pub fn san_text(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let state: IceAgeChess = position_after(position);
+    let state: Chess = position_after(position);
     let before = glacier_core::Notation::text(&state);
     // As with move texts: SAN is read only where a move can be legal (records are played
     // through the checked session, which refuses every move of a finished game).
@@ -207,8 +207,9 @@ fn is_legal<G: FullGame>(state: &G, mv: G::Move) -> bool {
 }
 
 /// A position reached by play, picked by `selector`: the start (of `2 + selector % 5`
-/// players where the game takes a number of players, and of standard chess, without ice,
-/// for odd selectors in Ice Age Chess) after up to 63 plies chosen by the selector.
+/// players where the game takes a number of players; for odd selectors, one of the named
+/// starts of a game that has some, such as standard chess without ice in Ice Age Chess) after
+/// up to 63 plies chosen by the selector.
 fn position_after<G: FullGame>(selector: u8) -> G {
     let specs = <G::Params as GameParams>::SPECS;
     let mut given = Vec::new();
@@ -216,9 +217,10 @@ fn position_after<G: FullGame>(selector: u8) -> G {
         given.push(("players", ParamValue::Int(2 + i64::from(selector % 5))));
     }
     let params = params_from::<G>(&given).expect("the parameters are in range");
-    let mut state = if G::NAME == "ice_age_chess" && selector % 2 == 1 {
-        let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        G::from_text(standard, &params).expect("the standard chess start reads")
+    let starts = G::FACTS.starts;
+    let mut state = if !starts.is_empty() && selector % 2 == 1 {
+        let named = starts[usize::from(selector / 2) % starts.len()];
+        G::from_text(named.text, &params).expect("a named start reads")
     } else {
         G::start(&params)
     };

@@ -10,6 +10,10 @@ app (``glacier serve``) both show a person, and the computer players they both u
 - :func:`notation`, :func:`read_move`: moves as a person writes them (SAN in chess, an E
   movement without its level when only one piece can make it);
 - :func:`run`: the terminal game itself.
+
+What is particular to a game (its end reasons, seat notes, goals, shorter ways of writing a
+move) each game's reference module says, through the play hooks that
+:mod:`glacier.reference._base` lists; this module asks them for every game alike.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from types import ModuleType
+from typing import Any, Callable, Optional
 
 from . import _native, records, reference, search
 from .errors import GlacierError, IllegalMoveError, InvalidParameterError
@@ -45,9 +50,8 @@ __all__ = [
     "seat_number",
 ]
 
-CHESS = "ice_age_chess"
+#: Moves from square to square, as the game that plays chess (records.CHESS) also reads them.
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
-E = "martian_chinese_checkers"
 
 
 class Cancelled(Exception):
@@ -163,36 +167,24 @@ def seat_names(game: str, num_players: int = 2) -> tuple[str, ...]:
     return records.seat_names(game, num_players)
 
 
-def goals(state: Any) -> Optional[list[str]]:
-    """In E, the colour of the territory each seat must fill (None in other games)."""
-    if state.game != E:
-        return None
-    from .reference import martian_chinese_checkers as e
+def _twin(state: Any) -> tuple[ModuleType, Any]:
+    """The reference module of ``state``'s game, which holds its play hooks, and ``state``'s
+    position read into it."""
+    module = reference.game_module(state.game)
+    return module, reference.from_text(state.game, state.text(), **state.params).position
 
-    colours = records.E_SEATS[state.num_players]
-    return [records.E_COLOUR_NAMES[e.goal_of(c)] for c in colours]
+
+def goals(state: Any) -> Optional[list[str]]:
+    """In E, the colour of the territory each seat must fill (None in games without goals)."""
+    hook = getattr(reference.game_module(state.game), "goals", None)
+    return None if hook is None else [str(goal) for goal in hook(state.num_players)]
 
 
 def seat_notes(state: Any) -> list[str]:
     """A short line per seat of what the position says about it: captures in Kuba, pieces
     in the Court in King's Court, cups controlled in Ice Cube Checkers, the goal in E."""
-    position: Any = reference.from_text(state.game, state.text(), **state.params).position
-    n = state.num_players
-    if state.game == "kuba":
-        names = seat_names(state.game)
-        return [f"has taken {position.reds[p]} of 7 Red, {position.captured[p]} of 8 {names[1 - p]}" for p in range(n)]
-    if state.game == "kings_court":
-        return [
-            f"{position.board.count('RG'[p])} pieces, {len(position.court_pieces(p))} in the Court" for p in range(n)
-        ]
-    if state.game == "ice_cube_checkers":
-        from .reference import ice_cube_checkers as icc
-
-        return [f"controls {icc.controlled_slots(position.slots, p)} cups" for p in range(n)]
-    targets = goals(state)
-    if targets is not None:
-        return [f"goal: fill the {goal} territory" for goal in targets]
-    return [""] * n
+    module, position = _twin(state)
+    return [str(note) for note in module.seat_notes(position)]
 
 
 # --- why a game ended -------------------------------------------------------------------------
@@ -205,81 +197,8 @@ def end_reason(state: Any) -> Optional[str]:
     limit``, ..."""
     if not state.is_terminal():
         return None
-    position = reference.from_text(state.game, state.text(), **state.params).position
-    returns = state.returns()
-    winner = next((p for p, r in enumerate(returns) if r > 0), None)
-    names = seat_names(state.game, state.num_players)
-    return _REASONS[state.game](state, position, winner, names)
-
-
-def _chess_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
-    white_gone, black_gone = position.kings_missing()
-    if white_gone and black_gone:
-        return "both kings frozen by the Ice Age"
-    if white_gone or black_gone:
-        return f"{'White' if white_gone else 'Black'}'s king frozen by the Ice Age"
-    if winner is not None:
-        return "checkmate"
-    # Stalemate comes before the counters (a stalemate on the 100th halfmove is a stalemate).
-    if next(position._legal(), None) is None:
-        return "stalemate"
-    if position.halfmove >= 100:
-        return "fifty moves without a capture or pawn move"
-    return "the ply limit"
-
-
-def _ice_cube_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
-    from .reference import ice_cube_checkers as icc
-
-    if winner is not None and icc.holds_the_kings(position.slots, winner):
-        return f"{names[winner]} controls every cup holding a King"
-    white, black = icc.controlled_slots(position.slots, 0), icc.controlled_slots(position.slots, 1)
-    counts = f"{white} cups to {black}"
-    return (
-        f"the ply limit, {counts}"
-        if winner is None
-        else f"the ply limit, {names[winner]} controls more cups ({counts})"
-    )
-
-
-def _kings_court_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
-    if position.ply >= 3:
-        empty = [p for p in (0, 1) if not position.court_pieces(p)]
-        if len(empty) == 2:
-            return "no piece of either side left in the Court"
-        if empty:
-            return f"no {names[empty[0]]} piece left in the Court"
-    if state.ended_by_ply_limit():
-        return "the ply limit"
-    loser = position.current_player
-    return f"{names[loser]} cannot move"
-
-
-def _kuba_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
-    from .reference import kuba
-
-    if winner is not None:
-        if position.reds[winner] >= kuba.REDS_TO_WIN:
-            return "seven Reds captured"
-        if position.board.count(kuba.COLOURS[1 - winner]) == 0:
-            return f"every {names[1 - winner]} marble captured"
-        return f"{names[1 - winner]} cannot push"
-    return "the ply limit"
-
-
-def _e_reason(state: Any, position: Any, winner: Optional[int], names: Sequence[str]) -> str:
-    if winner is not None:
-        return f"every {names[winner]} pyramid home in its goal"
-    return "the ply limit"
-
-
-_REASONS: dict[str, Callable[[Any, Any, Optional[int], Sequence[str]], str]] = {
-    CHESS: _chess_reason,
-    "ice_cube_checkers": _ice_cube_reason,
-    "kings_court": _kings_court_reason,
-    "kuba": _kuba_reason,
-    E: _e_reason,
-}
+    module, position = _twin(state)
+    return str(module.end_reason(position))
 
 
 def result_text(state: Any) -> str:
@@ -298,7 +217,7 @@ def result_text(state: Any) -> str:
 
 def notation(state: Any, move: str) -> str:
     """``move`` (legal in ``state``) as records write it: SAN in chess, else as played."""
-    if state.game == CHESS:
+    if state.game == records.CHESS:
         return _native.chess_san(state.text(), move, **state.params)
     return move
 
@@ -313,20 +232,17 @@ def read_move(state: Any, text: str) -> str:
     legal: list[str] = state.legal_moves()
     if text in legal:
         return text
-    if state.game == CHESS:
+    if state.game == records.CHESS:
         try:
             return _native.chess_uci(state.text(), text, **state.params)
         except GlacierError as err:
             if not _UCI.fullmatch(text):
                 raise IllegalMoveError(f"{err} (moves are written in SAN, like Nf3, or from-to, like g1f3)") from None
-    if state.game == E and "-" in text:
-        # Pieces of one stack that a player may move differ in size, so they never reach the
-        # same hex: the hex and the destination name one movement.
-        head, _, rest = text.partition("-")
-        if "/" not in head:
-            matches = [m for m in legal if m.split("-", 1)[0].split("/")[0] == head and m.split("-", 1)[1] == rest]
-            if len(matches) == 1:
-                return str(matches[0])
+    if hasattr(reference.game_module(state.game), "read_move"):
+        module, position = _twin(state)
+        meant = module.read_move(position, text)
+        if meant is not None:
+            return str(meant)
     state.play(text)  # raises the engine's own explanation
     state.undo()
     return text
@@ -404,11 +320,9 @@ def _introduce(state: Any, seat: int, computers: dict[int, Computer], echo: Call
 def _board(state: Any, last: Optional[tuple[int, str]], echo: Callable[[str], None]) -> None:
     echo("")
     echo(str(state))
-    if state.game == E:
-        # The board writes each piece's colour number (its home territory), not its player.
-        names = seat_names(E, state.num_players)
-        colours = records.E_SEATS[state.num_players]
-        echo("colours: " + ", ".join(f"{c} = {name} (player {p})" for p, (c, name) in enumerate(zip(colours, names))))
+    legend = getattr(reference.game_module(state.game), "legend", None)
+    if legend is not None:
+        echo(str(legend(state.num_players)))
     if last is not None:
         mover, written = last
         echo(f"last move: {seat_names(state.game, state.num_players)[mover]} {written}")

@@ -52,7 +52,6 @@ callable's priors select by PUCT. See docs/search.md.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -85,6 +84,8 @@ DEFAULT_C: dict[str, float] = dict(OPTIONS["c_puct"]["by_selection"])
 
 def _takes_to_play(evaluator: Callable[..., Any]) -> bool:
     """Whether ``evaluator`` has a parameter ``to_play`` that can be passed by keyword."""
+    import inspect  # only for searches with a callable: kept out of glacier's import time
+
     try:
         parameter = inspect.signature(evaluator).parameters.get("to_play")
     except (TypeError, ValueError):

@@ -4,6 +4,28 @@ A game module defines a :class:`Position` subclass (an immutable position that k
 successors) plus ``NAME``, ``TITLE``, ``PARAMS``, ``resolve(params)``, ``start(params)`` and
 ``parse(text, params)``. The package's ``State`` wraps any of them in the same API as the
 native states.
+
+What a person is shown of a game (``glacier.play``, the terminal game and the web app, which
+read a position of either implementation into the reference's and ask its module) is said by
+the module too, the play hooks:
+
+- ``end_reason(position) -> str``: why the finished ``position`` ended, in words
+  (``checkmate``, ``seven Reds captured``, ``the ply limit``);
+- ``seat_notes(position) -> list[str]``: a short line per seat of what the position says
+  about it (captures, pieces in the Court, cups held), ``""`` when there is nothing to say;
+- ``gesture(action) -> tuple[str, ...]``: how a person makes the action whose text
+  (``action_text``) is ``action`` on the board: ``("move", from, to)`` between two cells,
+  ``("cell", cell)`` a click on one, or ``("choice",)`` a button; cells are named as in the
+  game's notation, as the pictures' ``data-cell`` name them;
+
+and, where the game has them (absent: nothing of the kind):
+
+- ``goals(num_players) -> tuple[str, ...]``: what each seat must reach, as a territory name;
+- ``legend(num_players) -> str``: a line explaining the symbols of ``board_string``;
+- ``piece_label(position, frm, to) -> str``: which piece a move from cell ``frm`` to ``to``
+  moves, when one cell may hold several pieces the player can move;
+- ``read_move(position, text) -> Optional[str]``: the legal move a person means by ``text``
+  written in a shorter way than the move itself, or None.
 """
 
 from __future__ import annotations

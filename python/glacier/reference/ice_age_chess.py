@@ -771,3 +771,34 @@ def observation(position: IceAgeChessPosition, pending: tuple[int, ...], player:
     for plane, value in constants.items():
         out[plane * 64 : (plane + 1) * 64] = [value] * 64
     return out
+
+
+# --- what a person is shown (the play hooks: glacier.play, the web app) ----------------------
+
+
+def seat_notes(position: IceAgeChessPosition) -> list[str]:
+    return ["", ""]
+
+
+def end_reason(position: IceAgeChessPosition) -> str:
+    """The checks in the order the rules page makes them: a king frozen by the Ice Age, mate,
+    stalemate (before the counters: a stalemate on the 100th halfmove is a stalemate), the
+    halfmove clock, the ply limit."""
+    names = FACTS.seats[2]
+    white_gone, black_gone = position.kings_missing()
+    if white_gone and black_gone:
+        return "both kings frozen by the Ice Age"
+    if white_gone or black_gone:
+        return f"{names[0] if white_gone else names[1]}'s king frozen by the Ice Age"
+    if isinstance(position.outcome, int):
+        return "checkmate"
+    if next(position._legal(), None) is None:
+        return "stalemate"
+    if position.halfmove >= HALFMOVE_LIMIT:
+        return "fifty moves without a capture or pawn move"
+    return "the ply limit"
+
+
+def gesture(action: str) -> tuple[str, ...]:
+    """Every move goes from a square to a square (a promotion's piece is chosen after)."""
+    return ("move", action[:2], action[2:4])

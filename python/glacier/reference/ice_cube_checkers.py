@@ -377,3 +377,27 @@ def observation(position: IceCubeCheckersPosition, pending: tuple[int, ...], pla
     for row, value in enumerate(constants, start=5):
         out[row * SLOTS : (row + 1) * SLOTS] = [value] * SLOTS
     return out
+
+
+# --- what a person is shown (the play hooks: glacier.play, the web app) ----------------------
+
+
+def seat_notes(position: IceCubeCheckersPosition) -> list[str]:
+    return [f"controls {controlled_slots(position.slots, p)} cups" for p in range(2)]
+
+
+def end_reason(position: IceCubeCheckersPosition) -> str:
+    names = FACTS.seats[2]
+    winner = position.outcome if isinstance(position.outcome, int) else None
+    if winner is not None and holds_the_kings(position.slots, winner):
+        return f"{names[winner]} controls every cup holding a King"
+    counts = f"{controlled_slots(position.slots, 0)} cups to {controlled_slots(position.slots, 1)}"
+    if winner is None:
+        return f"the ply limit, {counts}"
+    return f"the ply limit, {names[winner]} controls more cups ({counts})"
+
+
+def gesture(action: str) -> tuple[str, ...]:
+    """A sowing begins with a click on its cup (``slot c``: the cell ``c``); each drop is a
+    button."""
+    return ("cell", action[5:]) if action.startswith("slot ") else ("choice",)

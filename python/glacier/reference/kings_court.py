@@ -515,3 +515,30 @@ def observation(position: KingsCourtPosition, pending: tuple[int, ...], player: 
     for plane, value in constants.items():
         out[plane * 64 : (plane + 1) * 64] = [value] * 64
     return out
+
+
+# --- what a person is shown (the play hooks: glacier.play, the web app) ----------------------
+
+
+def seat_notes(position: KingsCourtPosition) -> list[str]:
+    return [f"{position.board.count('RG'[p])} pieces, {len(position.court_pieces(p))} in the Court" for p in range(2)]
+
+
+def end_reason(position: KingsCourtPosition) -> str:
+    names = FACTS.seats[2]
+    if position.ply >= 3:
+        empty = [p for p in (0, 1) if not position.court_pieces(p)]
+        if len(empty) == 2:
+            return "no piece of either side left in the Court"
+        if empty:
+            return f"no {names[empty[0]]} piece left in the Court"
+    if ended_by_ply_limit(position):
+        return "the ply limit"
+    return f"{names[position.current_player]} cannot move"
+
+
+def gesture(action: str) -> tuple[str, ...]:
+    """A step ``d4-d5`` or a jump ``d4xd6`` (one of a chain) goes from a square to a square;
+    ``stop`` ends a chain that could go on: a button."""
+    cells = action.replace("x", "-").split("-")
+    return ("move", cells[0], cells[1]) if len(cells) == 2 else ("choice",)

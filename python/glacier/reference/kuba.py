@@ -448,3 +448,32 @@ def observation(position: KubaPosition, pending: tuple[int, ...], player: int) -
     for plane, value in constants.items():
         out[plane * 49 : (plane + 1) * 49] = [value] * 49
     return out
+
+
+# --- what a person is shown (the play hooks: glacier.play, the web app) ----------------------
+
+
+def seat_notes(position: KubaPosition) -> list[str]:
+    names = FACTS.seats[2]
+    notes = []
+    for p in range(2):
+        theirs = f"{position.captured[p]} of {MARBLES[COLOURS[1 - p]]} {names[1 - p]}"
+        notes.append(f"has taken {position.reds[p]} of {REDS_TO_WIN} Red, {theirs}")
+    return notes
+
+
+def end_reason(position: KubaPosition) -> str:
+    names = FACTS.seats[2]
+    winner = position.outcome
+    if isinstance(winner, int):
+        if position.reds[winner] >= REDS_TO_WIN:
+            return "seven Reds captured"
+        if position.board.count(COLOURS[1 - winner]) == 0:
+            return f"every {names[1 - winner]} marble captured"
+        return f"{names[1 - winner]} cannot push"
+    return "the ply limit"
+
+
+def gesture(action: str) -> tuple[str, ...]:
+    """A push ``b1a1`` goes from the marble's square to the next one; ``pass`` is a button."""
+    return ("choice",) if action == "pass" else ("move", action[:2], action[2:])

@@ -842,3 +842,67 @@ def observation(position: MartianPosition, pending: tuple[int, ...], player: int
         for cell in cells:
             out[start + cell] = value
     return out
+
+
+# --- what a person is shown (the play hooks: glacier.play, the web app) ----------------------
+
+#: The name of each territory's colour, by colour number (a seat is named by its territory).
+COLOUR_NAMES = dict(zip(SEATS[6], FACTS.seats[6]))
+
+
+def goals(num_players: int) -> tuple[str, ...]:
+    """The colour of the territory each seat must fill."""
+    return tuple(COLOUR_NAMES[goal_of(colour)] for colour in SEATS[num_players])
+
+
+def legend(num_players: int) -> str:
+    """The board text writes each piece's colour number (its home territory), not its player."""
+    names = FACTS.seats[num_players]
+    return "colours: " + ", ".join(
+        f"{colour} = {name} (player {p})" for p, (colour, name) in enumerate(zip(SEATS[num_players], names))
+    )
+
+
+def seat_notes(position: MartianPosition) -> list[str]:
+    return [f"goal: fill the {goal} territory" for goal in goals(position.num_players)]
+
+
+def end_reason(position: MartianPosition) -> str:
+    if isinstance(position.outcome, int):
+        return f"every {FACTS.seats[position.num_players][position.outcome]} pyramid home in its goal"
+    return "the ply limit"
+
+
+def gesture(action: str) -> tuple[str, ...]:
+    """A movement ``k5-i7`` is made from cell to cell; the exchanges (``xh3``, ``=i3``), the
+    levels (``/1``), ``no exchange`` and ``pass`` are buttons."""
+    if "-" in action and not action.startswith(("x", "=", "/")) and " " not in action:
+        frm, to = action.split("-")
+        return ("move", frm, to)
+    return ("choice",)
+
+
+def piece_label(position: MartianPosition, frm: str, to: str) -> str:
+    """Which piece the player to move moves from hex ``frm`` to ``to`` (its size is the
+    distance; a player's movable pieces in one stack differ in size): ``large, level 1``."""
+    (q1, r1), (q2, r2) = HEXES[HEX_BY_NAME[frm]], HEXES[HEX_BY_NAME[to]]
+    size = max(abs(q1 - q2), abs(r1 - r2), abs(q1 + r1 - q2 - r2))
+    stack = position.board[HEX_BY_NAME[frm]]
+    colour = position.seats[position.current_player]
+    level = next(i for i, (c, s) in enumerate(stack) if c == colour and s == size and not is_trapped(stack, i))
+    return f"{SIZE_NAMES[size - 1]}, level {level}"
+
+
+def read_move(position: MartianPosition, text: str) -> Optional[str]:
+    """A movement written without its level (``i6-g6``, ``i6-g6xg6/1=h5/1``): the pieces of a
+    stack that a player may move differ in size, so they never reach the same hex, and the
+    hex and the destination name one movement."""
+    head, _, rest = text.partition("-")
+    if not rest or "/" in head:
+        return None
+    matches = []
+    for move in position.successors():
+        frm, dash, to = move.partition("-")
+        if dash and frm.split("/")[0] == head and to == rest:
+            matches.append(move)
+    return matches[0] if len(matches) == 1 else None

@@ -5,11 +5,11 @@ imports them from here, so no module of the package imports the package itself."
 from __future__ import annotations
 
 import importlib
-from typing import Any, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence, Union
 
 from .. import reference
 from ..errors import InvalidParameterError
-from ._canvas import Arrow, View
+from ._canvas import CELLS, Arrow, View
 
 __all__ = ["render", "render_position"]
 
@@ -22,16 +22,19 @@ def render(
     arrows: Sequence[Arrow] = (),
     perspective: Optional[int] = None,
     flipped: bool = False,
-    coordinates: bool = True,
+    coordinates: Union[bool, Literal["cells"]] = True,
 ) -> str:
     """An SVG document picturing ``state`` (a native or reference state of any game).
 
     ``last_move`` is marked on the board (by default the state's last move, if any; ``None``
     marks nothing). ``arrows`` are moves in the game's notation or (from, to) pairs of cell
     names. ``perspective`` puts that player's side at the bottom (for E: its home
-    territory), ``flipped`` turns the board half round, ``coordinates`` writes the cell
-    names along the edges.
+    territory), ``flipped`` turns the board half round; ``coordinates`` True writes the
+    names of the rows and columns along the edges, ``"cells"`` writes every
+    cell's name in the cell, False neither.
     """
+    if not (isinstance(coordinates, bool) or coordinates == CELLS):
+        raise InvalidParameterError(f"coordinates must be True, False or {CELLS!r}, got {coordinates!r}")
     if last_move is _LAST:
         moves = state.moves
         last_move = moves[-1] if moves else None

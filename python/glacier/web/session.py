@@ -16,17 +16,16 @@ computer's search, the analysis) only read copies of states and report back.
 from __future__ import annotations
 
 import asyncio
-import re
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import anyio.to_thread
 
 import glacier
-from glacier import play, records
+from glacier import play, records, reference
 from glacier.errors import GlacierError, IllegalMoveError, InvalidParameterError
 from glacier.svg import View, render_position
 
@@ -43,23 +42,12 @@ ANALYSIS_SECONDS = 120.0
 #: polls no more); they go on when it is shown again.
 UNWATCHED_SECONDS = 30.0
 
+
 def gesture(game: str, text: str) -> tuple[str, ...]:
     """How a person makes the action named ``text``: ``("move", from, to)``, ``("cell",
-    cell)`` or ``("choice",)`` (a button)."""
-    if game == "ice_cube_checkers":
-        return ("cell", text[5:]) if text.startswith("slot ") else ("choice",)
-    if game == "ice_age_chess":
-        return ("move", text[:2], text[2:4])
-    if game == "kuba":
-        return ("choice",) if text == "pass" else ("move", text[:2], text[2:])
-    if game == "kings_court":
-        cells = re.split(r"[-x]", text)
-        return ("move", cells[0], cells[1]) if len(cells) == 2 else ("choice",)
-    # E: a movement 'k5-i7'; exchanges ('xh3', '=i3'), levels ('/1'), 'no exchange', 'pass'.
-    if "-" in text and not text.startswith(("x", "=", "/")) and " " not in text:
-        frm, to = text.split("-")
-        return ("move", frm, to)
-    return ("choice",)
+    cell)`` or ``("choice",)`` (a button), as the game's reference module says (its
+    ``gesture`` hook)."""
+    return tuple(str(part) for part in reference.game_module(game).gesture(text))
 
 
 @dataclass
@@ -372,7 +360,7 @@ class Session:
         moves: dict[str, dict[str, list[dict[str, Any]]]] = {}
         cells: dict[str, int] = {}
         choices = []
-        pieces = _e_pieces(self.state) if self.game == "martian_chinese_checkers" else None
+        pieces = _pieces(self.state)
         for action in self.state.legal_actions():
             text = self.state.action_to_string(action)
             shape = gesture(self.game, text)
@@ -466,31 +454,22 @@ class Session:
         }
 
 
-def _e_pieces(state: Any) -> Any:
-    """For E: which piece a movement from one hex to another moves (its size is the distance;
-    a player's movable pieces in one stack differ in size), as ``large, level 1``."""
-    from glacier import reference
-    from glacier.reference import martian_chinese_checkers as e
-
-    position: Any = reference.from_text(state.game, state.text(), **state.params).position
-    board = position.board
-    colour = records.E_SEATS[state.num_players][state.current_player]
-
-    def piece(frm: str, to: str) -> str:
-        (q1, r1), (q2, r2) = e.HEXES[e.HEX_BY_NAME[frm]], e.HEXES[e.HEX_BY_NAME[to]]
-        size = max(abs(q1 - q2), abs(r1 - r2), abs(q1 + r1 - q2 - r2))
-        stack = board[e.HEX_BY_NAME[frm]]
-        level = next(i for i, (c, s) in enumerate(stack) if c == colour and s == size and not e.is_trapped(stack, i))
-        return f"{e.SIZE_NAMES[size - 1]}, level {level}"
-
-    return piece
+def _pieces(state: Any) -> Optional[Callable[[str, str], str]]:
+    """Where one cell may hold several pieces its player can move (E's stacks): which piece a
+    move from one cell to another moves, as ``large, level 1`` (the game's ``piece_label``
+    hook); None in the other games."""
+    module = reference.game_module(state.game)
+    if not hasattr(module, "piece_label"):
+        return None
+    position = reference.from_text(state.game, state.text(), **state.params).position
+    return lambda frm, to: str(module.piece_label(position, frm, to))
 
 
 def _numbers(movers: Sequence[int], game: str, start: Any) -> list[Optional[str]]:
     """The move number before each move, as records number them: a number begins each round
     of the first player's moves (a chess game's from its start's move number); another
     player's first move shows ``n...``."""
-    number = int(start.text().split(" ")[-1]) if game == "ice_age_chess" else 1
+    number = int(start.text().split(" ")[-1]) if game == records.CHESS else 1
     out: list[Optional[str]] = []
     last: Optional[int] = None
     for mover in movers:

@@ -9,11 +9,12 @@
 //! choose positions); each position is timed best-of-seven (the machine may be shared),
 //! single-threaded, the three engines taking turns every round.
 
-use glacier_core::games::ice_age_chess::IceAgeChess;
+use glacier_core::game::{params_from, Facts};
+use glacier_core::games::Chess;
 use glacier_core::perft::perft;
-use glacier_core::{Notation, ParamValue};
+use glacier_core::{Game, Notation, ParamValue};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::CastlingMode;
 use std::time::Instant;
 
 /// (name, FEN, depth, leaves): the start position and well-known perft test positions.
@@ -75,6 +76,23 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     nodes
 }
 
+/// The parameters that make the game that plays chess play standard chess: those of the
+/// named start its facts give for chess (no Ice Age).
+fn standard_chess() -> <Chess as Game>::Params {
+    let facts = Chess::FACTS;
+    let kin = facts.kin.iter().find(|k| k.game == "chess");
+    let start = kin.and_then(|k| k.start).map(|name| {
+        let start = facts.starts.iter().find(|s| s.name == name);
+        start.expect("the start that plays chess is declared")
+    });
+    let given: Vec<_> = start
+        .map_or(&[][..], |s| s.params)
+        .iter()
+        .map(|&(name, value)| (name, ParamValue::Int(value)))
+        .collect();
+    params_from::<Chess>(&given).expect("valid parameters")
+}
+
 /// The seconds of one run of `run`, checking its count.
 fn timed(expected: u64, run: impl FnOnce() -> u64) -> f64 {
     let start = Instant::now();
@@ -86,9 +104,7 @@ fn timed(expected: u64, run: impl FnOnce() -> u64) -> f64 {
 
 fn main() {
     let rounds = 7;
-    let standard = [("ice_age_period", ParamValue::Int(0))];
-    let params =
-        glacier_core::game::params_from::<IceAgeChess>(&standard).expect("valid parameters");
+    let params = standard_chess();
     println!(
         "{:<11} {:>5} {:>12} {:>16} {:>16} {:>16} {:>9} {:>9}",
         "position",
@@ -109,8 +125,8 @@ fn main() {
         if !chosen.is_empty() && !chosen.iter().any(|c| name.contains(c.as_str())) {
             continue;
         }
-        let ours = IceAgeChess::from_text(fen, &params).expect("glacier reads the FEN");
-        let theirs: Chess = fen
+        let ours = Chess::from_text(fen, &params).expect("glacier reads the FEN");
+        let theirs: shakmaty::Chess = fen
             .parse::<Fen>()
             .expect("shakmaty parses the FEN")
             .into_position(CastlingMode::Standard)

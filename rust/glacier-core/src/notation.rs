@@ -18,7 +18,7 @@ pub fn parse_count(s: &str) -> Option<u32> {
 /// separated by '/', the top rank first, each a run of piece letters and digits `1..=size`
 /// counting empty squares, never two digits in a row. Returns the letter on each square
 /// `rank * size + file`, 0 where it is empty. `letters` are the piece letters allowed,
-/// `what` names the placement in messages ("Kuba placement") and `hint`, when not empty,
+/// `what` names the placement in messages ("7x7 placement") and `hint`, when not empty,
 /// follows the message about an unexpected character.
 pub fn parse_placement(
     text: &str,
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn placements_round_trip_and_reject_what_is_malformed() {
         let text = "WW3BB/WW1R1BB/2RRR2/1RRRRR1/2RRR2/BB1R1WW/BB3WW";
-        let board = parse_placement(text, 7, "WBR", "Kuba placement", "").expect("valid");
+        let board = parse_placement(text, 7, "WBR", "7x7 placement", "").expect("valid");
         assert_eq!(
             write_placement(7, |sq| (board[sq] != 0).then(|| board[sq] as char)),
             text
@@ -129,7 +129,7 @@ mod tests {
             ("7/7/7/7/7/7/WWWWWWWW", "covers 8 squares"),
             ("7/7/7/7/7/7/X6", "unexpected 'X'"),
         ] {
-            let err = parse_placement(bad, 7, "WBR", "Kuba placement", "")
+            let err = parse_placement(bad, 7, "WBR", "7x7 placement", "")
                 .expect_err(bad)
                 .to_string();
             assert!(err.contains(message), "{bad}: {err}");

@@ -57,3 +57,29 @@ macro_rules! __with_game_arms {
         }
     }};
 }
+
+/// The game that plays chess (the one whose facts name the kin `"chess"`): SAN, and the
+/// comparisons with chess programs, reach it by this name.
+pub type Chess = ice_age_chess::IceAgeChess;
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Facts, Game};
+
+    #[test]
+    fn chess_is_the_one_game_that_plays_chess() {
+        macro_rules! kin_of_chess {
+            ([] $($module:ident::$Type:ident,)*) => {
+                [$((<super::$module::$Type as Game>::NAME, <super::$module::$Type as Facts>::FACTS.kin)),*]
+                    .into_iter()
+                    .filter(|(_, kin)| kin.iter().any(|k| k.game == "chess"))
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>()
+            };
+        }
+        assert_eq!(
+            for_each_game!([kin_of_chess]),
+            [<super::Chess as Game>::NAME]
+        );
+    }
+}

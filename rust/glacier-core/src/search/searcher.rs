@@ -265,7 +265,10 @@ impl<G: FullGame + Heuristic> Searcher<G> {
                 return Err(game_over(G::NAME, Some(i)));
             }
         }
-        let roots = roots.iter().map(as_read).collect::<Result<Vec<G>, Error>>()?;
+        let roots = roots
+            .iter()
+            .map(as_read)
+            .collect::<Result<Vec<G>, Error>>()?;
         let reuse = self.settings.reuse && self.batch.len() == roots.len();
         let mut trees = std::mem::take(&mut self.batch);
         for (i, root) in roots.iter().enumerate() {
