@@ -14,7 +14,7 @@ one at a time (``glacier.arena``, one thread, so that each player has the core i
 on), each from two random opening plies (``opening_plies=2``). Prints one line per match.
 
     python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
-        [--timed-games 20] [--net PATH] [--parts sims,time]
+        [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta]
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--net", help="a net file instead of the game's baseline (one game)")
-    parser.add_argument("--parts", default="sims,time")
+    parser.add_argument("--parts", default="sims,mcts,alphabeta", help="sims, mcts (at equal time), alphabeta")
     args = parser.parse_args()
     parts = args.parts.split(",")
     for label, game, params in matches():
@@ -80,10 +80,10 @@ def main() -> None:
             side = learn.NetSide(net, n, f"net:{n}")
             result = learn.match(game, [side, f"mcts:{n}:rollout"], games=args.games, seed=2026, params=params)
             print(line(label, f"net vs mcts:{n}:rollout at {n} simulations", result, time.perf_counter() - start))
-        if "time" in parts:
+        if "mcts" in parts:
             timed(label, game, params, net, f"mcts:{args.seconds:g}s", args.seconds, args.timed_games)
-            if glacier.new_game(game, **params).num_players == 2:
-                timed(label, game, params, net, f"alphabeta:{args.seconds:g}s", args.seconds, args.timed_games)
+        if "alphabeta" in parts and glacier.new_game(game, **params).num_players == 2:
+            timed(label, game, params, net, f"alphabeta:{args.seconds:g}s", args.seconds, args.timed_games)
 
 
 if __name__ == "__main__":
