@@ -9,8 +9,10 @@ same games where the rules did not change), bulk perft (1 thread), perft and pla
 threads, the batched environment (steps of sampled actions with kept observation and mask
 buffers, 1 and 2 threads), MCTS simulations per second (the engine's rollouts and heuristic
 on one thread, tree- and root-parallel on 2 threads, and a batched numpy evaluator through
-``mcts_batch``), ``copy()`` of a state at ply 0 and at ply 1000, and, for the new build only,
-perft with and without a transposition table. Not a test (pytest does not collect it): it
+``mcts_batch``), ``copy()`` of a state at ply 0 and at ply 1000 (or its end), and, for the
+new build only, perft with and without a transposition table. Every game is measured, on
+the workloads it declares for benchmarks (``glacier.game_spec(game).bench``, read from the
+new build). Not a test (pytest does not collect it): it
 needs two builds.
 """
 
@@ -21,10 +23,14 @@ import json
 import subprocess
 import sys
 
-#: Run inside each interpreter: prints one JSON object of rates.
+#: Run inside each interpreter: prints one JSON object of rates. Its workloads (argv[2],
+#: JSON) are the new build's: each game's declared bench depths and playout counts
+#: (``glacier.game_spec(game).bench``), so that an old build that does not declare them is
+#: measured on the same work.
 PROBE = r"""
 import json, random, sys, time, glacier
 which = sys.argv[1]
+work = json.loads(sys.argv[2])
 def best(work, rounds=3):
     rate = 0.0
     for _ in range(rounds):
@@ -32,51 +38,56 @@ def best(work, rounds=3):
         rate = max(rate, count / elapsed)
     return rate
 out = {}
-if which == "playouts":
+if which == "workloads":
     for game in glacier.GAMES:
-        n = 100 if game == "martian_chinese_checkers" else 1000
-        out[game] = best(lambda: int(glacier.playouts(game, n, seed=1, threads=1).length.sum()))
+        bench = glacier.game_spec(game).bench
+        out[game] = {"playouts": bench.playouts, "perft": bench.perft[0],
+                     "hashed": bench.hashed_perft[0] if bench.hashed_perft else None}
+elif which == "playouts":
+    for game, w in work.items():
+        out[game] = best(lambda: int(glacier.playouts(game, w["playouts"], seed=1, threads=1).length.sum()))
 elif which == "perft":
-    for game, depth in [("ice_age_chess", 6), ("ice_cube_checkers", 11), ("kings_court", 6), ("kuba", 7),
-                        ("martian_chinese_checkers", 5)]:
+    for game, w in work.items():
         state = glacier.new_game(game)
-        out[game] = best(lambda: state.perft(depth))
+        out[game] = best(lambda: state.perft(w["perft"]))
 elif which == "threads":
-    for game, depth in [("ice_age_chess", 6), ("kuba", 7), ("martian_chinese_checkers", 5)]:
+    for game, w in work.items():
         state = glacier.new_game(game)
-        out[f"perft {game}"] = best(lambda: state.perft(depth, threads=2))
-    for game in ("kuba", "kings_court"):
-        out[f"playouts {game}"] = best(lambda: int(glacier.playouts(game, 2000, seed=1, threads=2).length.sum()))
+        out[f"perft {game}"] = best(lambda: state.perft(w["perft"], threads=2))
+    for game, w in work.items():
+        out[f"playouts {game}"] = best(
+            lambda: int(glacier.playouts(game, 2 * w["playouts"], seed=1, threads=2).length.sum()))
 elif which == "env":
     import numpy as np
     from glacier.batch import VectorEnv
-    for game, envs, threads in [("ice_age_chess", 256, 1), ("ice_age_chess", 256, 2), ("kuba", 64, 1),
-                                ("martian_chinese_checkers", 256, 2)]:
-        env = VectorEnv(game, envs, seed=1, threads=threads)
-        obs = np.zeros((envs, *env.observation_shape), np.float32)
-        masks = np.zeros((envs, env.num_actions), np.bool_)
-        def steps(env=env, obs=obs, masks=masks, envs=envs):
-            for _ in range(200):
-                env.step(env.sample_actions(), observations_out=obs, masks_out=masks)
-            return 200 * envs
-        out[f"{game} x{envs} {threads}t"] = best(steps)
+    for game in work:
+        for envs, threads in [(256, 1), (256, 2)]:
+            env = VectorEnv(game, envs, seed=1, threads=threads)
+            obs = np.zeros((envs, *env.observation_shape), np.float32)
+            masks = np.zeros((envs, env.num_actions), np.bool_)
+            def steps(env=env, obs=obs, masks=masks, envs=envs):
+                for _ in range(200):
+                    env.step(env.sample_actions(), observations_out=obs, masks_out=masks)
+                return 200 * envs
+            out[f"{game} x{envs} {threads}t"] = best(steps)
 elif which == "mcts":
     import numpy as np
     from glacier import search
-    for game in glacier.GAMES:
+    for game, w in work.items():
         state = glacier.new_game(game)
         for evaluator in ("rollout", "heuristic"):
             sims = 20000 if evaluator == "heuristic" else 600
             out[f"{game} {evaluator}"] = best(
                 lambda: search.mcts(state, simulations=sims, evaluator=evaluator, seed=1).simulations)
-    state = glacier.new_game("kuba")
-    for parallel in ("tree", "root"):
-        out[f"kuba rollout 2t {parallel}"] = best(lambda: search.mcts(
-            state, simulations=2000, seed=1, threads=2, parallel=parallel).simulations)
+        # Full rollouts on two threads, fewer in the games whose playouts are long.
+        sims = 2 * w["playouts"]
+        for parallel in ("tree", "root"):
+            out[f"{game} rollout 2t {parallel}"] = best(lambda: search.mcts(
+                state, simulations=sims, seed=1, threads=2, parallel=parallel).simulations)
 elif which == "mcts_batch":
     import numpy as np
     from glacier import search
-    for game in glacier.GAMES:
+    for game in work:
         states = [glacier.new_game(game) for _ in range(64)]
         players = states[0].num_players
         def evaluator(observations, legal, players=players):
@@ -84,14 +95,20 @@ elif which == "mcts_batch":
         out[game] = best(lambda: sum(r.simulations for r in search.mcts_batch(
             states, evaluator, simulations=400, batch_size=2, seed=1)))
 elif which == "copy":
-    state = glacier.new_game("martian_chinese_checkers", max_plies=5000)
-    rng = random.Random(0)
-    for ply in range(1001):
-        if ply in (0, 1000):
-            out[f"ply {ply}"] = best(lambda: sum(1 for _ in range(20000) if state.copy()))
-        state.play(rng.choice(state.legal_moves()))
+    for game in work:
+        state = glacier.new_game(game, max_plies=5000)
+        rng = random.Random(0)
+        for ply in range(1001):
+            if ply == 0 or ply == 1000 or state.is_terminal():
+                out[f"{game} ply {ply}"] = best(lambda: sum(1 for _ in range(20000) if state.copy()))
+            if state.is_terminal():
+                break
+            state.play(rng.choice(state.legal_moves()))
 elif which == "hash":
-    for game, depth in [("kuba", 8), ("kings_court", 7), ("ice_cube_checkers", 13)]:
+    for game, w in work.items():
+        if w["hashed"] is None:
+            continue
+        depth = w["hashed"]
         state = glacier.new_game(game)
         plain = best(lambda: state.perft(depth), 2)
         start = time.perf_counter(); state.perft(depth, hash_mb=64); first = time.perf_counter() - start
@@ -101,8 +118,9 @@ print(json.dumps(out))
 """
 
 
-def measure(python: str, which: str) -> dict[str, object]:
-    done = subprocess.run([python, "-c", PROBE, which], capture_output=True, text=True, check=True, cwd="/")
+def measure(python: str, which: str, work: object = None) -> dict[str, object]:
+    argv = [python, "-c", PROBE, which, json.dumps(work)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/")
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
@@ -114,6 +132,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated measurements (playouts, perft, threads, env, mcts, ...)")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
+    work = measure(args.new, "workloads")
     for which, unit in (
         ("playouts", "plies/s"),
         ("perft", "leaves/s"),
@@ -128,7 +147,7 @@ def main() -> None:
         best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
         for _ in range(args.rounds):
             for side, python in (("old", args.old), ("new", args.new)):
-                for key, rate in measure(python, which).items():
+                for key, rate in measure(python, which, work).items():
                     best[side][key] = max(best[side].get(key, 0.0), float(rate))  # type: ignore[arg-type]
         print(f"\n{which} ({unit}, best of {args.rounds} x 3, the builds taking turns)")
         for key, new in best["new"].items():
@@ -137,7 +156,7 @@ def main() -> None:
     if only is not None and "hash" not in only:
         return
     print("\nperft with a 64 MiB table, new build (leaves/s: none, first call, table reused; ratios)")
-    for key, rates in measure(args.new, "hash").items():
+    for key, rates in measure(args.new, "hash", work).items():
         plain, first, hashed = (float(rate) for rate in rates)  # type: ignore[attr-defined]
         figures = f"{plain:>14,.0f} {first:>14,.0f} {hashed:>14,.0f}"
         print(f"  {key:<28} {figures}  {first / plain:5.2f}x {hashed / plain:5.2f}x")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Optional
 
 import pytest
@@ -17,6 +19,12 @@ DATA = Path(__file__).parent / "data"
 GAMES = list(glacier.GAMES)
 
 IMPLEMENTATIONS = {"native": glacier, "reference": reference}
+
+
+def game_tests(game: str) -> ModuleType:
+    """The game's own test module (tests/test_<game>.py), which holds what the generic tests
+    ask of each game (docs/architecture.md, "Adding a game", lists it)."""
+    return importlib.import_module(f"test_{game}")
 
 
 @pytest.fixture(params=GAMES)
@@ -59,3 +67,19 @@ def make_state(impl: Any, record: dict[str, Any]) -> Any:
     if record["text"] is None:
         return impl.new_game(record["game"], **record["params"])
     return impl.from_text(record["game"], record["text"], **record["params"])
+
+
+def start_counts(game: str) -> list[tuple[int, int]]:
+    """The perft counts (depth, leaves) of ``game``'s start with its default parameters, from
+    tests/data/perft.txt."""
+    defaults = glacier.new_game(game).params
+    for record in read_perft_fixtures():
+        at_start = record["game"] == game and record["text"] is None
+        if at_start and glacier.new_game(game, **record["params"]).params == defaults:
+            return list(record["perft"])
+    raise LookupError(f"no perft fixture for the start of {game}")
+
+
+def deepest_within(game: str, leaves: int) -> tuple[int, int]:
+    """The deepest start count of ``game`` (depth, leaves) with at most ``leaves`` leaves."""
+    return max((d, n) for d, n in start_counts(game) if n <= leaves)

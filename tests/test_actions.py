@@ -4,18 +4,16 @@ between are real states, and observations from any player's point of view."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 import random
-from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
 import pytest
 
 import glacier
-from conftest import GAMES
+from conftest import GAMES, game_tests
 from glacier import reference
 from glacier.errors import GlacierError, IllegalMoveError, InvalidParameterError
 
@@ -34,13 +32,6 @@ def _variants(game: str) -> list[dict[str, Any]]:
 
 #: Parameters that give every game its variety (E with every number of players).
 VARIANTS: dict[str, list[dict[str, Any]]] = {game: _variants(game) for game in GAMES}
-
-
-def _game_tests(game: str) -> ModuleType:
-    """The game's own test module (tests/test_<game>.py), which says what its action names
-    mean (``check_action_meaning``) and which observation planes show who is to move
-    (``to_move_planes``)."""
-    return importlib.import_module(f"test_{game}")
 
 
 def _takes_several_actions(game: str) -> bool:
@@ -63,7 +54,7 @@ def _check_meaning(game: str, state: Any, action: int, name: str, after: list[st
     still open once it is taken (by the game's own test module)."""
     where = f"{game}: action {action} ({name!r}) in {state.text()!r} after {state.pending_actions}"
     assert after, where
-    _game_tests(game).check_action_meaning(state, name, after, where)
+    game_tests(game).check_action_meaning(state, name, after, where)
 
 
 def _walk(state: Any, rng: random.Random, visit: Callable[[Any], None], states: int) -> int:
@@ -231,7 +222,7 @@ def test_every_player_sees_itself_in_the_same_place(game: str, impl: Any) -> Non
     """Every start is symmetric between the players, so from every player's point of view
     the start looks the same, except for who is to move (a game's own test module may name
     the variants whose starts are symmetric: ``SYMMETRIC_VARIANTS``)."""
-    own = _game_tests(game)
+    own = game_tests(game)
     for params in getattr(own, "SYMMETRIC_VARIANTS", VARIANTS[game]):
         state = impl.new_game(game, **params)
         planes = own.to_move_planes(state.num_players)

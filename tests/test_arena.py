@@ -239,14 +239,20 @@ def test_the_arena_records_games_of_three_players(tmp_path: Path) -> None:
 
 
 def test_play_against_mcts_shows_the_search(monkeypatch: Any) -> None:
+    # A budget without --opponent or --level is a tree search with that budget.
+    first = glacier.new_game(QUICK).current_player
+    you = 1 - first
     out = CliRunner().invoke(
         main,
-        ["play", QUICK, "--seat", "1", "--simulations", "50", "--seed", "1", "--record", "/dev/null"],
+        ["play", QUICK, "--seat", str(you), "--simulations", "50", "--seed", "1", "--record", "/dev/null"],
         input="quit\n",
     )
     assert out.exit_code == 0, out.output
-    assert "player 0 (mcts) is thinking..." in out.output
+    computer = records.seat_names(QUICK)[first]
+    assert f"{computer} (mcts:50) is thinking..." in out.output
     assert "50 simulations" in out.output
+    out = CliRunner().invoke(main, ["play", QUICK, "--level", "easy", "--seconds", "2"], input="quit\n")
+    assert out.exit_code != 0 and "--level sets the computer's budget" in out.output
 
 
 def test_play_refuses_alphabeta_with_more_players() -> None:

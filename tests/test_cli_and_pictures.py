@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 import glacier
-from glacier import reference
+from conftest import deepest_within, game_tests
+from glacier import errors, reference
 from glacier.cli import main
 from glacier.svg import render
 
@@ -30,11 +31,6 @@ def test_svg_is_well_formed_and_the_same_for_both_implementations(game: str) -> 
     assert state._repr_svg_() == picture == render(reference.new_game(game))
 
 
-def test_kuba_picture_has_one_circle_per_marble() -> None:
-    root = ET.fromstring(render(glacier.new_game("kuba")))
-    assert len([c for c in root.iter(f"{SVG}circle") if c.get("class") == "marble"]) == 8 + 8 + 13
-
-
 def test_perft_command(game: str) -> None:
     out = run("perft", game, "2")
     assert f"{game} perft(2) = {glacier.new_game(game).perft(2)}" in out
@@ -47,12 +43,15 @@ def test_perft_divide_and_reference(game: str) -> None:
     assert native.splitlines()[:-2] == ref.splitlines()[:-2]
 
 
-def test_perft_with_parameters_and_position() -> None:
-    out = run("perft", "kuba", "1", "-p", "max_plies=0")
+def test_perft_with_parameters_and_position(game: str) -> None:
+    out = run("perft", game, "1", "-p", "max_plies=0")
     assert "perft(1) = 0" in out
-    result = CliRunner().invoke(main, ["perft", "kuba", "1", "--position", "nonsense"])
-    assert result.exit_code != 0 and "Kuba position" in result.output
-    result = CliRunner().invoke(main, ["perft", "kuba", "1", "-p", "max_plies"])
+    result = CliRunner().invoke(main, ["perft", game, "1", "--position", "nonsense"])
+    # The game's own words on what its position text holds.
+    with pytest.raises(errors.InvalidPositionError) as refused:
+        glacier.from_text(game, "nonsense")
+    assert result.exit_code != 0 and str(refused.value) in result.output
+    result = CliRunner().invoke(main, ["perft", game, "1", "-p", "max_plies"])
     assert result.exit_code != 0
 
 
@@ -69,34 +68,10 @@ def test_show_command(tmp_path: Path, game: str) -> None:
     ET.fromstring(target.read_text())
 
 
-def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
-    out = run("play", "kuba", "--opponent", "random", "--seed", "1", input="a1a1\nmoves\nf1f2\nundo\nquit\n")
-    assert "legal moves: a6b6 a7a6" in out
-    assert "Black plays" in out
-
-
-def test_play_against_monte_carlo_to_the_end(monkeypatch: Any, tmp_path: Path) -> None:
-    # Human plays White with max_plies=4; the Monte Carlo player answers. The leftover input
-    # answers the prompt to save the game (a file named f2e2): in a temporary directory.
-    monkeypatch.chdir(tmp_path)
-    out = run(
-        "play",
-        "kuba",
-        "-p",
-        "max_plies=4",
-        "--opponent",
-        "montecarlo",
-        "--playouts",
-        "5",
-        "--seed",
-        "3",
-        input="f1f2\ng2f2\nf2e2\nf1e1\ng1f1\ng1g2\n" * 2,
-    )
-    assert "draw" in out or "win" in out or "lose" in out
-
-
 def test_bench_command_quick() -> None:
-    out = run("bench", "kuba", "--quick")
+    # A game without kin outside: its bench measures glacier alone (no other library's).
+    game = next(g for g in glacier.GAMES if not glacier.game_spec(g).kin)
+    out = run("bench", game, "--quick")
     assert "perft" in out and "playouts" in out and "Python API" in out and "reference" in out
 
 
@@ -118,25 +93,21 @@ def test_e_comparisons_name_both_engines() -> None:
     assert len(rows) == 5 and all(row.rate > 0 for row in rows)
 
 
-def test_perft_depth_zero_and_long_counts() -> None:
-    assert "perft(0) = 1" in run("perft", "kuba", "0", "--divide")
-    assert "perft(6) = 784020" in run("perft", "kuba", "6", "--threads", "2")
-    out = run("perft", "kuba", "7", "--hash", "4")
-    assert "perft(7) = 9348672" in out and "4 MiB transposition table" in out
+def test_perft_depth_zero_and_long_counts(game: str) -> None:
+    assert "perft(0) = 1" in run("perft", game, "0", "--divide")
+    depth, leaves = deepest_within(game, 10**6)
+    assert f"perft({depth}) = {leaves}" in run("perft", game, str(depth), "--threads", "2")
+    depth, leaves = deepest_within(game, 10**7)
+    out = run("perft", game, str(depth), "--hash", "4")
+    assert f"perft({depth}) = {leaves}" in out and "4 MiB transposition table" in out
     for conflicting in ("--reference", "--no-bulk"):
-        result = CliRunner().invoke(main, ["perft", "kuba", "2", "--hash", "4", conflicting])
+        result = CliRunner().invoke(main, ["perft", game, "2", "--hash", "4", conflicting])
         assert result.exit_code == 2 and "--hash" in result.output
 
 
 def cell_names(game: str) -> set[str]:
-    from glacier.reference import martian_chinese_checkers as e
-
-    if game == "martian_chinese_checkers":
-        return set(e.HEX_NAMES)
-    if game == "ice_cube_checkers":
-        return set("abcdefghijkl")
-    files = "abcdefg" if game == "kuba" else "abcdefgh"
-    return {f + str(r) for f in files for r in range(1, len(files) + 1)}
+    """The names of the game's cells, as its own test module lists them (``CELL_NAMES``)."""
+    return set(game_tests(game).CELL_NAMES)
 
 
 def test_every_cell_carries_its_name_and_can_be_labelled_with_it(game: str) -> None:

@@ -27,8 +27,8 @@ ray = pytest.importorskip(
 )
 
 import glacier  # noqa: E402
-from conftest import GAMES, make_state, read_perft_fixtures  # noqa: E402
-from glacier import distributed  # noqa: E402
+from conftest import GAMES, deepest_within, make_state, read_perft_fixtures  # noqa: E402
+from glacier import distributed, reference  # noqa: E402
 from glacier.errors import (  # noqa: E402
     ClusterConnectionError,
     InvalidParameterError,
@@ -38,6 +38,9 @@ from glacier.players import MonteCarloPlayer  # noqa: E402
 
 #: Fixture counts up to this many leaves are recounted on Ray (a few seconds in all).
 LEAF_BUDGET = 1_500_000
+
+#: What is checked here means the same in every game; the first of the registry stands for all.
+GAME = GAMES[0]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -90,14 +93,16 @@ def test_default_split_and_a_game_name_with_parameters(game: str) -> None:
     assert 0 <= deep.split_depth <= 1
 
 
-def test_the_split_merges_transpositions() -> None:
-    state = glacier.new_game("kuba")
-    positions = distributed.expand(state, 4)
-    assert sum(positions.values()) == state.perft(4) == 6384
-    assert len(positions) < 6384  # Kuba's moves commute often: many sequences, fewer positions
+@pytest.mark.parametrize("game", GAMES)
+def test_the_split_merges_transpositions(game: str) -> None:
+    state = glacier.new_game(game)
+    depth, leaves = deepest_within(game, 30_000)
+    positions = distributed.expand(state, depth)
+    assert sum(positions.values()) == state.perft(depth) == leaves
+    assert len(positions) < leaves  # moves that commute: many sequences, fewer positions
     # Each merged position is what its text says: reread, it counts as the sum of its paths did.
     for text in sorted(positions)[:20]:
-        assert glacier.from_text("kuba", text).text() == text
+        assert glacier.from_text(game, text).text() == text
     units = distributed.pack_units(positions, 10)
     assert sorted(p for unit in units for p in unit) == sorted(positions.items())
     assert max(map(len, units)) - min(map(len, units)) <= 1
@@ -106,7 +111,7 @@ def test_the_split_merges_transpositions() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_verify_counts_every_unit_twice_and_they_agree(game: str) -> None:
     state = glacier.new_game(game)
-    depth = {"ice_cube_checkers": 8, "kuba": 5, "kings_court": 4}.get(game, 3)
+    depth, _ = deepest_within(game, 150_000)
     seen: list[distributed.PerftProgress] = []
     result = distributed.perft(state, depth, split_depth=2, units=7, verify=True, progress=seen.append)
     assert result.nodes == state.perft(depth)
@@ -133,7 +138,13 @@ def _worker_pid(count: distributed.UnitCount) -> int:
 
 
 def test_a_worker_killed_during_a_perft_is_replaced_and_the_count_is_exact() -> None:
-    state = glacier.new_game("kuba")
+    # The least of the long counts the games declare (their bench's perft with a table).
+    leaves, game, depth = min(
+        (spec.bench.hashed_perft[1], game, spec.bench.hashed_perft[0])
+        for game in GAMES
+        if (spec := glacier.game_spec(game)).bench.hashed_perft is not None
+    )
+    state = glacier.new_game(game)
     killed: list[int] = []
 
     def kill_the_first_worker_that_reports(p: distributed.PerftProgress) -> None:
@@ -144,21 +155,22 @@ def test_a_worker_killed_during_a_perft_is_replaced_and_the_count_is_exact() -> 
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    result = distributed.perft(state, 8, split_depth=3, units=12, progress=kill_the_first_worker_that_reports)
+    result = distributed.perft(state, depth, split_depth=3, units=12, progress=kill_the_first_worker_that_reports)
     assert killed, "no unit finished"
-    assert result.nodes == 111_245_108 == state.perft(8, threads=2)
+    assert result.nodes == leaves == state.perft(depth, threads=2)
     assert not Path(f"/proc/{killed[0]}").exists(), "the worker survived its kill"
 
 
 def test_a_parameter_the_workers_reject_is_a_clear_error_and_stops_the_tasks() -> None:
-    state = glacier.new_game("kuba")
+    state = glacier.new_game(GAME)
+    depth, leaves = deepest_within(GAME, 10**7)
     try:
         state.perft(1, hash_mb=1)  # type: ignore[call-arg]
     except TypeError:
         with pytest.raises(InvalidParameterError, match="hash_mb=16: this engine's perft has no transposition table"):
-            distributed.perft(state, 7, split_depth=2, hash_mb=16, progress=False)
+            distributed.perft(state, depth, split_depth=2, hash_mb=16, progress=False)
     else:  # an engine with a transposition table: the count is the count
-        assert distributed.perft(state, 7, split_depth=2, hash_mb=16, progress=False).nodes == 9348672
+        assert distributed.perft(state, depth, split_depth=2, hash_mb=16, progress=False).nodes == leaves
     deadline = time.monotonic() + 60
     while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -178,7 +190,7 @@ def test_a_parameter_the_workers_reject_is_a_clear_error_and_stops_the_tasks() -
 )
 def test_bad_perft_input_is_refused_before_any_task(kwargs: dict[str, Any], error: type, message: str) -> None:
     with pytest.raises(error, match=message):
-        distributed.perft("kuba", progress=False, **kwargs)
+        distributed.perft(GAME, progress=False, **kwargs)
 
 
 def test_an_unknown_game_is_refused() -> None:
@@ -187,7 +199,7 @@ def test_an_unknown_game_is_refused() -> None:
     with pytest.raises(UnknownGameError):
         distributed.playouts("go", 3, seed=0)
     with pytest.raises(InvalidParameterError, match="with a game name, not with a state"):
-        distributed.perft(glacier.new_game("kuba"), 3, max_plies=4)
+        distributed.perft(glacier.new_game(GAME), 3, max_plies=4)
 
 
 def _free_port() -> int:
@@ -212,11 +224,11 @@ def test_an_unreachable_address_fails_at_once_with_a_clear_error() -> None:
     port = _free_port()
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     started = time.monotonic()
-    done = _glacier_cli("perft", "kuba", "5", "--ray", f"127.0.0.1:{port}", env=env, timeout=120)
+    done = _glacier_cli("perft", GAME, "5", "--ray", f"127.0.0.1:{port}", env=env, timeout=120)
     assert done.returncode == 1
     assert f"cannot reach a Ray cluster at 127.0.0.1:{port}" in done.stderr
     assert time.monotonic() - started < 100  # the probe's timeout, not Ray's minutes of retries
-    malformed = _glacier_cli("perft", "kuba", "5", "--ray", "nowhere", env=env, timeout=120)
+    malformed = _glacier_cli("perft", GAME, "5", "--ray", "nowhere", env=env, timeout=120)
     assert malformed.returncode == 1 and "is not HOST:PORT" in malformed.stderr
 
 
@@ -278,9 +290,10 @@ def test_a_two_node_cluster_started_with_ray_start(tmp_path: Path) -> None:
         wait_for(tmp_path / "head.log", "Ray runtime started")
         start([f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1"], tmp_path / "worker.log")
         wait_for(tmp_path / "worker.log", "Ray runtime started")
-        done = _glacier_cli("perft", "kuba", "7", "--ray", f"127.0.0.1:{port}", "--verify", env=env, timeout=180)
+        depth, leaves = deepest_within(GAME, 10**7)
+        done = _glacier_cli("perft", GAME, str(depth), "--ray", f"127.0.0.1:{port}", "--verify", env=env, timeout=180)
         assert done.returncode == 0, done.stderr
-        assert "kuba perft(7) = 9348672" in done.stdout
+        assert f"{GAME} perft({depth}) = {leaves}" in done.stdout
         assert "Ray, 2 CPUs" in done.stdout  # one on each node
         assert "all 64 agree" in done.stdout
     finally:
@@ -301,7 +314,10 @@ def test_a_two_node_cluster_started_with_ray_start(tmp_path: Path) -> None:
 
 # --- playouts --------------------------------------------------------------------------------
 
-PLAYOUT_GAMES = {"martian_chinese_checkers": 12}
+
+def playout_games(game: str) -> int:
+    """A fifth of the games the bench plays, which take about as long in every game."""
+    return glacier.game_spec(game).bench.playouts // 5
 
 
 def _same(a: glacier.Playouts, b: glacier.Playouts) -> None:
@@ -310,32 +326,32 @@ def _same(a: glacier.Playouts, b: glacier.Playouts) -> None:
         assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all(), field
 
 
-def test_a_range_of_games_is_a_batch_with_a_shifted_seed() -> None:
+def test_a_range_of_games_is_a_batch_with_a_shifted_seed(game: str) -> None:
     # What distributed playouts rest on, checked on the engine alone.
     seed, n, start = 2**64 - 5, 40, 13
-    whole = glacier.playouts("kuba", n, seed=seed, threads=1)
-    tail = glacier.playouts("kuba", n - start, seed=(seed + start * distributed.GAMMA) % 2**64, threads=1)
+    whole = glacier.playouts(game, n, seed=seed, threads=1)
+    tail = glacier.playouts(game, n - start, seed=(seed + start * distributed.GAMMA) % 2**64, threads=1)
     for field in glacier.Playouts._fields:
         assert (getattr(whole, field)[start:] == getattr(tail, field)).all(), field
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_ray_playouts_equal_the_local_ones(game: str) -> None:
-    n = PLAYOUT_GAMES.get(game, 200)
+    n = playout_games(game)
     expected = glacier.playouts(game, n, seed=11)
     for chunk in (None, 1, 7, n + 5):
         _same(distributed.playouts(game, n, seed=11, chunk=chunk), expected)
 
 
 def test_ray_playouts_with_a_position_a_cutoff_and_parameters() -> None:
-    position = glacier.new_game("ice_cube_checkers")
+    position = glacier.new_game(GAME)
     position.play(position.legal_moves()[2])
     kwargs: dict[str, Any] = {"position": position.text(), "cutoff": 30, "max_plies": 25}
     _same(
-        distributed.playouts("ice_cube_checkers", 333, seed=5, chunk=50, **kwargs),
-        glacier.playouts("ice_cube_checkers", 333, seed=5, **kwargs),
+        distributed.playouts(GAME, 333, seed=5, chunk=50, **kwargs),
+        glacier.playouts(GAME, 333, seed=5, **kwargs),
     )
-    _same(distributed.playouts("kuba", 0, seed=5), glacier.playouts("kuba", 0, seed=5))
+    _same(distributed.playouts(GAME, 0, seed=5), glacier.playouts(GAME, 0, seed=5))
 
 
 @pytest.mark.parametrize(
@@ -349,7 +365,7 @@ def test_ray_playouts_with_a_position_a_cutoff_and_parameters() -> None:
 )
 def test_bad_playouts_input(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidParameterError, match=message):
-        distributed.playouts("kuba", 10, **kwargs)
+        distributed.playouts(GAME, 10, **kwargs)
 
 
 # --- self-play data ------------------------------------------------------------------------
@@ -375,7 +391,14 @@ def _replay(game: str, data: dict[str, Any], **params: Any) -> int:
     return games
 
 
-@pytest.mark.parametrize("game", ["kuba", "ice_cube_checkers"])
+#: A game whose moves are one action each, and one whose moves may take several.
+SHARDED = [
+    next(g for g in GAMES if reference.game_module(g).MAX_CHOSEN_ACTIONS == 1),
+    next(g for g in GAMES if reference.game_module(g).MAX_CHOSEN_ACTIONS > 1),
+]
+
+
+@pytest.mark.parametrize("game", SHARDED)
 def test_selfplay_shards_hold_the_games_as_played(game: str, tmp_path: Path) -> None:
     run = distributed.selfplay(game, 7, seed=3, out=tmp_path / "a", shard_size=3, progress=False, max_plies=60)
     assert (run.shards, run.played, run.resumed) == (3, 3, 0)
@@ -394,8 +417,8 @@ def test_selfplay_shards_hold_the_games_as_played(game: str, tmp_path: Path) -> 
 
 def test_selfplay_does_not_depend_on_the_shards_or_the_format(tmp_path: Path) -> None:
     common: dict[str, Any] = {"seed": 8, "progress": False, "max_plies": 40}
-    distributed.selfplay("kuba", 6, out=tmp_path / "a", shard_size=4, **common)
-    distributed.selfplay("kuba", 6, out=tmp_path / "b", shard_size=1, format="npz", **common)
+    distributed.selfplay(GAME, 6, out=tmp_path / "a", shard_size=4, **common)
+    distributed.selfplay(GAME, 6, out=tmp_path / "b", shard_size=1, format="npz", **common)
     a, b = distributed.load_selfplay(tmp_path / "a"), distributed.load_selfplay(tmp_path / "b")
     assert sorted(a) == sorted(b)
     for name in a:
@@ -406,22 +429,22 @@ def test_selfplay_does_not_depend_on_the_shards_or_the_format(tmp_path: Path) ->
 def test_an_interrupted_selfplay_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     common: dict[str, Any] = {"seed": 1, "out": out, "shard_size": 2, "progress": False, "max_plies": 30}
-    distributed.selfplay("ice_cube_checkers", 8, **common)
+    distributed.selfplay(GAME, 8, **common)
     complete = distributed.load_selfplay(out)
     (out / "shard-00002-of-00004.parquet").unlink()  # as if the run had stopped before it
     (out / "shard-00003-of-00004.parquet").rename(out / "shard-00003-of-00004.parquet.partial")
     with pytest.raises(InvalidParameterError, match="has 2 of 4 shards"):
         distributed.load_selfplay(out)
     assert len(distributed.load_selfplay(out, allow_partial=True)["game"]) < len(complete["game"])
-    again = distributed.selfplay("ice_cube_checkers", 8, **common)
+    again = distributed.selfplay(GAME, 8, **common)
     assert (again.played, again.resumed) == (2, 2)
     resumed = distributed.load_selfplay(out)
     for name in complete:
         assert (complete[name] == resumed[name]).all(), name
-    nothing = distributed.selfplay("ice_cube_checkers", 8, **common)
+    nothing = distributed.selfplay(GAME, 8, **common)
     assert (nothing.played, nothing.resumed, nothing.plies) == (0, 4, 0)
     with pytest.raises(InvalidParameterError, match=r"holds another self-play run .*seed"):
-        distributed.selfplay("ice_cube_checkers", 8, **{**common, "seed": 2})
+        distributed.selfplay(GAME, 8, **{**common, "seed": 2})
 
 
 def test_selfplay_writes_its_games_as_records(tmp_path: Path) -> None:
@@ -431,18 +454,18 @@ def test_selfplay_writes_its_games_as_records(tmp_path: Path) -> None:
 
     common: dict[str, Any] = {"seed": 5, "out": tmp_path / "run", "shard_size": 2, "progress": False}
     path = tmp_path / "games.record"
-    distributed.selfplay("kings_court", 3, record=path, max_plies=30, **common)
+    distributed.selfplay(GAME, 3, record=path, max_plies=30, **common)
     data = distributed.load_selfplay(tmp_path / "run")
     read = list(records.read_records(path))
     assert [r.tags["Round"] for r in read] == ["1", "2", "3"]
     assert all(r.tags["Event"] == "glacier selfplay" for r in read)
     for number, record in enumerate(read):
-        replayed = glacier.new_game("kings_court", max_plies=30)
+        replayed = glacier.new_game(GAME, max_plies=30)
         for action in data["action"][data["game"] == number].tolist():
             replayed.apply_action(action)
         assert record.state.moves == replayed.moves and record.state.is_terminal()
         assert record.state.text() == replayed.text() and record.result == records.result_of(replayed)
-    distributed.selfplay("kings_court", 3, record=path, max_plies=30, **common)
+    distributed.selfplay(GAME, 3, record=path, max_plies=30, **common)
     assert len(list(records.read_records(path))) == 3
     assert distributed.selfplay_records(tmp_path / "run", path, append=True) == 3
     assert len(list(records.read_records(path))) == 6
@@ -451,7 +474,7 @@ def test_selfplay_writes_its_games_as_records(tmp_path: Path) -> None:
 def test_selfplay_with_the_monte_carlo_player(tmp_path: Path) -> None:
     options = {"playouts": 3}
     distributed.selfplay(
-        "ice_cube_checkers",
+        GAME,
         2,
         player="montecarlo",
         player_options=options,
@@ -461,16 +484,16 @@ def test_selfplay_with_the_monte_carlo_player(tmp_path: Path) -> None:
         max_plies=20,
     )
     data = distributed.load_selfplay(tmp_path)
-    assert _replay("ice_cube_checkers", data, max_plies=20) == 2
+    assert _replay(GAME, data, max_plies=20) == 2
     # Game 1 is what the player, seeded as selfplay seeds game 1, plays in this process.
     player = MonteCarloPlayer(seed=distributed.player_seed(4, 1), **options)
-    state = glacier.new_game("ice_cube_checkers", max_plies=20)
+    state = glacier.new_game(GAME, max_plies=20)
     moves = []
     while not state.is_terminal():
         moves.append(player.choose(state))
         state.play(moves[-1])
     rows = data["action"][data["game"] == 1]
-    replayed = glacier.new_game("ice_cube_checkers", max_plies=20)
+    replayed = glacier.new_game(GAME, max_plies=20)
     for action in rows:
         replayed.apply_action(int(action))
     assert replayed.moves == moves
@@ -488,7 +511,7 @@ def test_selfplay_with_the_monte_carlo_player(tmp_path: Path) -> None:
 )
 def test_bad_selfplay_input(kwargs: dict[str, Any], message: str, tmp_path: Path) -> None:
     with pytest.raises(InvalidParameterError, match=message):
-        distributed.selfplay("kuba", 2, seed=0, out=tmp_path, progress=False, **kwargs)
+        distributed.selfplay(GAME, 2, seed=0, out=tmp_path, progress=False, **kwargs)
     with pytest.raises(InvalidParameterError, match="not a self-play directory"):
         distributed.load_selfplay(tmp_path / "nothing")
 

@@ -755,3 +755,54 @@ def browser_scenario(table: Any) -> None:
         page.computer_replies()
     assert page.mine.is_terminal()
     assert page.status() == playing.result_text(page.mine)
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # The back-rank mate Ra8#.
+    "chess mate in one": ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {}, "a1a8"),
+    "standard chess mate in one": ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {"ice_age_period": 0}, "a1a8"),
+}
+
+
+def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
+    # Philidor's legacy: 1. Qg8+ Rxg8 (the knight guards g8) 2. Nf7#, a smothered mate.
+    from glacier import search
+
+    state = glacier.from_text("ice_age_chess", "5r1k/6pp/7N/3Q4/8/8/8/6K1 w - - 0 1", ice_age_period=0)
+    result = search.alphabeta(state, depth=5)
+    assert (result.mate, result.depth, result.pv) == (3, 3, ("d5g8", "f8g8", "h6f7"))
+    line = state.copy()
+    for move in result.pv:
+        line.play(move)
+    assert line.is_terminal() and line.returns() == [1.0, -1.0]
+    assert search.mcts(state, simulations=2000, seed=1).move == "d5g8"
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the squares, each drawn with its name.
+CELL_NAMES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}
+
+
+# --- the replay page (tests/test_replay_browser.py) -------------------------------------------
+
+
+def test_the_replay_page_lists_a_chess_game_in_san_under_its_seats() -> None:
+    # The page shows a record's notation (tests/test_replay_browser.py checks it in a browser):
+    # for standard chess, SAN, and the seats White and Black.
+    import json
+
+    from glacier import records, replay
+
+    chess = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
+    for move in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]:
+        chess.play(move)
+    record = records.Record.of(chess, ["Ann", "Bob"], {3: "the Ruy Lopez"})
+    assert record.notation == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    page = replay.page([record])
+    assert json.dumps(record.notation, separators=(",", ":")) in page and "White: Ann, Black: Bob" in page

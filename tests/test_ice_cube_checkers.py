@@ -450,3 +450,20 @@ def browser_scenario(table: Any) -> None:
     assert page.mine.is_terminal()
     assert page.status() == playing.result_text(page.mine)
     assert "the ply limit" in page.status()
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # White's cube from b lands on the lone King in c: White then holds both King slots.
+    "Ice Cube Checkers winning sow": ("W/W/K/WK/W/W/B/B/B/B/B/- w 10", {}, "b:W"),
+}
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the slots, each drawn with its name.
+CELL_NAMES = set("abcdefghijkl")

@@ -732,3 +732,20 @@ def browser_scenario(table: Any) -> None:
     page.until(lambda: page.board_state() not in ("", before), "the record opened")
     page.check()
     assert page.status() == "Red wins: no Green piece left in the Court"
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # d3 jumps Green's only Court piece: Green has none left and loses.
+    "King's Court capture emptying the Court": ("7G/8/8/8/3G4/3R4/8/R7 r 10", {}, "d3xd5"),
+}
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the squares, each drawn with its name.
+CELL_NAMES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}

@@ -293,3 +293,65 @@ def browser_scenario(table: Any) -> None:
     page.until(lambda: page.board_state() != before, "the answer to the drag")
     page.played("b7a7")
     assert page.status() == "White wins: seven Reds captured"
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # Both sides have 6 Reds and the last one is on g7: f7 pushes it off (the 7th, a win);
+    # any other push lets Black push it off from g6.
+    "Kuba winning push": ("5WR/6B/7/7/BBBBBB1/WWWW3/WWW4 w 6,1 6,0 - - 40", {}, "f7g7"),
+}
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the squares, each drawn with its name.
+CELL_NAMES = {f + str(r) for f in "abcdefg" for r in range(1, 8)}
+
+
+def test_kuba_picture_has_one_circle_per_marble() -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(render(glacier.new_game("kuba")))
+    assert len([c for c in root.iter(f"{SVG}circle") if c.get("class") == "marble"]) == 8 + 8 + 13
+
+
+def run(*args: str, input: str | None = None) -> str:
+    """``glacier <args>`` with ``input`` typed at its prompts; its output."""
+    from click.testing import CliRunner
+
+    from glacier.cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_play_command_answers_illegal_input_with_the_legal_moves() -> None:
+    out = run("play", "kuba", "--opponent", "random", "--seed", "1", input="a1a1\nmoves\nf1f2\nundo\nquit\n")
+    assert "legal moves: a6b6 a7a6" in out
+    assert "Black plays" in out
+
+
+def test_play_against_monte_carlo_to_the_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    # Human plays White with max_plies=4; the Monte Carlo player answers. The leftover input
+    # answers the prompt to save the game (a file named f2e2): in a temporary directory.
+    monkeypatch.chdir(tmp_path)
+    out = run(
+        "play",
+        "kuba",
+        "-p",
+        "max_plies=4",
+        "--opponent",
+        "montecarlo",
+        "--playouts",
+        "5",
+        "--seed",
+        "3",
+        input="f1f2\ng2f2\nf2e2\nf1e1\ng1f1\ng1g2\n" * 2,
+    )
+    assert "draw" in out or "win" in out or "lose" in out

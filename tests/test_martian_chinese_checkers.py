@@ -990,3 +990,132 @@ def browser_scenario(table: Any) -> None:
     page.played(move)
     page.computer_replies()
     assert page.mine.is_terminal() and page.status() == "draw: the ply limit"
+
+
+# --- searches (tests/test_search.py) ----------------------------------------------------------
+
+
+#: Positions whose best move is forced, with that move: name -> (text, params, move).
+FORCED_MOVES = {
+    # Colour 0 has 14 pieces in its goal; its small on f8 steps onto e8, the last goal hex.
+    "E last piece home": (
+        "2 0 40 a8=3s0l a9=0l a10=0l a11=0l a12=0l a13=3s3s3s3s3m3m3m3m3m3l3l3l3l3l b8=0m b9=0m b10=0m "
+        "b11=0m c8=0s c9=0m c10=0s d8=0s d9=0s f8=0s",
+        {},
+        "f8/0-e8",
+    ),
+}
+
+
+#: Colour 0 home but for its large on a7, whose only goal hex is a10 (a large keeps its
+#: hexes modulo 3), walled in by colour 0's own pieces on a8/a9, b10/c10 and b9/c8: one of
+#: them has to step out first. (Colour 3 is in the same plight at k5.)
+WALLED = (
+    "2 0 100 a7=0l a8=0l a9=0m a11=0l a12=0l b8=0s b9=0s b10=0s b11=0m c8=0m c9=0m c10=0m d8=0l "
+    "d9=0s e8=0s h6=3l i5=3l i6=3s j5=3s j6=3m k4=3m k6=3l l3=3m l4=3s l6=3m m2=3s m3=3l m4=3l "
+    "m5=3m m6=3s"
+)
+
+
+def heuristic(state: Any) -> tuple[float, ...]:
+    """The game's heuristic values of ``state``: a search's first simulation evaluates its root."""
+    from glacier import search
+
+    return search.mcts(state, simulations=1, evaluator="heuristic").values
+
+
+def test_the_e_heuristic_sees_a_goal_hex_walled_in_by_own_pieces() -> None:
+    from glacier import players
+
+    state = glacier.from_text("martian_chinese_checkers", WALLED)
+    assert "a7/0-a10" not in state.legal_moves()
+    # The wall counts 2 movements on top of the large's one (docs/rules/
+    # martian_chinese_checkers.md, "Heuristic"); the medium on a9 stepping out to c7 leaves
+    # two in all (the large jumps a8 to a9 and steps in; the medium comes back).
+    opened = state.copy()
+    opened.play("a9/0-c7")
+    assert heuristic(opened)[0] > heuristic(state)[0]
+    # So a search player gets out, where the wall used to hold both players to the ply limit.
+    for evaluator in ("heuristic", None):
+        seats = [players.MCTSPlayer(400, evaluator, seed=seat) for seat in range(2)]
+        game = state.copy()
+        while not game.is_terminal() and len(game.moves) < 40:
+            game.play(seats[game.current_player].choose(game))
+        assert game.is_terminal() and game.returns() == [1.0, -1.0], evaluator
+
+
+def test_heuristic_priors_follow_the_work_each_move_saves() -> None:
+    # E rates a move by the movements of work (the heuristic's) it saves its player: the
+    # priors are a softmax over it, so a move saving one movement more has e (at temperature
+    # 1) or e**2 (at 0.5) times the prior, and the search selects by PUCT.
+    import numpy as np
+
+    from glacier import search
+
+    state = glacier.new_game("martian_chinese_checkers", players=2)
+    uniform = search.mcts(state, simulations=50, evaluator="heuristic")
+    assert len(set(uniform.priors.values())) == 1
+    for temperature in (1.0, 0.5):
+        result = search.mcts(
+            state, simulations=50, evaluator="heuristic", priors="heuristic", prior_temperature=temperature
+        )
+        priors = sorted({round(p, 6) for p in result.priors.values()})
+        assert sum(result.priors.values()) == pytest.approx(1.0, abs=1e-5)
+        assert len(priors) > 1
+        ratios = [b / a for a, b in zip(priors, priors[1:])]
+        # Neighbouring levels differ by whole movements: e ** (k / temperature) for k >= 1.
+        for ratio in ratios:
+            k = np.log(ratio) * temperature
+            assert k == pytest.approx(round(k), abs=1e-3) and round(k) >= 1
+        # PUCT follows the priors: the most visited move is among the most promising.
+        best = max(result.priors.values())
+        assert result.priors[result.move] == pytest.approx(best)
+
+
+def test_the_default_mcts_player_of_e_searches_with_the_priors() -> None:
+    # E's default (players.MCTS_DEFAULTS): rollouts cut after 20 plies, PUCT over the
+    # heuristic priors; the same search as naming them (tests/test_search.py checks that the
+    # other games keep theirs).
+    from glacier import players
+
+    state = glacier.new_game("martian_chinese_checkers", players=3)
+    default = players.from_spec("mcts:60", seed=2)
+    named = players.MCTSPlayer(60, "rollout", seed=2, rollout_plies=20, priors="heuristic")
+    default.choose(state)
+    named.choose(state)
+    assert default.last is not None and named.last is not None
+    assert len(set(default.last.priors.values())) > 1
+    assert (default.last.move, default.last.visits, default.last.priors) == (
+        named.last.move,
+        named.last.visits,
+        named.last.priors,
+    )
+
+
+def test_flat_monte_carlo_cuts_its_playouts_in_e() -> None:
+    # Random games of E never finish: whole playouts would all score 0 (a draw at the ply
+    # limit), so the player cuts them after 20 plies by default there and scores the rest by
+    # the heuristic; from the walled position that finds the way out, as MCTS does.
+    from glacier import errors, players
+
+    player = players.from_spec("flat:200", seed=1)
+    assert isinstance(player, players.MonteCarloPlayer) and player.name == "flat:200"
+    assert players.PLAYOUT_PLIES["martian_chinese_checkers"] == 20
+    state = glacier.from_text("martian_chinese_checkers", WALLED)
+    move = player.choose(state)
+    assert move in state.legal_moves() and state.text() == glacier.from_text("martian_chinese_checkers", WALLED).text()
+    cut = players.from_spec("flat:200:6", seed=1)
+    assert isinstance(cut, players.MonteCarloPlayer) and (cut.playout_plies, cut.name) == (6, "flat:200:6")
+    assert cut.spawn(2).playout_plies == 6
+    assert cut.choose(state) in state.legal_moves()
+    with pytest.raises(errors.InvalidParameterError, match="playout_plies"):
+        players.MonteCarloPlayer(playout_plies=-1)
+    with pytest.raises(errors.InvalidParameterError, match="whole number"):
+        players.from_spec("flat:200:x")
+
+
+# --- the command line and pictures (tests/test_cli_and_pictures.py) ---------------------------
+
+
+#: The names of the hexes, each drawn with its name.
+CELL_NAMES = set(reference.game_module(GAME).HEX_NAMES)

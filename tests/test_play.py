@@ -9,15 +9,14 @@ position its player to move wins with one move) and ``play_scenario(run)``."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 import glacier
+from conftest import game_tests
 from glacier import play, records
 from glacier.cli import main
 from glacier.errors import IllegalMoveError, InvalidParameterError
@@ -28,11 +27,6 @@ def run(*args: str, input: str | None = None, code: int = 0) -> str:
     result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result.output
-
-
-def game_tests(game: str) -> ModuleType:
-    """The game's own test module (tests/test_<game>.py)."""
-    return importlib.import_module(f"test_{game}")
 
 
 def declaring(name: str) -> list[str]:

@@ -4,8 +4,8 @@ the move list back from the page."""
 
 from __future__ import annotations
 
+import random
 import shutil
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -23,10 +23,11 @@ needs_browser = pytest.mark.skipif(
     reason="no headless Chromium with chromedriver here (make test installs the Debian packages "
     "chromium and chromium-driver)",
 )
-E = "martian_chinese_checkers"
+#: The plies of each game on the page: the third carries a comment.
+PLIES = 6
 
-SVG = "{http://www.w3.org/2000/svg}"
-CHESS_MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+#: The games whose random games never finish (their playouts are cut): long records.
+LONG = [game for game in glacier.GAMES if glacier.game_spec(game).playout_plies]
 
 
 @pytest.fixture(scope="module")
@@ -47,17 +48,31 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+def random_game(game: str, seed: int, plies: int = PLIES, **params: Any) -> Any:
+    """``game`` after ``plies`` seeded random moves (or to its end, if that comes first)."""
+    rng = random.Random(seed)
+    state = glacier.new_game(game, **params)
+    while not state.is_terminal() and len(state.moves) < plies:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def page_records() -> list[records.Record]:
+    """A game of each kind, its seats named after people, with a comment on the third ply."""
+    out = []
+    for seed, game in enumerate(glacier.GAMES):
+        state = random_game(game, seed)
+        assert len(state.moves) == PLIES and not state.is_terminal(), game
+        people = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][: state.num_players]
+        out.append(records.Record.of(state, people, {3: "a quiet move"}))
+    return out
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    chess = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
-    for move in CHESS_MOVES:
-        chess.play(move)
-    kuba = glacier.new_game("kuba")
-    for move in ["f1f2", "a2b2", "f3e3"]:
-        kuba.play(move)
     folder = tmp_path_factory.mktemp("replay")
     record = folder / "games.record"
-    records.write(record, [records.Record.of(chess, ["Ann", "Bob"], {3: "the Ruy Lopez"}), kuba])
+    records.write(record, page_records())
     target = folder / "games.html"
     from click.testing import CliRunner
 
@@ -66,22 +81,14 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def pieces_shown(browser: Any) -> list[tuple[str, str]]:
-    """The chess pieces on the page's board: (letter, where it is drawn)."""
-    return sorted(
-        (letter, where)
-        for letter, where in browser.execute_script(
-            "return [...document.querySelectorAll('#board g.piece')]"
-            ".map(g => [g.dataset.piece, g.getAttribute('transform')]);"
-        )
+def shows(browser: Any, state: Any, last_move: Any = None) -> bool:
+    """Whether the page's board is the picture of ``state`` drawn in Python (the browser's own
+    serialisation of both)."""
+    same = (
+        "const probe = document.createElement('div'); probe.innerHTML = arguments[0];"
+        "return probe.innerHTML === document.getElementById('board').innerHTML;"
     )
-
-
-def pieces_drawn(state: Any) -> list[tuple[str, str]]:
-    root = ET.fromstring(glacier.svg.render(state))
-    return sorted(
-        (g.get("data-piece", ""), g.get("transform", "")) for g in root.iter(f"{SVG}g") if g.get("data-piece")
-    )
+    return bool(browser.execute_script(same, glacier.svg.render(state, last_move=last_move)))
 
 
 def counter(browser: Any) -> str:
@@ -99,39 +106,46 @@ def press(browser: Any, key: str) -> None:
 
 
 @needs_browser
-def test_keys_and_buttons_step_through_the_game(browser: Any, page: Path) -> None:
+@pytest.mark.parametrize("number", range(len(glacier.GAMES)))
+def test_keys_and_buttons_step_through_the_game(browser: Any, page: Path, number: int) -> None:
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 
+    record = page_records()[number]
+    moves = record.state.moves
+    state = record.start()
     browser.get(page.as_uri())
-    state = glacier.from_text("ice_age_chess", records.STANDARD_CHESS_START, ice_age_period=0)
-    assert browser.find_element("id", "title").text.startswith("Game 1: ice age chess")
-    assert "White: Ann, Black: Bob" in browser.find_element("id", "tags").text
+    if number:
+        Select(browser.find_element("id", "game")).select_by_index(number)
+        browser.find_element("tag name", "body").click()  # the keys go to the page, not the chooser
+    title = record.game.replace("_", " ")
+    assert browser.find_element("id", "title").text.startswith(f"Game {number + 1}: {title}")
+    seats = records.seat_names(record.game, state.num_players)
+    assert f"{seats[0]}: Ann, {seats[1]}: Bob" in browser.find_element("id", "tags").text
     assert counter(browser) == "ply 0 of 6"
     assert current_move(browser) == []
-    assert pieces_shown(browser) == pieces_drawn(state)
-    moves = [span.text for span in browser.find_elements("css selector", "#moves .move")]
-    assert moves == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    assert shows(browser, state)
+    shown = [span.text for span in browser.find_elements("css selector", "#moves .move")]
+    assert shown == record.notation and len(shown) == 6
 
     press(browser, Keys.ARROW_RIGHT)
-    state.play("e2e4")
-    assert counter(browser) == "ply 1 of 6" and current_move(browser) == ["e4"]
-    assert pieces_shown(browser) == pieces_drawn(state)
-    marked = browser.find_elements("css selector", "#board rect.last-move")
-    assert len(marked) == 2  # e2 and e4
+    state.play(moves[0])
+    assert counter(browser) == "ply 1 of 6" and current_move(browser) == shown[:1]
+    assert shows(browser, state, moves[0])  # the last move marked
 
     for _ in range(2):
         press(browser, Keys.ARROW_RIGHT)
-    assert counter(browser) == "ply 3 of 6" and current_move(browser) == ["Nf3"]
-    assert browser.find_element("id", "comment").text == "the Ruy Lopez"
+    assert counter(browser) == "ply 3 of 6" and current_move(browser) == [shown[2]]
+    assert browser.find_element("id", "comment").text == "a quiet move"
     press(browser, Keys.END)
-    for move in CHESS_MOVES[1:]:
+    for move in moves[1:]:
         state.play(move)
-    assert counter(browser) == "ply 6 of 6" and current_move(browser) == ["a6"]
-    assert pieces_shown(browser) == pieces_drawn(state)
+    assert counter(browser) == "ply 6 of 6" and current_move(browser) == [shown[5]]
+    assert shows(browser, state, moves[-1])
     press(browser, Keys.ARROW_RIGHT)  # past the end: stays
     assert counter(browser) == "ply 6 of 6"
     press(browser, Keys.ARROW_LEFT)
-    assert current_move(browser) == ["Bb5"]
+    assert current_move(browser) == [shown[4]]
     press(browser, Keys.HOME)
     assert counter(browser) == "ply 0 of 6" and current_move(browser) == []
 
@@ -139,12 +153,12 @@ def test_keys_and_buttons_step_through_the_game(browser: Any, page: Path) -> Non
     assert counter(browser) == "ply 6 of 6"
     browser.find_element("id", "previous").click()
     browser.find_element("id", "previous").click()
-    assert current_move(browser) == ["Nc6"]
+    assert current_move(browser) == [shown[3]]
     browser.find_element("id", "first").click()
     browser.find_element("id", "next").click()
-    assert current_move(browser) == ["e4"]
+    assert current_move(browser) == [shown[0]]
     browser.find_elements("css selector", "#moves .move")[4].click()
-    assert current_move(browser) == ["Bb5"] and counter(browser) == "ply 5 of 6"
+    assert current_move(browser) == [shown[4]] and counter(browser) == "ply 5 of 6"
 
 
 @needs_browser
@@ -152,33 +166,34 @@ def test_the_chooser_switches_games(browser: Any, page: Path) -> None:
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
+    second = page_records()[1]
     browser.get(page.as_uri())
     Select(browser.find_element("id", "game")).select_by_index(1)
-    assert browser.find_element("id", "title").text.startswith("Game 2: kuba")
-    assert counter(browser) == "ply 0 of 3"
+    title = second.game.replace("_", " ")
+    assert browser.find_element("id", "title").text.startswith(f"Game 2: {title}")
+    assert counter(browser) == "ply 0 of 6"
     browser.find_element("tag name", "body").click()  # the keys go to the page, not the chooser
     press(browser, Keys.END)
-    assert current_move(browser) == ["f3e3"]
-    marbles = browser.find_elements("css selector", "#board circle.marble")
-    assert len(marbles) == 8 + 8 + 13
+    assert current_move(browser) == second.notation[-1:]
+    assert shows(browser, second.state, second.state.moves[-1])
 
 
-def random_e_games(count: int, plies: int) -> list[Any]:
-    import random
-
+def random_long_games(count: int, plies: int) -> list[Any]:
+    """``count`` random games of the first game of ``LONG``, to its ply limit ``plies``."""
     rng = random.Random(7)
     games = []
     for _ in range(count):
-        state = glacier.new_game(E, max_plies=plies)
+        state = glacier.new_game(LONG[0], max_plies=plies)
         while not state.is_terminal():
             state.play(rng.choice(state.legal_moves()))
         games.append(state)
     return games
 
 
-def test_a_ten_game_e_record_page_is_small(tmp_path: Path) -> None:
-    # Ten E games of 300 plies: every position drawn and inlined made a page of 128 MB.
-    games = [records.Record.of(state) for state in random_e_games(10, 300)]
+def test_a_ten_game_record_page_is_small(tmp_path: Path) -> None:
+    # Ten long games of 300 plies (E's, with a hundred pyramids, when this test was written):
+    # every position drawn and inlined made a page of 128 MB.
+    games = [records.Record.of(state) for state in random_long_games(10, 300)]
     page = replay.page(games)
     assert len(page.encode("utf-8")) < 5 * 1024 * 1024
     # Each picture is put together in the page: the parts they share (here the opening tag
@@ -188,26 +203,20 @@ def test_a_ten_game_e_record_page_is_small(tmp_path: Path) -> None:
 
 @needs_browser
 def test_every_position_is_put_together_as_drawn(browser: Any, tmp_path: Path) -> None:
-    [state] = random_e_games(1, 80)
+    [state] = random_long_games(1, 80)
     record = records.Record.of(state)
-    target = tmp_path / "e.html"
+    target = tmp_path / "long.html"
     replay.write(target, [record])
     browser.get(target.as_uri())
     positions = record.positions()
-    # The browser's own serialisation of the board, and of the picture drawn in Python.
-    same = (
-        "const probe = document.createElement('div'); probe.innerHTML = arguments[0];"
-        "return probe.innerHTML === document.getElementById('board').innerHTML;"
-    )
 
-    def drawn(ply: int) -> str:
-        last = state.moves[ply - 1] if ply else None
-        return glacier.svg.render(positions[ply], last_move=last)
+    def drawn(ply: int) -> bool:
+        return shows(browser, positions[ply], state.moves[ply - 1] if ply else None)
 
-    assert browser.execute_script(same, drawn(0))
+    assert drawn(0)
     for ply in (1, 2, 40, 33, 80, 31, 0, 64, 65):  # forward, back past checkpoints, and on
         browser.find_elements("css selector", "#moves .move")[max(ply, 1) - 1].click()
         if ply == 0:
             browser.find_element("id", "first").click()
         assert counter(browser) == f"ply {ply} of 80"
-        assert browser.execute_script(same, drawn(ply)), ply
+        assert drawn(ply), ply

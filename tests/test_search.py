@@ -16,41 +16,51 @@ import numpy as np
 import pytest
 
 import glacier
-from glacier import errors, players, search
+from conftest import game_tests
+from glacier import errors, players, reference, search
 
-#: Hand-built positions whose best move is forced, with that move.
-FORCED = {
-    # The back-rank mate Ra8#.
-    "chess mate in one": ("ice_age_chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", {}, "a1a8"),
-    "standard chess mate in one": (
-        "ice_age_chess",
-        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
-        {"ice_age_period": 0},
-        "a1a8",
-    ),
-    # White's cube from b lands on the lone King in c: White then holds both King slots.
-    "Ice Cube Checkers winning sow": ("ice_cube_checkers", "W/W/K/WK/W/W/B/B/B/B/B/- w 10", {}, "b:W"),
-    # d3 jumps Green's only Court piece: Green has none left and loses.
-    "King's Court capture emptying the Court": ("kings_court", "7G/8/8/8/3G4/3R4/8/R7 r 10", {}, "d3xd5"),
-    # Both sides have 6 Reds and the last one is on g7: f7 pushes it off (the 7th, a win);
-    # any other push lets Black push it off from g6.
-    "Kuba winning push": ("kuba", "5WR/6B/7/7/BBBBBB1/WWWW3/WWW4 w 6,1 6,0 - - 40", {}, "f7g7"),
-    # Colour 0 has 14 pieces in its goal; its small on f8 steps onto e8, the last goal hex.
-    "E last piece home": (
-        "martian_chinese_checkers",
-        "2 0 40 a8=3s0l a9=0l a10=0l a11=0l a12=0l a13=3s3s3s3s3m3m3m3m3m3l3l3l3l3l b8=0m b9=0m b10=0m "
-        "b11=0m c8=0s c9=0m c10=0s d8=0s d9=0s f8=0s",
-        {},
-        "f8/0-e8",
-    ),
-}
+#: Hand-built positions whose best move is forced, with that move: each game declares its
+#: own (``FORCED_MOVES`` in its test module: name -> (text, params, move)).
+FORCED = {name: (game, *case) for game in glacier.GAMES for name, case in game_tests(game).FORCED_MOVES.items()}
 
-CHESS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#: The searches' options mean the same in every game; the first of the registry stands for all.
+GAME = glacier.GAMES[0]
+
+
+def _player_counts(game: str) -> list[dict[str, Any]]:
+    counts = sorted(glacier.game_spec(game).seats)
+    return [{}] if len(counts) == 1 else [{"players": count} for count in counts[:2]]
+
+
+#: Every game; a game with a choice of players with its two smallest numbers of them.
+EVERY_GAME = [(game, params) for game in glacier.GAMES for params in _player_counts(game)]
+
+#: The games whose moves may take several actions.
+SEVERAL_ACTIONS = [(g, p) for g, p in EVERY_GAME if reference.game_module(g).MAX_CHOSEN_ACTIONS > 1]
+
+#: The games whose every move is one action.
+ONE_ACTION = [g for g in glacier.GAMES if reference.game_module(g).MAX_CHOSEN_ACTIONS == 1]
+
+#: A game of two players (by default), for evaluators that give two values.
+TWO_PLAYERS = next(g for g in glacier.GAMES if glacier.new_game(g).num_players == 2)
+
+#: The games whose default MCTS player searches with the heuristic priors.
+WITH_PRIORS = [(g, p) for g, p in EVERY_GAME if "priors" in glacier.game_spec(g).mcts_player]
+
+
+def rollouts(game: str) -> dict[str, Any]:
+    """Rollouts that end: cut after the game's playout plies where its random games never finish."""
+    plies = glacier.game_spec(game).playout_plies
+    return {"rollout_plies": plies} if plies else {}
 
 
 def position(name: str) -> tuple[Any, str]:
     game, text, params, best = FORCED[name]
     return glacier.from_text(game, text, **params), best
+
+
+def test_every_game_declares_a_forced_move() -> None:
+    assert sorted({game for game, *_ in FORCED.values()}) == sorted(glacier.GAMES)
 
 
 @pytest.mark.parametrize("name", list(FORCED))
@@ -88,53 +98,9 @@ def test_alphabeta_finds_the_forced_move(name: str) -> None:
     assert result.pv == (best,)
 
 
-#: Colour 0 home but for its large on a7, whose only goal hex is a10 (a large keeps its
-#: hexes modulo 3), walled in by colour 0's own pieces on a8/a9, b10/c10 and b9/c8: one of
-#: them has to step out first. (Colour 3 is in the same plight at k5.)
-WALLED = (
-    "2 0 100 a7=0l a8=0l a9=0m a11=0l a12=0l b8=0s b9=0s b10=0s b11=0m c8=0m c9=0m c10=0m d8=0l "
-    "d9=0s e8=0s h6=3l i5=3l i6=3s j5=3s j6=3m k4=3m k6=3l l3=3m l4=3s l6=3m m2=3s m3=3l m4=3l "
-    "m5=3m m6=3s"
-)
-
-
-def heuristic(state: Any) -> tuple[float, ...]:
-    """The game's heuristic values of ``state``: a search's first simulation evaluates its root."""
-    return search.mcts(state, simulations=1, evaluator="heuristic").values
-
-
-def test_the_e_heuristic_sees_a_goal_hex_walled_in_by_own_pieces() -> None:
-    state = glacier.from_text("martian_chinese_checkers", WALLED)
-    assert "a7/0-a10" not in state.legal_moves()
-    # The wall counts 2 movements on top of the large's one (docs/rules/
-    # martian_chinese_checkers.md, "Heuristic"); the medium on a9 stepping out to c7 leaves
-    # two in all (the large jumps a8 to a9 and steps in; the medium comes back).
-    opened = state.copy()
-    opened.play("a9/0-c7")
-    assert heuristic(opened)[0] > heuristic(state)[0]
-    # So a search player gets out, where the wall used to hold both players to the ply limit.
-    for evaluator in ("heuristic", None):
-        seats = [players.MCTSPlayer(400, evaluator, seed=seat) for seat in range(2)]
-        game = state.copy()
-        while not game.is_terminal() and len(game.moves) < 40:
-            game.play(seats[game.current_player].choose(game))
-        assert game.is_terminal() and game.returns() == [1.0, -1.0], evaluator
-
-
-def test_alphabeta_and_mcts_see_a_mate_in_two() -> None:
-    # Philidor's legacy: 1. Qg8+ Rxg8 (the knight guards g8) 2. Nf7#, a smothered mate.
-    state = glacier.from_text("ice_age_chess", "5r1k/6pp/7N/3Q4/8/8/8/6K1 w - - 0 1", ice_age_period=0)
-    result = search.alphabeta(state, depth=5)
-    assert (result.mate, result.depth, result.pv) == (3, 3, ("d5g8", "f8g8", "h6f7"))
-    line = state.copy()
-    for move in result.pv:
-        line.play(move)
-    assert line.is_terminal() and line.returns() == [1.0, -1.0]
-    assert search.mcts(state, simulations=2000, seed=1).move == "d5g8"
-
-
-def test_the_same_seed_gives_the_same_search() -> None:
-    state = glacier.from_text("ice_age_chess", CHESS, ice_age_period=0)
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_the_same_seed_gives_the_same_search(game: str) -> None:
+    state = glacier.new_game(game)
     first = search.mcts(state, simulations=300, seed=11, rollout_plies=30)
     again = search.mcts(state, simulations=300, seed=11, rollout_plies=30)
     assert first == again._replace(seconds=first.seconds)
@@ -142,48 +108,59 @@ def test_the_same_seed_gives_the_same_search() -> None:
     assert other.visits != first.visits
 
 
-def test_root_parallel_gives_the_same_result_for_any_thread_count() -> None:
-    state = glacier.new_game("kings_court")
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_root_parallel_gives_the_same_result_for_any_thread_count(game: str) -> None:
+    state = glacier.new_game(game)
     results = [
-        search.mcts(state, simulations=400, seed=5, threads=threads, parallel="root", trees=4) for threads in (1, 2, 3)
+        search.mcts(state, simulations=400, seed=5, threads=threads, parallel="root", trees=4, **rollouts(game))
+        for threads in (1, 2, 3)
     ]
     assert all(r.visits == results[0].visits and r.move == results[0].move for r in results)
     assert results[0].simulations == 400
 
 
-def test_tree_parallel_runs_every_simulation() -> None:
-    state, best = position("chess mate in one")
+@pytest.mark.parametrize("name", list(FORCED))
+def test_tree_parallel_runs_every_simulation(name: str) -> None:
+    state, best = position(name)
     result = search.mcts(state, simulations=1000, threads=2, parallel="tree", seed=2)
     assert result.simulations == 1000 and sum(result.visits.values()) == 999
     assert result.move == best
 
 
-def test_a_time_budget_ends_the_search() -> None:
-    state = glacier.new_game("ice_cube_checkers")
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_time_budget_ends_the_search(game: str) -> None:
+    state = glacier.new_game(game)
     result = search.mcts(state, simulations=None, seconds=0.05)
     assert result.simulations > 0 and result.move in state.legal_moves()
 
 
-def test_temperature_draws_moves_by_their_visits() -> None:
-    state = glacier.new_game("kings_court")
-    drawn = {search.mcts(state, simulations=100, seed=s, temperature=1.0).move for s in range(12)}
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_temperature_draws_moves_by_their_visits(game: str) -> None:
+    state = glacier.new_game(game)
+    drawn = {search.mcts(state, simulations=100, seed=s, temperature=1.0, **rollouts(game)).move for s in range(12)}
     assert len(drawn) > 1 and drawn <= set(state.legal_moves())
 
 
-def test_root_noise_changes_the_search_and_is_seeded() -> None:
-    state = glacier.from_text("ice_age_chess", CHESS, ice_age_period=0)
-    quiet = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4)
-    noisy = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4, dirichlet_fraction=0.5)
-    again = search.mcts(state, evaluator=Recorder(), simulations=300, seed=4, dirichlet_fraction=0.5)
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_root_noise_changes_the_search_and_is_seeded(game: str) -> None:
+    state = glacier.new_game(game)
+    players = state.num_players
+    quiet = search.mcts(state, evaluator=Recorder(players), simulations=300, seed=4)
+    noisy = search.mcts(state, evaluator=Recorder(players), simulations=300, seed=4, dirichlet_fraction=0.5)
+    again = search.mcts(state, evaluator=Recorder(players), simulations=300, seed=4, dirichlet_fraction=0.5)
     assert noisy.visits != quiet.visits
     assert noisy.visits == again.visits
     # The priors reported are the evaluator's; the noise only steers the root's selection.
     assert noisy.priors == quiet.priors
 
 
+#: The game of the fewest moves at the start: two plies on, the tree kept still holds visits.
+NARROWEST = min(glacier.GAMES, key=lambda game: len(glacier.new_game(game).legal_moves()))
+
+
 def test_tree_reuse_goes_on_from_the_position_reached() -> None:
-    searcher = search.MCTS("ice_cube_checkers", evaluator="heuristic", seed=1)
-    state = glacier.new_game("ice_cube_checkers")
+    searcher = search.MCTS(NARROWEST, evaluator="heuristic", seed=1)
+    state = glacier.new_game(NARROWEST)
     first = searcher.search(state, simulations=500)
     size = searcher.tree_size
     state.play(first.move)
@@ -193,7 +170,7 @@ def test_tree_reuse_goes_on_from_the_position_reached() -> None:
     assert second.simulations == 100
     assert sum(second.visits.values()) > 99
     assert 0 < searcher.tree_size < size + 100
-    fresh = search.MCTS("ice_cube_checkers", evaluator="heuristic", seed=1, reuse=False)
+    fresh = search.MCTS(NARROWEST, evaluator="heuristic", seed=1, reuse=False)
     assert sum(fresh.search(state, simulations=100).visits.values()) == 99
 
 
@@ -210,10 +187,12 @@ class Recorder:
         return logits, np.zeros((legal.shape[0], self.players), np.float32)
 
 
-def test_the_batched_evaluator_sees_observations_and_legal_masks() -> None:
-    states = [glacier.from_text("ice_age_chess", CHESS, ice_age_period=0), glacier.new_game("ice_age_chess")]
+@pytest.mark.parametrize("game", ONE_ACTION)
+def test_the_batched_evaluator_sees_observations_and_legal_masks(game: str) -> None:
+    # Every move one action: the priors of uniform logits are uniform over the moves.
+    states = [glacier.new_game(game), glacier.new_game(game)]
     states[1].play(states[1].legal_moves()[0])
-    recorder = Recorder()
+    recorder = Recorder(states[0].num_players)
     results = search.mcts_batch(states, recorder, simulations=40)
     # The first call holds the two roots.
     observations, legal = recorder.calls[0]
@@ -231,19 +210,22 @@ def test_the_batched_evaluator_sees_observations_and_legal_masks() -> None:
         assert result.priors == pytest.approx(dict.fromkeys(state.legal_moves(), 1 / len(state.legal_moves())))
 
 
-def test_a_single_search_batches_leaves_by_virtual_loss() -> None:
-    state = glacier.new_game("ice_age_chess")
-    recorder = Recorder()
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_single_search_batches_leaves_by_virtual_loss(game: str) -> None:
+    state = glacier.new_game(game)
+    recorder = Recorder(state.num_players)
     result = search.mcts(state, evaluator=recorder, simulations=200, batch_size=16)
     assert result.simulations == 200
     assert len(recorder.calls) < 200 / 4
     assert max(c[0].shape[0] for c in recorder.calls) == 16
 
 
-def test_priors_follow_the_logits_and_values_the_evaluator() -> None:
-    state = glacier.from_text("ice_age_chess", CHESS, ice_age_period=0)
+@pytest.mark.parametrize("game", [g for g in ONE_ACTION if glacier.new_game(g).num_players == 2])
+def test_priors_follow_the_logits_and_values_the_evaluator(game: str) -> None:
+    state = glacier.new_game(game)
     target = state.legal_actions()[3]
     move = state.action_to_move(target)
+    others = len(state.legal_actions()) - 1
 
     def favour(observations: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits = np.zeros(legal.shape, np.float32)
@@ -252,23 +234,9 @@ def test_priors_follow_the_logits_and_values_the_evaluator() -> None:
         return logits, values
 
     result = search.mcts(state, evaluator=favour, simulations=100)
-    assert result.priors[move] == pytest.approx(np.exp(5) / (np.exp(5) + 19), rel=1e-5)
+    assert result.priors[move] == pytest.approx(np.exp(5) / (np.exp(5) + others), rel=1e-5)
     assert result.move == move
     assert result.values == pytest.approx((0.25, -0.25), abs=1e-6)
-
-
-#: Every game, E with 2 and 3 players.
-EVERY_GAME = [
-    ("ice_age_chess", {}),
-    ("ice_cube_checkers", {}),
-    ("kings_court", {}),
-    ("kuba", {}),
-    ("martian_chinese_checkers", {"players": 2}),
-    ("martian_chinese_checkers", {"players": 3}),
-]
-
-#: The games whose moves may take several actions (E with 2 and 3 players).
-SEVERAL_ACTIONS = [(g, p) for g, p in EVERY_GAME if g not in ("ice_age_chess", "kuba")]
 
 
 def game_id(case: tuple[str, dict[str, Any]]) -> str:
@@ -395,8 +363,9 @@ def test_a_bad_evaluator_is_refused_in_every_game(case: tuple[str, dict[str, Any
     assert state.moves == []
 
 
-def test_a_state_in_the_middle_of_a_move_is_refused() -> None:
-    state = sharing_first_actions("ice_cube_checkers", {})
+@pytest.mark.parametrize("case", SEVERAL_ACTIONS, ids=game_id)
+def test_a_state_in_the_middle_of_a_move_is_refused(case: tuple[str, dict[str, Any]]) -> None:
+    state = sharing_first_actions(*case)
     firsts = [state.move_to_actions(m)[0] for m in state.legal_moves()]
     shared = next(a for a in state.legal_actions() if firsts.count(a) > 1)
     state.apply_action(shared)
@@ -458,7 +427,7 @@ def raising(o: np.ndarray, m: np.ndarray) -> Any:
     ],
 )
 def test_a_bad_evaluator_is_refused_and_the_state_unchanged(evaluator: Any, message: str) -> None:
-    state = glacier.new_game("ice_age_chess")
+    state = glacier.new_game(TWO_PLAYERS)
     state.play(state.legal_moves()[0])
     before = (state.text(), state.moves)
     with pytest.raises(errors.EvaluatorError, match=message) as caught:
@@ -467,7 +436,7 @@ def test_a_bad_evaluator_is_refused_and_the_state_unchanged(evaluator: Any, mess
     if evaluator is raising:
         assert isinstance(caught.value.__cause__, Boom)
     # The searcher can be used again after the failure.
-    searcher = search.MCTS("ice_age_chess", evaluator=evaluator)
+    searcher = search.MCTS(TWO_PLAYERS, evaluator=evaluator)
     with pytest.raises(errors.EvaluatorError):
         searcher.search(state, simulations=10)
     assert searcher.tree_size == 0
@@ -541,10 +510,12 @@ def test_an_evaluator_may_give_the_movers_value_alone(case: tuple[str, dict[str,
     ],
 )
 def test_a_bad_movers_value_is_refused(values: Any, message: str) -> None:
-    state = glacier.new_game("martian_chinese_checkers", players=3)
+    # In a game of more than two players, where the mover's value alone does not give the others'.
+    game, params = next((g, p) for g, p in EVERY_GAME if glacier.new_game(g, **p).num_players > 2)
+    state = glacier.new_game(game, **params)
 
     def evaluator(observations: np.ndarray, legal: np.ndarray, to_play: np.ndarray) -> Any:
-        return np.zeros(legal.shape, np.float32), values(legal.shape[0], 3)
+        return np.zeros(legal.shape, np.float32), values(legal.shape[0], state.num_players)
 
     searcher = search.MCTS(state.game, evaluator=evaluator)
     with pytest.raises(errors.EvaluatorError, match=message):
@@ -552,13 +523,13 @@ def test_a_bad_movers_value_is_refused(values: Any, message: str) -> None:
     assert searcher.tree_size == 0 and state.moves == []
 
 
-def test_an_evaluator_without_to_play_is_called_as_before() -> None:
-    state = glacier.new_game("kuba")
+def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
+    state = glacier.new_game(game)
     calls: list[int] = []
 
     def positional(*arrays: np.ndarray) -> Any:
         calls.append(len(arrays))
-        return np.zeros(arrays[1].shape, np.float32), np.zeros((arrays[1].shape[0], 2), np.float32)
+        return np.zeros(arrays[1].shape, np.float32), np.zeros((arrays[1].shape[0], state.num_players), np.float32)
 
     search.mcts(state, evaluator=positional, simulations=5)
     assert set(calls) == {2}
@@ -593,38 +564,16 @@ def test_an_evaluator_without_to_play_is_called_as_before() -> None:
     ],
 )
 def test_bad_search_options_are_refused(options: dict[str, Any], message: str) -> None:
-    state = glacier.new_game("ice_cube_checkers")
+    state = glacier.new_game(GAME)
     with pytest.raises(errors.InvalidParameterError, match=message):
         search.mcts(state, **options)
     assert state.moves == []
 
 
-def test_heuristic_priors_follow_the_work_each_move_saves() -> None:
-    # E rates a move by the movements of work (the heuristic's) it saves its player: the
-    # priors are a softmax over it, so a move saving one movement more has e (at temperature
-    # 1) or e**2 (at 0.5) times the prior, and the search selects by PUCT.
-    state = glacier.new_game("martian_chinese_checkers", players=2)
-    uniform = search.mcts(state, simulations=50, evaluator="heuristic")
-    assert len(set(uniform.priors.values())) == 1
-    for temperature in (1.0, 0.5):
-        result = search.mcts(
-            state, simulations=50, evaluator="heuristic", priors="heuristic", prior_temperature=temperature
-        )
-        priors = sorted({round(p, 6) for p in result.priors.values()})
-        assert sum(result.priors.values()) == pytest.approx(1.0, abs=1e-5)
-        assert len(priors) > 1
-        ratios = [b / a for a, b in zip(priors, priors[1:])]
-        # Neighbouring levels differ by whole movements: e ** (k / temperature) for k >= 1.
-        for ratio in ratios:
-            k = np.log(ratio) * temperature
-            assert k == pytest.approx(round(k), abs=1e-3) and round(k) >= 1
-        # PUCT follows the priors: the most visited move is among the most promising.
-        best = max(result.priors.values())
-        assert result.priors[result.move] == pytest.approx(best)
-
-
-def test_guided_rollouts_are_seeded_and_differ_from_uniform_ones() -> None:
-    state = glacier.new_game("martian_chinese_checkers", players=3)
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_guided_rollouts_are_seeded_and_differ_from_uniform_ones(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    state = glacier.new_game(game, **params)
     options: dict[str, Any] = {"evaluator": "rollout", "rollout_plies": 20, "simulations": 100, "seed": 4}
     guided = search.mcts(state, rollout_policy="move_priority", **options)
     assert guided == search.mcts(state, rollout_policy="move_priority", **options)._replace(seconds=guided.seconds)
@@ -632,38 +581,40 @@ def test_guided_rollouts_are_seeded_and_differ_from_uniform_ones() -> None:
     assert guided.simulations == 100 and sum(guided.visits.values()) == 99
 
 
-def test_a_player_spec_takes_the_priors() -> None:
+@pytest.mark.parametrize("case", WITH_PRIORS, ids=game_id)
+def test_a_player_spec_takes_the_priors(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
     player = players.from_spec("mcts:60:rollout10:priors=heuristic:prior_temperature=0.5", seed=2)
-    state = glacier.new_game("martian_chinese_checkers", players=3)
+    state = glacier.new_game(game, **params)
     move = player.choose(state)
     assert move in state.legal_moves() and player.last is not None
     assert len(set(player.last.priors.values())) > 1
     assert player.last.priors[move] == pytest.approx(max(player.last.priors.values()))
 
 
-def test_the_default_mcts_player_of_e_searches_with_the_priors() -> None:
-    # E's default (players.MCTS_DEFAULTS): rollouts cut after 20 plies, PUCT over the
-    # heuristic priors; the same search as naming them, and the other games keep theirs.
-    state = glacier.new_game("martian_chinese_checkers", players=3)
-    default = players.from_spec("mcts:60", seed=2)
-    named = players.MCTSPlayer(60, "rollout", seed=2, rollout_plies=20, priors="heuristic")
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_the_default_mcts_player_searches_as_its_game_declares(game: str) -> None:
+    # players.MCTS_DEFAULTS holds each game's declared options; the priors are the
+    # heuristic's where the game names them, uniform otherwise.
+    declared = glacier.game_spec(game).mcts_player
+    assert players.MCTS_DEFAULTS[game] == declared
+    state = glacier.new_game(game)
+    default = players.from_spec("mcts:30", seed=2)
+    named = players.MCTSPlayer(30, seed=2, **declared)
     default.choose(state)
     named.choose(state)
     assert default.last is not None and named.last is not None
-    assert len(set(default.last.priors.values())) > 1
     assert (default.last.move, default.last.visits, default.last.priors) == (
         named.last.move,
         named.last.visits,
         named.last.priors,
     )
-    kuba = players.from_spec("mcts:30", seed=2)
-    kuba.choose(glacier.new_game("kuba"))
-    assert kuba.last is not None and len(set(kuba.last.priors.values())) == 1
+    assert (len(set(default.last.priors.values())) > 1) == ("priors" in declared)
 
 
 def test_a_finished_game_or_a_wrong_state_is_refused() -> None:
-    state = glacier.from_text("ice_cube_checkers", "W/W/K/WK/W/W/B/B/B/B/B/- w 10")
-    state.play("b:W")
+    state, best = position(next(iter(FORCED)))
+    state.play(best)
     assert state.is_terminal()
     with pytest.raises(errors.GlacierError, match="game is over"):
         search.mcts(state, simulations=10)
@@ -672,22 +623,24 @@ def test_a_finished_game_or_a_wrong_state_is_refused() -> None:
     with pytest.raises(errors.InvalidParameterError, match="game state"):
         search.mcts_batch([object()], Recorder(), simulations=10)  # type: ignore[list-item]
     with pytest.raises(errors.InvalidParameterError, match="one game"):
-        search.mcts_batch([glacier.new_game("kings_court"), glacier.new_game("ice_age_chess")], Recorder())
-    searcher = search.MCTS("kings_court")
-    with pytest.raises(errors.InvalidParameterError, match="for kings_court"):
-        searcher.search(glacier.new_game("ice_cube_checkers"), simulations=10)
+        search.mcts_batch([glacier.new_game(glacier.GAMES[1]), glacier.new_game(GAME)], Recorder())
+    searcher = search.MCTS(GAME)
+    with pytest.raises(errors.InvalidParameterError, match=f"for {GAME}"):
+        searcher.search(glacier.new_game(glacier.GAMES[1]), simulations=10)
 
 
 def test_alphabeta_options_are_checked() -> None:
-    state = glacier.new_game("kings_court")
+    state = glacier.new_game(GAME)
     for options, message in [({"depth": 0}, "depth"), ({"depth": 99}, "depth"), ({"seconds": 0.0}, "seconds")]:
         with pytest.raises(errors.InvalidParameterError, match=message):
             search.alphabeta(state, **options)
 
 
-def test_a_reference_state_can_be_searched() -> None:
-    state = glacier.reference.from_text("kings_court", FORCED["King's Court capture emptying the Court"][1])
-    assert search.mcts(state, simulations=200).move == "d3xd5"
+@pytest.mark.parametrize("name", list(FORCED))
+def test_a_reference_state_can_be_searched(name: str) -> None:
+    game, text, params, best = FORCED[name]
+    state = reference.from_text(game, text, **params)
+    assert search.mcts(state, simulations=200).move == best
 
 
 INTERRUPTED = """
@@ -726,11 +679,12 @@ def interrupt(code: str, *args: str) -> None:
 
 @pytest.mark.parametrize(
     ("game", "options"),
+    # Each search would run for a minute or more in any game.
     [
-        ("ice_age_chess", {"simulations": None, "seconds": 60}),
-        ("ice_age_chess", {"simulations": None, "seconds": 60, "threads": 2, "parallel": "tree"}),
-        ("kings_court", {"simulations": 10**9, "threads": 2, "parallel": "root", "evaluator": "heuristic"}),
-        ("ice_age_chess", {"depth": 60}),
+        (GAME, {"simulations": None, "seconds": 60}),
+        (GAME, {"simulations": None, "seconds": 60, "threads": 2, "parallel": "tree"}),
+        (GAME, {"simulations": 10**9, "threads": 2, "parallel": "root", "evaluator": "heuristic"}),
+        (GAME, {"depth": 60}),
     ],
     ids=["mcts", "tree-parallel", "root-parallel", "alphabeta"],
 )
@@ -741,17 +695,18 @@ def test_a_long_search_stops_on_ctrl_c(game: str, options: dict[str, Any]) -> No
 def test_a_python_evaluator_stops_on_ctrl_c() -> None:
     interrupt(
         """
-import glacier, numpy as np
+import sys, glacier, numpy as np
 from glacier import search
-state = glacier.new_game("ice_age_chess")
+state = glacier.new_game(sys.argv[1])
 def trivial(o, m):
-    return np.zeros(m.shape, np.float32), np.zeros((m.shape[0], 2), np.float32)
+    return np.zeros(m.shape, np.float32), np.zeros((m.shape[0], state.num_players), np.float32)
 print("ready", flush=True)
 try:
     search.mcts(state, evaluator=trivial, simulations=10**9)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
-"""
+""",
+        GAME,
     )
 
 
@@ -760,23 +715,3 @@ def test_docstring_examples(name: str) -> None:
     # ``glacier.arena`` is the function; the module is in sys.modules.
     result = doctest.testmod(importlib.import_module(name), raise_on_error=False, report=True)
     assert result.attempted > 0 and result.failed == 0
-
-
-def test_flat_monte_carlo_cuts_its_playouts_in_e() -> None:
-    # Random games of E never finish: whole playouts would all score 0 (a draw at the ply
-    # limit), so the player cuts them after 20 plies by default there and scores the rest by
-    # the heuristic; from the walled position that finds the way out, as MCTS does.
-    player = players.from_spec("flat:200", seed=1)
-    assert isinstance(player, players.MonteCarloPlayer) and player.name == "flat:200"
-    assert players.PLAYOUT_PLIES["martian_chinese_checkers"] == 20
-    state = glacier.from_text("martian_chinese_checkers", WALLED)
-    move = player.choose(state)
-    assert move in state.legal_moves() and state.text() == glacier.from_text("martian_chinese_checkers", WALLED).text()
-    cut = players.from_spec("flat:200:6", seed=1)
-    assert isinstance(cut, players.MonteCarloPlayer) and (cut.playout_plies, cut.name) == (6, "flat:200:6")
-    assert cut.spawn(2).playout_plies == 6
-    assert cut.choose(state) in state.legal_moves()
-    with pytest.raises(errors.InvalidParameterError, match="playout_plies"):
-        players.MonteCarloPlayer(playout_plies=-1)
-    with pytest.raises(errors.InvalidParameterError, match="whole number"):
-        players.from_spec("flat:200:x")

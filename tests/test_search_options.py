@@ -17,10 +17,10 @@ import glacier
 from glacier import _native, errors, search
 
 OPTIONS = _native.mcts_options()
+#: The options are the same for every game: the first of the registry is the example.
+GAME = glacier.GAMES[0]
 NAMES = [o["name"] for o in OPTIONS]
 STUB = Path(search.__file__).with_name("_native.pyi")
-#: The options mean the same in every game; the first of the registry stands for all.
-GAME = glacier.GAMES[0]
 
 
 def keyword_defaults(signature: inspect.Signature) -> dict[str, Any]:

@@ -10,25 +10,19 @@ position its player to move wins with one move)."""
 
 from __future__ import annotations
 
-import importlib
 import time
-from types import ModuleType
 from typing import Any, Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
 import glacier
+from conftest import game_tests
 from glacier import records
 from glacier.web import create_app
 from glacier.web.app import MAX_BODY
 
 SVG_CELL = 'data-cell="'
-
-
-def game_tests(game: str) -> ModuleType:
-    """The game's own test module (tests/test_<game>.py)."""
-    return importlib.import_module(f"test_{game}")
 
 
 def declaring(name: str) -> list[str]:

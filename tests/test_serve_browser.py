@@ -14,19 +14,18 @@ there (docs/play.md shows them).
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import socket
 import threading
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Iterator, Optional
 
 import pytest
 
 import glacier
+from conftest import game_tests
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -216,11 +215,6 @@ class Table:
 
     def start(self, game: str, position: str, params: Optional[dict[str, int]] = None, level: str = "easy") -> Game:
         return start(self.browser, self.url, game, position, params, level)
-
-
-def game_tests(game: str) -> ModuleType:
-    """The game's own test module (tests/test_<game>.py)."""
-    return importlib.import_module(f"test_{game}")
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)

@@ -164,27 +164,6 @@ def _own_files(game: str) -> set[str]:
 #: The two registries, which list every game.
 REGISTRIES = {"rust/glacier-core/src/games/mod.rs", "python/glacier/reference/__init__.py"}
 
-#: Files that still name games in their code, to be swept (issue 27): each keeps a game as
-#: an example or a table of its own. The set only shrinks: a file that no longer names a game
-#: must leave it.
-NOT_YET_SWEPT = {
-    # Tests of generic behaviour that use one game as their example, or pin its values.
-    "tests/test_cli_and_pictures.py",
-    "tests/test_distributed.py",
-    "tests/test_interrupt.py",
-    "tests/test_replay_browser.py",
-    "tests/test_search.py",
-    "benches/compare_engines.py",
-    "python/glacier/search_bench.py",
-    # Rust: tests inside the core and the binding's SAN functions, fuzz targets.
-    "rust/glacier-core/src/env.rs",
-    "rust/glacier-core/src/parallel.rs",
-    "rust/glacier-core/tests/observation_updates.rs",
-    "rust/glacier-core/tests/search.rs",
-    "rust/glacier-core/tests/batched_search.rs",
-    "rust/glacier-py/src/records.rs",
-}
-
 
 def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
@@ -294,8 +273,5 @@ def test_no_file_outside_a_games_own_names_it() -> None:
     Docstrings and comments are prose, not code: examples there are free, as in docs pages and
     README. Tools reach a game through ``glacier.GAMES``, ``glacier.game_spec`` (its facts) and
     ``glacier.kin`` (the game that plays chess), never by its name."""
-    named = _named_outside_their_files()
-    offending = {rel: sorted(games) for rel, games in named.items() if rel not in NOT_YET_SWEPT}
+    offending = {rel: sorted(games) for rel, games in _named_outside_their_files().items()}
     assert not offending, f"files that name games outside their own: {offending}"
-    swept = sorted(NOT_YET_SWEPT - set(named))
-    assert not swept, f"these files name no game any more: take them out of NOT_YET_SWEPT: {swept}"

@@ -335,13 +335,14 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 )
 @click.option(
     "--seconds",
-    default=1.0,
-    show_default=True,
     type=click.FloatRange(min=0.01),
-    help="Thinking time per move (--opponent mcts, alphabeta).",
+    help="Thinking time per move of --opponent mcts or alphabeta [default: 1.0]; "
+    "without --opponent, the opponent is mcts.",
 )
 @click.option(
-    "--simulations", type=click.IntRange(min=1), help="Simulations per move instead of a time (--opponent mcts)."
+    "--simulations",
+    type=click.IntRange(min=1),
+    help="Simulations per move instead of a time (--opponent mcts; without --opponent, the opponent is mcts).",
 )
 @click.option(
     "--playouts",
@@ -366,7 +367,7 @@ def play(
     params: tuple[str, ...],
     level: Optional[str],
     opponent: Optional[str],
-    seconds: float,
+    seconds: Optional[float],
     simulations: Optional[int],
     playouts: int,
     seat: str,
@@ -386,6 +387,10 @@ def play(
 
     if level is not None and opponent is not None:
         raise click.UsageError("choose --level or --opponent, not both")
+    if opponent is None and (seconds is not None or simulations is not None):
+        if level is not None:
+            raise click.UsageError("--level sets the computer's budget: leave out --seconds and --simulations")
+        opponent = "mcts"
     state = _make(game, position, _parse_params(params), use_reference=False)
     try:
         you = terminal.seat_number(game, state.num_players, seat)
@@ -402,7 +407,7 @@ def play(
             computers[player] = terminal.computer(level or "medium", game, player_seed)
         else:
             computers[player] = terminal.PlayerComputer(
-                _opponent(opponent, seconds, simulations, playouts, player_seed)
+                _opponent(opponent, 1.0 if seconds is None else seconds, simulations, playouts, player_seed)
             )
     opponent_name = level or opponent or "medium"
 

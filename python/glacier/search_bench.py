@@ -1,10 +1,11 @@
 """Search speed beside its peers, in the same run (``glacier bench``, benches/bench_search.py,
 docs/search.md):
 
-- MCTS with one random rollout per simulation on standard chess (Ice Age Chess with
-  ``ice_age_period=0``) against OpenSpiel's C++ ``pyspiel.MCTSBot`` with
-  ``RandomRolloutEvaluator(1)``: the same simulations per move, a few moves played from the
-  standard start by each searcher, simulations per second over those moves.
+- MCTS with one random rollout per simulation on standard chess (the start of the game
+  that plays chess, ``glacier.kin("chess")``: Ice Age Chess with ``ice_age_period=0``)
+  against OpenSpiel's C++ ``pyspiel.MCTSBot`` with ``RandomRolloutEvaluator(1)``: the same
+  simulations per move, a few moves played from the standard start by each searcher,
+  simulations per second over those moves.
 - ``mcts_batch`` over many games with a trivial numpy evaluator against mctx's
   ``gumbel_muzero_policy`` under JAX on the CPU with a trivial recurrent function: the same
   batch, simulations and number of actions (chess's 4288), simulations (batch x simulations)
@@ -22,7 +23,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _native, search
+import glacier
+
+from . import search
 
 __all__ = [
     "CHESS_START",
@@ -33,7 +36,10 @@ __all__ = [
     "search_comparisons",
 ]
 
-CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#: The game that plays chess, and the start it plays it from.
+_CHESS_GAME, _CHESS_START_NAME = glacier.kin("chess")
+#: The standard chess start.
+CHESS_START = glacier.new_game(_CHESS_GAME, start=_CHESS_START_NAME).text()
 
 
 def _optional(name: str) -> Optional[ModuleType]:
@@ -44,7 +50,7 @@ def _optional(name: str) -> Optional[ModuleType]:
 
 
 def _chess() -> Any:
-    return _native.from_text("ice_age_chess", CHESS_START, ice_age_period=0)
+    return glacier.new_game(_CHESS_GAME, start=_CHESS_START_NAME)
 
 
 def glacier_mcts_rate(

@@ -739,9 +739,15 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::kings_court::{KingsCourt, KingsCourtParams};
-    use crate::games::kuba::{Kuba, KubaParams};
-    use crate::{ActionEncoding, Game, Notation};
+    use crate::games::GAME_NAMES;
+    use crate::{with_game, Game, Notation};
+
+    /// The start of `G` with a ply limit of 30.
+    fn short_start<G: FullGame>() -> G {
+        let params = crate::game::params_from::<G>(&[("max_plies", crate::ParamValue::Int(30))])
+            .expect("a ply limit");
+        G::start(&params)
+    }
 
     fn run<G: FullGame>(start: G, threads: usize) -> (Vec<String>, Vec<f64>) {
         let players = start.num_players();
@@ -818,29 +824,25 @@ mod tests {
 
     #[test]
     fn kept_buffers_written_in_turn_hold_whole_writes() {
-        for name in crate::games::GAME_NAMES {
-            crate::with_game!(name, G => {
-                let params = crate::game::params_from::<G>(&[("max_plies", crate::ParamValue::Int(30))])
-                    .expect("a ply limit");
-                kept_buffers_hold_whole_writes(G::start(&params));
-            }, _ => unreachable!());
+        for &name in GAME_NAMES {
+            with_game!(name, G => kept_buffers_hold_whole_writes(short_start::<G>()), _ => unreachable!());
         }
     }
 
-    #[test]
-    fn an_illegal_action_on_threads_changes_nothing() {
-        let start = KingsCourt::start(&KingsCourtParams { max_plies: 30 });
+    fn illegal_action_changes_nothing<G: FullGame>() {
+        let start: G = short_start();
+        let players = start.num_players();
         let mut env = VecEnv::new(start, 600, true, 5, 3);
-        let (mut actions, mut returns) = (vec![0; 600], vec![0.0; 1200]);
+        let (mut actions, mut returns) = (vec![0; 600], vec![0.0; 600 * players]);
         let mut results = vec![StepResult::default(); 600];
-        let mut masks = vec![false; 600 * KingsCourt::NUM_DISTINCT_ACTIONS];
+        let mut masks = vec![false; 600 * G::NUM_DISTINCT_ACTIONS];
         for step in 0..20 {
             env.random_actions(&mut actions);
             env.update_mask(&mut masks, 0, step == 0);
             let before: Vec<String> = env.states().map(Notation::text).collect();
             let env_at = (97 * step + 11) % 600;
-            let illegal = (0..KingsCourt::NUM_DISTINCT_ACTIONS)
-                .find(|&a| !masks[env_at * KingsCourt::NUM_DISTINCT_ACTIONS + a])
+            let illegal = (0..G::NUM_DISTINCT_ACTIONS)
+                .find(|&a| !masks[env_at * G::NUM_DISTINCT_ACTIONS + a])
                 .expect("an action not legal");
             let mut wrong = actions.clone();
             wrong[env_at] = illegal as i64;
@@ -851,7 +853,12 @@ mod tests {
                 "{err}"
             );
             let after: Vec<String> = env.states().map(Notation::text).collect();
-            assert_eq!(before, after, "an illegal action changes nothing");
+            assert_eq!(
+                before,
+                after,
+                "{}: an illegal action changes nothing",
+                G::NAME
+            );
             assert!(returns.iter().all(|&r| r == 7.0), "nor the returns");
             env.step(&actions, &mut returns, &mut results)
                 .expect("legal actions");
@@ -859,10 +866,19 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_action_on_threads_changes_nothing() {
+        for &name in GAME_NAMES {
+            with_game!(name, G => illegal_action_changes_nothing::<G>(), _ => unreachable!());
+        }
+    }
+
+    #[test]
     fn results_do_not_depend_on_threads() {
-        let kuba = Kuba::start(&KubaParams { max_plies: 30 });
-        assert_eq!(run(kuba.clone(), 1), run(kuba, 3));
-        let court = KingsCourt::start(&KingsCourtParams { max_plies: 30 });
-        assert_eq!(run(court.clone(), 1), run(court, 3));
+        for &name in GAME_NAMES {
+            with_game!(name, G => {
+                let start: G = short_start();
+                assert_eq!(run(start.clone(), 1), run(start, 3), "{}", G::NAME);
+            }, _ => unreachable!());
+        }
     }
 }

@@ -106,6 +106,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Plays a move produced by [`Game::scan_moves`] for this state.
     fn play_unchecked(&mut self, mv: Self::Move);
 
+    /// This position as a state read from its text would hold it. A state reached by play
+    /// may number its pieces otherwise (E does), and so generate its moves in another order;
+    /// search starts from this, so that its results depend on the position alone. By
+    /// default a clone: most games hold nothing that depends on how a state was reached.
+    #[must_use]
+    fn canonical(&self) -> Self {
+        self.clone()
+    }
+
     /// Calls `sink` once for every legal move.
     #[inline]
     fn generate_moves(&self, sink: &mut impl FnMut(Self::Move)) {
@@ -336,6 +345,19 @@ pub trait Notation: Game {
                 text = crate::notation::Quoted(text)
             ))
         })
+    }
+
+    /// The text of `mv`, a legal move of this state, as the records of the game of other
+    /// programs that this game plays ([`Kin`]) write it: SAN for chess. `None` (the
+    /// default): the game's records write [`Notation::move_text`].
+    fn record_move_text(&self, _mv: Self::Move) -> Option<String> {
+        None
+    }
+
+    /// The legal move whose [`Notation::record_move_text`] is `text`, or why there is none;
+    /// `None` (the default) when the game has no record notation of its own.
+    fn parse_record_move(&self, _text: &str) -> Option<Result<Self::Move, Error>> {
+        None
     }
 }
 

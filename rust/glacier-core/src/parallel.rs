@@ -190,16 +190,41 @@ pub fn playouts_until<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::kuba::{Kuba, KubaParams};
+    use crate::games::GAME_NAMES;
+    use crate::{with_game, GameParams, ParamValue};
+
+    /// The start of every game with its default parameters, and with the most players it
+    /// allows (the most legal moves of any start).
+    fn starts() -> Vec<(&'static str, Vec<(&'static str, ParamValue)>)> {
+        let mut out = Vec::new();
+        for &name in GAME_NAMES {
+            out.push((name, Vec::new()));
+            with_game!(name, G => {
+                let specs = <<G as Game>::Params as GameParams>::SPECS;
+                if let Some(players) = specs.iter().find(|p| p.name == "players") {
+                    out.push((name, vec![("players", ParamValue::Int(players.max))]));
+                }
+            }, _ => unreachable!());
+        }
+        out
+    }
+
+    fn agree_with_serial<G: Notation>(start: &G) {
+        let (deep, serial) = (crate::perft::perft(start, 4), crate::perft::perft(start, 3));
+        for threads in [1, 2, 3] {
+            assert_eq!(perft(start, 4, threads), deep, "{}", G::NAME);
+            let div = divide(start, 3, threads);
+            assert_eq!(div.len() as u64, start.count_moves());
+            assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), serial);
+        }
+    }
 
     #[test]
     fn parallel_perft_and_divide_agree_with_serial() {
-        let start = Kuba::start(&KubaParams::default());
-        for threads in [1, 2, 3] {
-            assert_eq!(perft(&start, 5, threads), 70844);
-            let div = divide(&start, 4, threads);
-            assert_eq!(div.len(), 8);
-            assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), 6384);
+        for &name in GAME_NAMES {
+            with_game!(name, G => {
+                agree_with_serial(&G::start(&crate::game::params_from::<G>(&[]).expect("defaults")));
+            }, _ => unreachable!());
         }
     }
 
@@ -240,25 +265,16 @@ mod tests {
 
     #[test]
     fn one_generation_plays_the_games_counting_played() {
-        use crate::games::martian_chinese_checkers::MartianChineseCheckers;
-        for game in crate::games::GAME_NAMES {
-            crate::with_game!(game, G => {
-                same_games_as_counted(&G::start(&crate::game::params_from::<G>(&[]).expect("defaults")), 30);
+        for (name, params) in starts() {
+            with_game!(name, G => {
+                let start = G::start(&crate::game::params_from::<G>(&params).expect("valid"));
+                same_games_as_counted(&start, if params.is_empty() { 30 } else { 5 });
             }, _ => unreachable!());
         }
-        // Six players of E: the most legal moves of any start.
-        let six = crate::game::params_from::<MartianChineseCheckers>(&[(
-            "players",
-            crate::ParamValue::Int(6),
-        )])
-        .expect("six players");
-        same_games_as_counted(&MartianChineseCheckers::start(&six), 5);
     }
 
-    #[test]
-    fn a_position_with_more_moves_than_the_buffer_holds_is_drawn_alike() {
+    fn drawn_alike<G: Game>(start: &G) {
         // A buffer of 3 moves: most draws fall beyond it and generate again.
-        let start = Kuba::start(&KubaParams::default());
         let mut rng = SplitMix64::new(5);
         let mut again = rng.clone();
         let mut state = start.clone();
@@ -274,13 +290,29 @@ mod tests {
     }
 
     #[test]
-    fn playouts_do_not_depend_on_threads() {
-        let start = Kuba::start(&KubaParams::default());
-        let one = playouts(&start, 40, 7, 1, None);
-        let three = playouts(&start, 40, 7, 3, None);
-        assert_eq!(one, three);
+    fn a_position_with_more_moves_than_the_buffer_holds_is_drawn_alike() {
+        for (name, params) in starts() {
+            with_game!(name, G => {
+                drawn_alike(&G::start(&crate::game::params_from::<G>(&params).expect("valid")));
+            }, _ => unreachable!());
+        }
+    }
+
+    fn same_playouts<G: Game>(start: &G) {
+        let one = playouts(start, 40, 7, 1, None);
+        let three = playouts(start, 40, 7, 3, None);
+        assert_eq!(one, three, "{}", G::NAME);
         assert!(one.iter().all(|p| p.outcome != Outcome::Ongoing));
-        let cut = playouts(&start, 10, 7, 2, Some(5));
+        let cut = playouts(start, 10, 7, 2, Some(5));
         assert!(cut.iter().all(|p| p.length <= 5));
+    }
+
+    #[test]
+    fn playouts_do_not_depend_on_threads() {
+        for &name in GAME_NAMES {
+            with_game!(name, G => {
+                same_playouts(&G::start(&crate::game::params_from::<G>(&[]).expect("defaults")));
+            }, _ => unreachable!());
+        }
     }
 }

@@ -4,14 +4,13 @@
 //! changes nothing, and a bad evaluation is an error that drops the trees.
 
 use glacier_core::game::params_from;
-use glacier_core::games::martian_chinese_checkers::MartianChineseCheckers;
 use glacier_core::games::GAME_NAMES;
 use glacier_core::interrupt::{Interrupt, Stopped};
 use glacier_core::search::batch::{LeafBatch, ValueLayout};
 use glacier_core::search::options::{MctsOptions, SearchSettings};
 use glacier_core::search::searcher::{SearchError, SearchReport, Searcher};
 use glacier_core::search::Heuristic;
-use glacier_core::{with_game, Error, FullGame, ParamValue};
+use glacier_core::{with_game, Error, FullGame, GameParams, ParamValue};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn settings(threads: i64) -> SearchSettings {
@@ -161,21 +160,43 @@ fn batched<G: FullGame + Heuristic>(params: &[(&str, ParamValue)]) {
     }
 }
 
-#[test]
-fn batched_search_with_a_rust_evaluator_in_every_game() {
-    for &name in GAME_NAMES {
-        with_game!(name, G => batched::<G>(&[]), _ => unreachable!());
+/// Runs `check::<G>` for every game.
+macro_rules! every_game {
+    ($check:ident) => {
+        for &name in GAME_NAMES {
+            with_game!(name, G => $check::<G>(), _ => unreachable!());
+        }
+    };
+}
+
+/// The numbers of players `G` allows besides its default (none for a game of two).
+fn more_players<G: FullGame>() -> Vec<i64> {
+    let specs = <G::Params as GameParams>::SPECS;
+    let Some(players) = specs.iter().find(|p| p.name == "players") else {
+        return Vec::new();
+    };
+    (players.min..=players.max)
+        .filter(|&n| ParamValue::Int(n) != players.default)
+        .collect()
+}
+
+fn batched_in_every_count<G: FullGame + Heuristic>() {
+    batched::<G>(&[]);
+    // With more than two players, the others share the mover's loss.
+    for n in more_players::<G>() {
+        batched::<G>(&[("players", ParamValue::Int(n))]);
     }
-    // E with more than two players: the others share the mover's loss.
-    batched::<MartianChineseCheckers>(&[("players", ParamValue::Int(4))]);
 }
 
 #[test]
-fn a_bad_evaluation_is_an_error_and_drops_the_trees() {
-    use glacier_core::games::kuba::Kuba;
-    let roots: Vec<Kuba> = roots(&[]);
+fn batched_search_with_a_rust_evaluator_in_every_game() {
+    every_game!(batched_in_every_count);
+}
+
+fn bad_evaluation<G: FullGame + Heuristic>() {
+    let roots: Vec<G> = roots(&[]);
     let never = Interrupt::never();
-    let mut searcher = Searcher::<Kuba>::new(settings(1));
+    let mut searcher = Searcher::<G>::new(settings(1));
     searcher
         .search_batch(&roots, &mut net(true), 16, 0.0, 2, &never)
         .expect("a search");
@@ -205,13 +226,16 @@ fn a_bad_evaluation_is_an_error_and_drops_the_trees() {
 }
 
 #[test]
-fn an_interrupt_stops_a_batched_search_between_batches() {
-    use glacier_core::games::ice_age_chess::IceAgeChess;
-    let roots: Vec<IceAgeChess> = roots(&[]);
+fn a_bad_evaluation_is_an_error_and_drops_the_trees() {
+    every_game!(bad_evaluation);
+}
+
+fn interrupted<G: FullGame + Heuristic>() {
+    let roots: Vec<G> = roots(&[]);
     let calls = AtomicUsize::new(0);
     let check = || calls.load(Ordering::Relaxed) >= 3;
     let interrupt = Interrupt::new(&check);
-    let mut searcher = Searcher::<IceAgeChess>::new(settings(1));
+    let mut searcher = Searcher::<G>::new(settings(1));
     let mut inner = net(false);
     let mut counting = |leaves: &mut LeafBatch<'_>, logits: &mut [f32], values: &mut [f32]| {
         calls.fetch_add(1, Ordering::Relaxed);
@@ -223,4 +247,9 @@ fn an_interrupt_stops_a_batched_search_between_batches() {
     assert_eq!(err, SearchError::Stopped(Stopped::Interrupted));
     assert_eq!(calls.load(Ordering::Relaxed), 3);
     assert_eq!(searcher.tree_size(), 0);
+}
+
+#[test]
+fn an_interrupt_stops_a_batched_search_between_batches() {
+    every_game!(interrupted);
 }

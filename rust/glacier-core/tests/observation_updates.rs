@@ -1,9 +1,10 @@
 //! `Observation::update_observation` leaves exactly the observation a whole write gives: for
-//! every game (E with every number of players), along seeded random action walks with moves
+//! every game (in every variant it declares), along seeded random action walks with moves
 //! being made, from observations one to four actions old (and from another game's),
 //! seen by the same player or by another one, the row brought up to date equals the row
 //! written afresh, bit for bit.
 
+use glacier_core::game::Facts;
 use glacier_core::games::GAME_NAMES;
 use glacier_core::rng::SplitMix64;
 use glacier_core::{with_game, FullGame, ParamValue, PartialMove, Taken};
@@ -72,36 +73,30 @@ fn check<G: FullGame>(given: &[(&str, ParamValue)], seed: u64) {
     assert!(compared > 0);
 }
 
+/// Every parameter set a game declares to exercise its variants (E with every number of
+/// players, chess with its Ice Age on several periods, so that ice comes and goes), each
+/// played to `MAX_PLIES`.
 #[test]
 fn updated_observations_equal_whole_ones() {
     for &name in GAME_NAMES {
         with_game!(name, G => {
-            let variants: Vec<Vec<(&str, ParamValue)>> = if name == "martian_chinese_checkers" {
-                (2..=6).map(|n| vec![("players", ParamValue::Int(n))]).collect()
-            } else {
-                vec![Vec::new()]
-            };
-            for given in variants {
-                let mut given = given;
+            let mut variants: Vec<Vec<(&str, ParamValue)>> = Vec::new();
+            for variant in G::FACTS.variants {
+                let mut given: Vec<(&str, ParamValue)> = variant
+                    .iter()
+                    .filter(|&&(param, _)| param != "max_plies")
+                    .map(|&(param, value)| (param, ParamValue::Int(value)))
+                    .collect();
                 given.push(("max_plies", ParamValue::Int(MAX_PLIES)));
+                if !variants.contains(&given) {
+                    variants.push(given);
+                }
+            }
+            for given in variants {
                 for seed in 0..WALKS {
                     check::<G>(&given, seed);
                 }
             }
         }, _ => unreachable!());
     }
-}
-
-/// Ice Age Chess with its Ice Age on a short period, so that ice comes and goes.
-#[test]
-fn updated_chess_observations_follow_the_ice() {
-    with_game!("ice_age_chess", G => {
-        let given = vec![
-            ("ice_age_period", ParamValue::Int(3)),
-            ("max_plies", ParamValue::Int(MAX_PLIES)),
-        ];
-        for seed in 0..WALKS {
-            check::<G>(&given, seed);
-        }
-    }, _ => unreachable!());
 }

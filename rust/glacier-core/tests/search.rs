@@ -1,25 +1,21 @@
-//! The searches on hand-built positions whose best move is forced, and the promises of
-//! reproducibility: the same seed gives the same search.
+//! The promises of reproducibility, in every game: the same seed gives the same search,
+//! whatever the threads; a kept tree goes on from the position reached; and a search
+//! depends on the position alone, not on how the state got there. (Each game checks in
+//! its own folder that every search finds its forced wins.)
 
-use glacier_core::game::{params_for_text, Notation};
-use glacier_core::games::ice_age_chess::IceAgeChess;
-use glacier_core::games::ice_cube_checkers::IceCubeCheckers;
-use glacier_core::games::kings_court::KingsCourt;
+use glacier_core::game::params_from;
+use glacier_core::games::GAME_NAMES;
+use glacier_core::interrupt::Interrupt;
 use glacier_core::rng::SplitMix64;
-use glacier_core::search::alphabeta::{alphabeta, plies_to_end};
 use glacier_core::search::evaluate::LeafEvaluation;
 use glacier_core::search::mcts::{
-    choose, merge_stats, search, search_forest, search_shared, BatchSearch, MctsConfig, Selection,
-    Tree,
+    choose, merge_stats, search, search_forest, search_shared, MctsConfig, Tree,
 };
+use glacier_core::search::options::MctsOptions;
+use glacier_core::search::searcher::{SearchReport, Searcher};
 use glacier_core::search::{Budget, Heuristic};
-use glacier_core::{Game, ParamValue};
+use glacier_core::{with_game, FullGame, Game, Notation, ParamValue};
 use std::sync::atomic::AtomicBool;
-
-fn state<G: Notation>(text: &str, params: &[(&str, ParamValue)]) -> G {
-    let params = params_for_text::<G>(text, params).expect("valid parameters");
-    G::from_text(text, &params).expect("valid position")
-}
 
 fn budget(stop: &AtomicBool, limit: u64) -> Budget<'_> {
     Budget {
@@ -29,120 +25,49 @@ fn budget(stop: &AtomicBool, limit: u64) -> Budget<'_> {
     }
 }
 
-/// The move MCTS chooses after `simulations` with `evaluation`.
-fn mcts_move<G: Heuristic + Notation>(
-    root: &G,
-    evaluation: LeafEvaluation,
-    simulations: u64,
-    seed: u64,
-) -> String {
-    mcts_move_with(root, &MctsConfig::default(), evaluation, simulations, seed)
-}
-
-/// The move MCTS chooses after `simulations` with `config` and `evaluation`.
-fn mcts_move_with<G: Heuristic + Notation>(
-    root: &G,
-    config: &MctsConfig,
-    evaluation: LeafEvaluation,
-    simulations: u64,
-    seed: u64,
-) -> String {
-    let stop = AtomicBool::new(false);
-    let mut tree = Tree::new(root.clone(), seed).expect("a tree");
-    let done = search(&mut tree, config, evaluation, &budget(&stop, simulations));
-    assert_eq!(done, simulations);
-    let stats = tree.root_stats();
-    assert_eq!(stats.visits, simulations);
-    let mv = choose(&stats, root.current_player(), 0.0, &mut SplitMix64::new(0)).expect("a move");
-    root.move_text(mv)
-}
-
-/// Checks that MCTS (rollouts, cut rollouts and the heuristic) and alpha-beta all find
-/// `best` in `root`.
-fn all_find<G: Heuristic + Notation>(root: &G, best: &str) {
-    for evaluation in [
-        LeafEvaluation::Rollout { plies: None },
-        LeafEvaluation::Rollout { plies: Some(4) },
-        LeafEvaluation::Heuristic,
-        LeafEvaluation::GuidedRollout {
-            plies: Some(4),
-            temperature: 1.0,
-        },
-    ] {
-        assert_eq!(mcts_move(root, evaluation, 400, 1), best, "{evaluation:?}");
+/// The start of `G` with `params`, `plies` random plies on (fewer if the game ends).
+fn played<G: Game>(params: &[(&str, ParamValue)], plies: usize, seed: u64) -> G {
+    let mut state = G::start(&params_from::<G>(params).expect("valid parameters"));
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..plies {
+        let mut moves = Vec::new();
+        state.generate_moves(&mut |mv| moves.push(mv));
+        let next = moves[rng.below(moves.len() as u64) as usize];
+        let mut after = state.clone();
+        after.play_unchecked(next);
+        if after.is_terminal() {
+            break;
+        }
+        state = after;
     }
-    // With the game's own priors, selected by PUCT.
-    let config = MctsConfig {
-        selection: Selection::Puct,
-        exploration: 1.5,
-        move_priors: Some(1.0),
-        ..MctsConfig::default()
+    state
+}
+
+/// Runs `check::<G>` for every game.
+macro_rules! every_game {
+    ($check:ident) => {
+        for &name in GAME_NAMES {
+            with_game!(name, G => $check::<G>(), _ => unreachable!());
+        }
     };
-    for evaluation in [
-        LeafEvaluation::Rollout { plies: Some(4) },
-        LeafEvaluation::Heuristic,
-    ] {
-        assert_eq!(
-            mcts_move_with(root, &config, evaluation, 400, 1),
-            best,
-            "{evaluation:?} with priors"
-        );
-    }
-    let stop = AtomicBool::new(false);
-    let result = alphabeta(root, &budget(&stop, 3)).expect("a result");
-    assert_eq!(root.move_text(result.best), best);
-    assert_eq!(plies_to_end(result.score), Some(1), "a win in one ply");
-    assert_eq!(
-        result.depth, 1,
-        "iterative deepening stops at the forced win"
-    );
 }
 
-#[test]
-fn mate_in_one_in_chess() {
-    // The back-rank mate Ra8#, in standard chess and with the Ice Age on.
-    let text = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
-    for period in [0, 20] {
-        let chess: IceAgeChess = state(text, &[("ice_age_period", ParamValue::Int(period))]);
-        all_find(&chess, "a1a8");
-    }
-}
-
-#[test]
-fn winning_sow_in_ice_cube_checkers() {
-    // The King in c is nobody's; White's cube from b lands on it, and White then holds
-    // both King slots (d already).
-    let checkers: IceCubeCheckers = state("W/W/K/WK/W/W/B/B/B/B/B/- w 10", &[]);
-    all_find(&checkers, "b:W");
-}
-
-#[test]
-fn emptying_the_opponents_court_in_kings_court() {
-    // Green's only Court piece, d4, is jumped from d3: Green has none left and loses.
-    let court: KingsCourt = state("7G/8/8/8/3G4/3R4/8/R7 r 10", &[]);
-    all_find(&court, "d3xd5");
-}
-
-#[test]
-fn the_same_seed_gives_the_same_search() {
-    let chess: IceAgeChess = state(
-        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-        &[("ice_age_period", ParamValue::Int(0))],
-    );
+fn same_seed_same_search<G: FullGame + Heuristic>() {
+    let root: G = played(&[], 4, 1);
     let stop = AtomicBool::new(false);
     let config = MctsConfig::default();
     let evaluation = LeafEvaluation::Rollout { plies: Some(20) };
     let run = |seed: u64| {
-        let mut tree = Tree::new(chess.clone(), seed).expect("a tree");
+        let mut tree = Tree::new(root.clone(), seed).expect("a tree");
         search(&mut tree, &config, evaluation, &budget(&stop, 300));
         tree.root_stats()
     };
-    assert_eq!(run(5), run(5));
-    assert_ne!(run(5), run(6));
+    assert_eq!(run(5), run(5), "{}", G::NAME);
+    assert_ne!(run(5), run(6), "{}", G::NAME);
     // Root-parallel: four trees, the same whatever the thread count.
     let forest = |threads: usize| {
-        let mut trees: Vec<Tree<IceAgeChess>> = (0..4)
-            .map(|i| Tree::new(chess.clone(), 100 + i).expect("a tree"))
+        let mut trees: Vec<Tree<G>> = (0..4)
+            .map(|i| Tree::new(root.clone(), 100 + i).expect("a tree"))
             .collect();
         let done = search_forest(
             &mut trees,
@@ -153,21 +78,25 @@ fn the_same_seed_gives_the_same_search() {
         );
         assert_eq!(done, 400);
         let all: Vec<_> = trees.iter().map(Tree::root_stats).collect();
-        merge_stats(&all, 2)
+        merge_stats(&all, root.num_players())
     };
     let one = forest(1);
-    assert_eq!(one, forest(2));
-    assert_eq!(one, forest(4));
+    assert_eq!(one, forest(2), "{}", G::NAME);
+    assert_eq!(one, forest(4), "{}", G::NAME);
     assert_eq!(one.visits, 400);
     assert_eq!(one.moves.iter().map(|m| m.visits).sum::<u64>(), 400 - 4);
 }
 
 #[test]
-fn tree_parallel_runs_every_simulation_once() {
-    let chess: IceAgeChess = state("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", &[]);
+fn the_same_seed_gives_the_same_search() {
+    every_game!(same_seed_same_search);
+}
+
+fn every_simulation_once<G: FullGame + Heuristic>() {
+    let root: G = played(&[], 2, 2);
     let stop = AtomicBool::new(false);
-    let mut tree = Tree::new(chess.clone(), 3).expect("a tree");
-    let evaluation = LeafEvaluation::Rollout { plies: None };
+    let mut tree = Tree::new(root, 3).expect("a tree");
+    let evaluation = LeafEvaluation::Rollout { plies: Some(40) };
     let done = search_shared(
         &mut tree,
         &MctsConfig::default(),
@@ -176,40 +105,41 @@ fn tree_parallel_runs_every_simulation_once() {
         3,
         9,
     );
-    assert_eq!(done, 2000);
-    let stats = tree.root_stats();
-    assert_eq!(stats.visits, 2000);
-    let mv = choose(&stats, 0, 0.0, &mut SplitMix64::new(0)).expect("a move");
-    assert_eq!(chess.move_text(mv), "a1a8");
+    assert_eq!(done, 2000, "{}", G::NAME);
+    assert_eq!(tree.root_stats().visits, 2000, "{}", G::NAME);
 }
 
 #[test]
-fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
-    let court = KingsCourt::start(&Default::default());
+fn tree_parallel_runs_every_simulation_once() {
+    every_game!(every_simulation_once);
+}
+
+fn reuse_keeps_the_subtree<G: FullGame + Heuristic>() {
+    let start = G::start(&params_from::<G>(&[]).expect("defaults"));
     let stop = AtomicBool::new(false);
-    let mut tree = Tree::new(court.clone(), 1).expect("a tree");
+    let mut tree = Tree::new(start.clone(), 1).expect("a tree");
     let config = MctsConfig::default();
     search(
         &mut tree,
         &config,
         LeafEvaluation::Heuristic,
-        &budget(&stop, 500),
+        &budget(&stop, 2000),
     );
     let stats = tree.root_stats();
     let first = choose(&stats, 0, 0.0, &mut SplitMix64::new(0)).expect("a move");
-    let mut next = court.clone();
+    let mut next = start.clone();
     next.play_unchecked(first);
     let reply = next.nth_move(0).expect("a reply");
     next.play_unchecked(reply);
     let kept_before = {
         let mut probe = tree.clone();
-        assert!(probe.advance(2, |s| s.text() == next.text()));
+        assert!(probe.advance(2, |s| s.text() == next.text()), "{}", G::NAME);
         probe.root_stats().visits
     };
     assert!(tree.advance(2, |s| s.text() == next.text()));
     assert_eq!(tree.root().text(), next.text());
     assert_eq!(tree.root_stats().visits, kept_before);
-    assert!(kept_before > 0);
+    assert!(kept_before > 0, "{}", G::NAME);
     // The kept tree goes on searching from there.
     let done = search(
         &mut tree,
@@ -220,41 +150,111 @@ fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
     assert_eq!(done, 100);
     assert_eq!(tree.root_stats().visits, kept_before + 100);
     // A position that is not in the tree is not found.
-    let elsewhere = KingsCourt::start(&Default::default());
-    assert!(!tree.advance(2, |s| s.text() == elsewhere.text()));
+    assert!(
+        !tree.advance(2, |s| s.text() == start.text()),
+        "{}",
+        G::NAME
+    );
 }
 
 #[test]
-fn batched_search_with_uniform_priors_finds_the_mate() {
-    let chess: IceAgeChess = state("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", &[]);
-    let mut trees: Vec<Tree<IceAgeChess>> = (0..3)
-        .map(|i| Tree::new(chess.clone(), i).expect("a tree"))
-        .collect();
-    let config = MctsConfig {
-        selection: Selection::Puct,
-        exploration: 1.5,
-        ..MctsConfig::default()
-    };
-    let mut batch = BatchSearch::new(&mut trees, config, 300);
-    let mut calls = 0;
-    while !batch.finished() {
-        let n = batch.gather(4);
-        let mut priors = Vec::new();
-        for i in 0..n {
-            let (_, _, moves) = batch.leaf(i);
-            priors.extend(std::iter::repeat_n(1.0 / moves.len() as f32, moves.len()));
+fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
+    every_game!(reuse_keeps_the_subtree);
+}
+
+/// Every parameter set `G` declares to exercise its variants.
+fn variants<G: FullGame>() -> Vec<Vec<(&'static str, ParamValue)>> {
+    G::FACTS
+        .variants
+        .iter()
+        .map(|v| v.iter().map(|&(k, x)| (k, ParamValue::Int(x))).collect())
+        .collect()
+}
+
+/// The legal moves of `state` as texts, in generation order.
+fn move_texts<G: Notation>(state: &G) -> Vec<String> {
+    let mut out = Vec::new();
+    state.generate_moves(&mut |mv| out.push(state.move_text(mv)));
+    out
+}
+
+fn canonical_is_as_read<G: FullGame>() {
+    for params in variants::<G>() {
+        for seed in 0..4 {
+            let mut rng = SplitMix64::new(seed);
+            let mut state = G::start(&params_from::<G>(&params).expect("valid parameters"));
+            for _ in 0..120 {
+                let canonical = state.canonical();
+                let read = G::from_text(&state.text(), state.params()).expect("reads back");
+                assert_eq!(move_texts(&canonical), move_texts(&read), "{}", G::NAME);
+                assert_eq!(canonical.hash(), read.hash());
+                assert_eq!(canonical.text(), read.text());
+                assert_eq!(canonical.text(), state.text());
+                assert_eq!(canonical.outcome(), read.outcome());
+                assert_eq!(canonical.current_player(), read.current_player());
+                let mut moves = Vec::new();
+                state.generate_moves(&mut |mv| moves.push(mv));
+                if moves.is_empty() {
+                    break;
+                }
+                state.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+            }
         }
-        batch.apply(&priors, &vec![0.0; n * 2]);
-        calls += 1;
     }
-    assert!(batch.simulations().iter().all(|&s| s == 300));
-    assert!(
-        calls < 300,
-        "leaves are gathered several at a time: {calls} calls"
-    );
-    for tree in &trees {
-        let stats = tree.root_stats();
-        let mv = choose(&stats, 0, 0.0, &mut SplitMix64::new(0)).expect("a move");
-        assert_eq!(chess.move_text(mv), "a1a8");
+}
+
+/// A state's canonical form is the state read from its text, as far as a search sees:
+/// the same legal moves in the same order, the same hash, text and outcome.
+#[test]
+fn the_canonical_state_is_the_state_read_from_its_text() {
+    every_game!(canonical_is_as_read);
+}
+
+fn without_time(mut report: SearchReport) -> SearchReport {
+    report.seconds = 0.0;
+    report
+}
+
+fn search_of_the_position_alone<G: FullGame + Heuristic>() {
+    let never = Interrupt::never();
+    let settings = |threads: i64, parallel: &'static str| {
+        MctsOptions {
+            rollout_plies: Some(10),
+            threads,
+            parallel,
+            seed: 3,
+            ..MctsOptions::default()
+        }
+        .settings()
+        .expect("valid options")
+    };
+    for params in variants::<G>() {
+        let played: Vec<G> = (0..3).map(|seed| played(&params, 12, seed)).collect();
+        let read: Vec<G> = played
+            .iter()
+            .map(|s| G::from_text(&s.text(), s.params()).expect("reads back"))
+            .collect();
+        for (threads, parallel) in [(1, "tree"), (2, "root")] {
+            let search = |roots: &[G]| -> Vec<SearchReport> {
+                let mut searcher = Searcher::<G>::new(settings(threads, parallel));
+                roots
+                    .iter()
+                    .map(|root| {
+                        let report = searcher
+                            .search(root, Some(200), None, 0.0, &never)
+                            .expect("a search");
+                        without_time(report)
+                    })
+                    .collect()
+            };
+            assert_eq!(search(&played), search(&read), "{} {params:?}", G::NAME);
+        }
     }
+}
+
+/// A search of a state reached by play gives exactly the search of the state read from its
+/// text, in every variant of every game.
+#[test]
+fn a_search_depends_on_the_position_alone() {
+    every_game!(search_of_the_position_alone);
 }

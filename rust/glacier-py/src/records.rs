@@ -1,22 +1,34 @@
-//! Module functions for game records (python/glacier/records.py): the SAN of Ice Age Chess
-//! moves, written and read by the engine (the reference has its own twin).
+//! Module functions for game records (python/glacier/records.py): chess moves in SAN,
+//! written and read by the engine for the game that plays chess (the reference has its own
+//! twin).
 
 use crate::args;
 use crate::convert::{extract_params, params_ref};
-use crate::errors::to_py_err;
-use glacier_core::game::params_from;
-use glacier_core::games::ice_age_chess::IceAgeChess;
-use glacier_core::{Game, Notation};
+use crate::errors::{to_py_err, UnknownGameError};
+use glacier_core::game::{params_from, Facts};
+use glacier_core::games::GAME_NAMES;
+use glacier_core::{with_game, Notation};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-fn chess_position(text: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<IceAgeChess> {
-    let params = extract_params(IceAgeChess::NAME, params)?;
-    let params = params_from::<IceAgeChess>(&params_ref(&params)).map_err(to_py_err)?;
-    IceAgeChess::from_text(text, &params).map_err(to_py_err)
+/// The game that plays chess, as its facts declare ([`glacier_core::game::Kin`]).
+fn chess_game() -> PyResult<&'static str> {
+    GAME_NAMES
+        .iter()
+        .copied()
+        .find(|&name| {
+            with_game!(name, G => G::FACTS.kin.iter().any(|k| k.game == "chess"), _ => false)
+        })
+        .ok_or_else(|| UnknownGameError::new_err("no game of glacier plays 'chess'"))
 }
 
-/// The SAN of the UCI move `uci` in the Ice Age Chess position `text`.
+fn position<G: Notation>(text: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<G> {
+    let params = extract_params(G::NAME, params)?;
+    let params = params_from::<G>(&params_ref(&params)).map_err(to_py_err)?;
+    G::from_text(text, &params).map_err(to_py_err)
+}
+
+/// The SAN of the UCI move `uci` in the chess position `text`.
 #[pyfunction]
 #[pyo3(signature = (text, uci, **params))]
 fn chess_san(
@@ -24,14 +36,17 @@ fn chess_san(
     uci: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let state = chess_position(&args::position_text(text)?, params)?;
-    let mv = state
-        .parse_move(&args::move_text(uci)?)
-        .map_err(to_py_err)?;
-    Ok(state.san(mv))
+    let text = args::position_text(text)?;
+    with_game!(chess_game()?, G => {
+        let state = position::<G>(&text, params)?;
+        let mv = state
+            .parse_move(&args::move_text(uci)?)
+            .map_err(to_py_err)?;
+        Ok(state.record_move_text(mv).unwrap_or_else(|| state.move_text(mv)))
+    }, _ => unreachable!("chess_game names a game"))
 }
 
-/// The UCI text of the move written in SAN as `san` in the Ice Age Chess position `text`.
+/// The UCI text of the move written in SAN as `san` in the chess position `text`.
 #[pyfunction]
 #[pyo3(signature = (text, san, **params))]
 fn chess_uci(
@@ -39,9 +54,17 @@ fn chess_uci(
     san: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let state = chess_position(&args::position_text(text)?, params)?;
-    let mv = state.parse_san(&args::move_text(san)?).map_err(to_py_err)?;
-    Ok(state.move_text(mv))
+    let text = args::position_text(text)?;
+    with_game!(chess_game()?, G => {
+        let state = position::<G>(&text, params)?;
+        let san = args::move_text(san)?;
+        let mv = match state.parse_record_move(&san) {
+            Some(found) => found,
+            None => state.parse_move(&san),
+        }
+        .map_err(to_py_err)?;
+        Ok(state.move_text(mv))
+    }, _ => unreachable!("chess_game names a game"))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

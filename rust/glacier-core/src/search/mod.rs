@@ -28,6 +28,8 @@
 pub mod alphabeta;
 pub mod batch;
 pub mod evaluate;
+#[cfg(test)]
+pub(crate) mod forced_win;
 pub mod mcts;
 pub mod options;
 pub mod searcher;

@@ -71,14 +71,6 @@ pub fn game_over(game: &str, index: Option<usize>) -> Error {
     Error::GameOver(format!("no move to search: the {game} game is over{which}"))
 }
 
-/// `state` as read from its own text. A state reached by play may number its pieces (E
-/// does) otherwise than a state read from the same position, and generate its moves in
-/// another order: searching the position as read makes a search depend on the position
-/// alone, wherever the state came from.
-fn as_read<G: FullGame>(state: &G) -> Result<G, Error> {
-    G::from_text(&state.text(), state.params())
-}
-
 /// The error for a root that ended up with no move to choose.
 fn no_move() -> Error {
     Error::GameOver("the search found no move".to_string())
@@ -141,7 +133,9 @@ impl<G: FullGame + Heuristic> Searcher<G> {
         if root.is_terminal() {
             return Err(game_over(G::NAME, None).into());
         }
-        let root = &as_read(root)?;
+        // The position as read from its text ([`crate::Game::canonical`]): a search depends
+        // on the position alone, wherever the state came from.
+        let root = &root.canonical();
         let settings = self.settings;
         let count = match settings.parallel {
             Parallel::Tree => 1,
@@ -265,10 +259,7 @@ impl<G: FullGame + Heuristic> Searcher<G> {
                 return Err(game_over(G::NAME, Some(i)));
             }
         }
-        let roots = roots
-            .iter()
-            .map(as_read)
-            .collect::<Result<Vec<G>, Error>>()?;
+        let roots: Vec<G> = roots.iter().map(crate::Game::canonical).collect();
         let reuse = self.settings.reuse && self.batch.len() == roots.len();
         let mut trees = std::mem::take(&mut self.batch);
         for (i, root) in roots.iter().enumerate() {

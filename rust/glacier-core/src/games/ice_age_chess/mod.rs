@@ -20,6 +20,8 @@ mod bitboard;
 mod encoding;
 mod facts;
 mod heuristic;
+#[cfg(test)]
+mod search_tests;
 mod movegen;
 mod text;
 

@@ -365,6 +365,15 @@ impl Notation for IceAgeChess {
         }
     }
 
+    /// Chess records (PGN) write SAN.
+    fn record_move_text(&self, mv: IceAgeChessMove) -> Option<String> {
+        Some(self.san(mv))
+    }
+
+    fn parse_record_move(&self, text: &str) -> Option<Result<IceAgeChessMove, Error>> {
+        Some(self.parse_san(text))
+    }
+
     fn parse_move(&self, text: &str) -> Result<IceAgeChessMove, Error> {
         if self.is_terminal() {
             return Err(crate::notation::game_over(text));

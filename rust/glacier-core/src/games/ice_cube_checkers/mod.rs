@@ -15,6 +15,8 @@
 mod encoding;
 mod facts;
 mod heuristic;
+#[cfg(test)]
+mod search_tests;
 mod text;
 
 use crate::error::Error;

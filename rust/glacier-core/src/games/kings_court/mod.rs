@@ -15,6 +15,8 @@ mod chains;
 mod encoding;
 mod facts;
 mod heuristic;
+#[cfg(test)]
+mod search_tests;
 mod text;
 
 use chains::{continuations, count_chains, jump_chains, jump_direction, jump_masks, jump_sources, jump_targets, nth_chain};

@@ -942,6 +942,45 @@ impl<const P: usize> Board<P> {
         state
     }
 
+    /// This position with its pieces numbered as [`Board::build`] numbers them (each
+    /// player's pieces of one size by hex, then level), however play has moved them: the
+    /// state its text reads back as, made without the text.
+    fn canonical(&self) -> Self {
+        // `renumbered[id]`: the id `build` would give piece `id`.
+        let mut renumbered = [NONE; 6 * SLOTS];
+        for (p, seat) in self.seats.iter().enumerate() {
+            for first in (0..PIECES).step_by(PER_SIZE) {
+                let mut order: [usize; PER_SIZE] = std::array::from_fn(|k| first + k);
+                order.sort_unstable_by_key(|&slot| (seat.hex[slot], seat.level[slot]));
+                for (k, &slot) in order.iter().enumerate() {
+                    renumbered[p * SLOTS + slot] = (p * SLOTS + first + k) as u8;
+                }
+            }
+        }
+        let renumber = |id: u8| if id == NONE { NONE } else { renumbered[id as usize] };
+        let mut out = *self;
+        for (top, &old) in out.top.iter_mut().zip(&self.top) {
+            *top = renumber(old);
+        }
+        for p in 0..P {
+            let (old, new) = (&self.seats[p], &mut out.seats[p]);
+            let (mut free, mut trappers) = (0u16, [0u16; P]);
+            for slot in 0..PIECES {
+                let to = slot_of(renumbered[p * SLOTS + slot] as usize);
+                new.hex[to] = old.hex[slot];
+                new.level[to] = old.level[slot];
+                new.below[to] = renumber(old.below[slot]);
+                free |= (self.free[p] >> slot & 1) << to;
+                for (moved, &was) in trappers.iter_mut().zip(&self.trappers[p]) {
+                    *moved |= (was >> slot & 1) << to;
+                }
+            }
+            out.free[p] = free;
+            out.trappers[p] = trappers;
+        }
+        out
+    }
+
     /// The pieces on `h`, bottom to top, as `(colour, size)`.
     fn stack_pieces(&self, h: usize) -> impl Iterator<Item = (u8, u8)> + '_ {
         let mut buf = [NONE; MAX_PIECES];
@@ -1183,6 +1222,19 @@ impl Game for MartianChineseCheckers {
     fn play_unchecked(&mut self, mv: MartianChineseCheckersMove) {
         on_board!(&mut self.0, b => b.play(mv));
     }
+
+    /// Play keeps each piece's id wherever it goes; reading a text numbers the pieces by
+    /// where they stand, and move generation goes by id.
+    fn canonical(&self) -> Self {
+        let seated = match &self.0 {
+            Seated::Two(b) => Seated::Two(b.canonical()),
+            Seated::Three(b) => Seated::Three(b.canonical()),
+            Seated::Four(b) => Seated::Four(b.canonical()),
+            Seated::Five(b) => Seated::Five(b.canonical()),
+            Seated::Six(b) => Seated::Six(b.canonical()),
+        };
+        MartianChineseCheckers(seated)
+    }
 }
 
 #[cfg(test)]
@@ -1270,6 +1322,55 @@ mod tests {
                 plies += 1;
             }
         }
+    }
+
+    /// Over random games of 2 to 6 players, with and without a stack limit: the canonical
+    /// state is the state read from the text, field by field (so its moves come in the same
+    /// order), while the state reached by play numbers its pieces otherwise.
+    #[test]
+    fn canonical_is_the_state_read_from_the_text() {
+        let mut renumbered = 0;
+        for players in 2..=6u8 {
+            for stack_limit in [None, Some(2u32)] {
+                let params = MartianChineseCheckersParams {
+                    stack_limit,
+                    ..params(players)
+                };
+                let mut rng = crate::rng::SplitMix64::new(700 + u64::from(players));
+                let mut state = MartianChineseCheckers::start(&params);
+                for _ in 0..300 {
+                    let canonical = state.canonical();
+                    let read = MartianChineseCheckers::from_text(&state.text(), &params)
+                        .expect("reads back");
+                    assert_eq!(format!("{canonical:?}"), format!("{read:?}"));
+                    assert_eq!(canonical.text(), state.text());
+                    assert_eq!(canonical.hash(), state.hash());
+                    assert_eq!(canonical.outcome(), state.outcome());
+                    let moves = |s: &MartianChineseCheckers| {
+                        let mut out = Vec::new();
+                        s.generate_moves(&mut |mv| out.push(s.move_text(mv)));
+                        out
+                    };
+                    assert_eq!(moves(&canonical), moves(&read));
+                    let mut sorted = moves(&state);
+                    sorted.sort();
+                    let mut canonical_sorted = moves(&canonical);
+                    canonical_sorted.sort();
+                    assert_eq!(canonical_sorted, sorted);
+                    assert_eq!(format!("{:?}", canonical.canonical()), format!("{canonical:?}"));
+                    if format!("{canonical:?}") != format!("{state:?}") {
+                        renumbered += 1;
+                    }
+                    if state.is_terminal() {
+                        break;
+                    }
+                    let mut moves = Vec::new();
+                    state.generate_moves(&mut |mv| moves.push(mv));
+                    state.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(renumbered > 100, "play renumbered pieces only {renumbered} times");
     }
 
     #[test]
