@@ -692,7 +692,14 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
 @click.option(
     "--games", "games_per_iteration", default=128, show_default=True, type=click.IntRange(min=1), help="Games a round."
 )
-@click.option("--hidden", metavar="W1,W2,...", help="Hidden layer widths (default: the game's, see docs/learning.md).")
+@click.option("--hidden", metavar="W1,W2,...", help="Hidden layer widths (default: 64,64).")
+@click.option(
+    "--warm-start",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Iterations whose self-play searches with the engine's heuristic, not the net (for E).",
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")
 def train(
@@ -707,6 +714,7 @@ def train(
     simulations: int,
     games_per_iteration: int,
     hidden: Optional[str],
+    warm_start: int,
     seed: int,
     quiet: bool,
 ) -> None:
@@ -737,6 +745,7 @@ def train(
         games_per_iteration=games_per_iteration,
         concurrent_games=games_per_iteration,
         selfplay=learn.SelfPlaySettings(simulations=simulations),
+        warm_start=warm_start,
         threads=threads,
     )
     try:

@@ -70,6 +70,9 @@ class TrainConfig:
     games_per_iteration: int = 128
     concurrent_games: int = 128
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
+    warm_start: int = 0
+    """Iterations at the start whose self-play searches with the engine's heuristic instead of
+    the net: a game whose random games do not end (E) then first learns from games that do."""
     buffer_positions: int = 100_000
     batch_size: int = 256
     replay_ratio: float = 16.0
@@ -120,6 +123,8 @@ class TrainConfig:
             raise InvalidParameterError("gate_threshold, replay_ratio and learning_rate must be > 0")
         if self.threads < 0:
             raise InvalidParameterError(f"threads must be >= 0, got {self.threads}")
+        if not isinstance(self.warm_start, int) or self.warm_start < 0:
+            raise InvalidParameterError(f"warm_start must be an integer >= 0, got {self.warm_start}")
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -204,7 +209,13 @@ def selfplay(
             if stop is not None and stop():
                 break
             data = play_games(
-                loaded.game, loaded.params, *ranges[i], seed, engine_evaluator(loaded), settings, threads=threads
+                loaded.game,
+                loaded.params,
+                *ranges[i],
+                seed,
+                engine_evaluator(loaded, settings),
+                settings,
+                threads=threads,
             )
             distributed._write_shard(paths[i], data, fmt)
             rows += len(data["game"])
@@ -457,7 +468,9 @@ def train(
                 config.games_per_iteration,
                 out=run.selfplay_dir(iteration),
                 seed=seed,
-                settings=config.selfplay,
+                settings=replace(config.selfplay, evaluator="heuristic")
+                if iteration <= config.warm_start
+                else config.selfplay,
                 shard_size=config.concurrent_games,
                 address=address,
                 stop=out_of_time,

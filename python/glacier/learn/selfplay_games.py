@@ -75,10 +75,15 @@ class SelfPlaySettings:
     """None: :data:`TEMPERATURE_MOVES_PER_PLAYER` times the number of players."""
     max_moves: Optional[int] = None
     """Stop a game after this many moves (its rows then get zero returns); None: play to the end."""
+    evaluator: str = "net"
+    """What the searches evaluate leaves with: ``"net"``, or ``"heuristic"``, the engine's own
+    evaluation (a warm start for games that a net knowing nothing yet would not finish)."""
 
     def check(self) -> None:
         if self.simulations < 1 or self.leaves_per_tree < 1:
             raise InvalidParameterError("self-play needs at least one simulation and one leaf per tree")
+        if self.evaluator not in ("net", "heuristic"):
+            raise InvalidParameterError(f"self-play evaluates with 'net' or 'heuristic', not {self.evaluator!r}")
         if not (0 <= self.dirichlet_fraction <= 1) or self.temperature < 0 or self.c_puct <= 0:
             raise InvalidParameterError("self-play needs 0 <= dirichlet_fraction <= 1, temperature >= 0 and c_puct > 0")
 
@@ -99,9 +104,10 @@ def player_seed(seed: int, game_index: int) -> int:
     return int(np.random.SeedSequence([seed, game_index]).generate_state(1, np.uint64)[0])
 
 
-def engine_evaluator(net: Any) -> Any:
-    """The evaluator a search gets for ``net`` (a :class:`glacier.learn.Net`)."""
-    return net
+def engine_evaluator(net: Any, settings: Optional[SelfPlaySettings] = None) -> Any:
+    """The evaluator the searches get: ``net`` (a :class:`glacier.learn.Net`), or the
+    engine's heuristic when ``settings`` say so."""
+    return "heuristic" if settings is not None and settings.evaluator == "heuristic" else net
 
 
 def _dirichlet_alpha(game: str, params: dict[str, Any]) -> float:
