@@ -182,7 +182,8 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert "--minutes" in zero.output
     assert not (tmp_path / "z").exists()
     args = ["train", SMALL, "--out", str(tmp_path / "run"), "--iterations", "1", "-q"]
-    args += ["--simulations", "4", "--games", "4", "--hidden", "8", "-p", "max_plies=30"]
+    # Few plies: the run ends with games at equal time (0.05 s a move).
+    args += ["--simulations", "4", "--games", "4", "--hidden", "8", "-p", "max_plies=8"]
     run = runner.invoke(main, args)
     assert run.exit_code == 0, run.output
     assert "iteration 1:" in run.output and "best.safetensors" in run.output
