@@ -446,6 +446,17 @@ def train(
     )
     say = (lambda line: bar.write(line)) if progress else echo
 
+    def report(kind: str, iteration: int, results: dict[str, ArenaResult]) -> None:
+        event = {
+            "event": kind,
+            "iteration": iteration,
+            "best_iteration": state["best_iteration"],
+            "results": {name: _match_json(r) for name, r in results.items()},
+        }
+        log.append(event)
+        line = ", ".join(f"vs {name} {_match_line(r)}" for name, r in results.items())
+        run.log(event, f"{kind} of the best net (iteration {state['best_iteration']}): {line}", say)
+
     def tick() -> None:
         if total is not None:
             bar.n = min(total, time.monotonic() - began)
@@ -574,19 +585,7 @@ def train(
                     params=config.params,
                     threads=config.threads,
                 )
-                event = {
-                    "event": "evaluation",
-                    "iteration": iteration,
-                    "best_iteration": state["best_iteration"],
-                    "results": {name: _match_json(r) for name, r in results.items()},
-                }
-                log.append(event)
-                run.log(
-                    event,
-                    f"evaluation of the best net (iteration {state['best_iteration']}): "
-                    + ", ".join(f"vs {name} {_match_line(r)}" for name, r in results.items()),
-                    say,
-                )
+                report("evaluation", iteration, results)
                 tick()
         if config.final_evaluation and done > first:
             results = evaluate(
@@ -601,19 +600,7 @@ def train(
                 threads=config.threads,
                 timed_games=config.evaluate_timed_games,
             )
-            event = {
-                "event": "final evaluation",
-                "iteration": done,
-                "best_iteration": state["best_iteration"],
-                "results": {name: _match_json(r) for name, r in results.items()},
-            }
-            log.append(event)
-            run.log(
-                event,
-                f"final evaluation of the best net (iteration {state['best_iteration']}): "
-                + ", ".join(f"vs {name} {_match_line(r)}" for name, r in results.items()),
-                say,
-            )
+            report("final evaluation", done, results)
     finally:
         bar.close()
     return TrainResult(
