@@ -107,18 +107,18 @@ def test_gating_keeps_the_best_unless_beaten(tmp_path: Path) -> None:
     assert best.training["iteration"] == never.best_iteration
 
 
-def test_a_warm_start_plays_its_first_iterations_with_the_engines_heuristic(tmp_path: Path) -> None:
+def test_a_warm_start_plays_its_first_iterations_as_the_games_computer_player(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = learn.train(tiny(SMALL, {"max_plies": 40}, warm_start=1), out, iterations=2)
     assert result.iterations == 2
     manifests = [json.loads((out / "selfplay" / f"iter-{i:05d}" / "manifest.json").read_text()) for i in (1, 2)]
-    assert [m["player_options"]["evaluator"] for m in manifests] == ["heuristic", "net"]
-    # The first iteration's games are those of the engine's search with its heuristic.
+    assert [m["player_options"]["evaluator"] for m in manifests] == ["engine", "net"]
+    # The first iteration's games are those of the search of the game's computer player.
     first = manifests[0]
     options = {k: v for k, v in first["player_options"].items() if k != "net_digest"}
     size = first["shard_size"]
     expected = learn.play_games(
-        SMALL, first["params"], 0, size, first["seed"], "heuristic", learn.SelfPlaySettings.of(options)
+        SMALL, first["params"], 0, size, first["seed"], None, learn.SelfPlaySettings.of(options)
     )
     data = distributed.load_selfplay(out / "selfplay" / "iter-00001")
     ours = data["game"] < size
@@ -126,7 +126,7 @@ def test_a_warm_start_plays_its_first_iterations_with_the_engines_heuristic(tmp_
     assert np.allclose(data["policy"][ours], expected["policy"])
     with pytest.raises(InvalidParameterError, match="warm_start"):
         learn.train(tiny(SMALL, {}, warm_start=-1), tmp_path / "bad", iterations=1)
-    with pytest.raises(InvalidParameterError, match="'net' or 'heuristic'"):
+    with pytest.raises(InvalidParameterError, match="'net' or 'engine'"):
         learn.SelfPlaySettings(evaluator="rollout").check()
 
 

@@ -698,7 +698,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     default=0,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Iterations whose self-play searches with the engine's heuristic, not the net (for E).",
+    help="Iterations whose self-play searches as the game's computer player does, not with the net.",
 )
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")

@@ -786,9 +786,8 @@ def _play_games_az(
     net = load(options["net"], game, **params)
     if options.get("net_digest") not in (None, net.digest()):
         raise InvalidParameterError(f"the net {options['net']} changed since the self-play run began")
-    played = az.SelfPlaySettings.of(settings)
     rows: dict[str, npt.NDArray[Any]] = az.play_games(
-        game, params, start, stop, seed, az.engine_evaluator(net, played), played
+        game, params, start, stop, seed, az.engine_evaluator(net), az.SelfPlaySettings.of(settings)
     )
     return rows
 

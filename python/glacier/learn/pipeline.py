@@ -71,8 +71,9 @@ class TrainConfig:
     concurrent_games: int = 128
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     warm_start: int = 0
-    """Iterations at the start whose self-play searches with the engine's heuristic instead of
-    the net: a game whose random games do not end (E) then first learns from games that do."""
+    """Iterations at the start whose self-play searches as the game's own computer player
+    does (``evaluator="engine"``), not with the net: a game whose random games do not end
+    (E) then first learns from games that do."""
     buffer_positions: int = 100_000
     batch_size: int = 256
     replay_ratio: float = 16.0
@@ -213,7 +214,7 @@ def selfplay(
                 loaded.params,
                 *ranges[i],
                 seed,
-                engine_evaluator(loaded, settings),
+                engine_evaluator(loaded),
                 settings,
                 threads=threads,
             )
@@ -479,7 +480,7 @@ def train(
                 config.games_per_iteration,
                 out=run.selfplay_dir(iteration),
                 seed=seed,
-                settings=replace(config.selfplay, evaluator="heuristic")
+                settings=replace(config.selfplay, evaluator="engine")
                 if iteration <= config.warm_start
                 else config.selfplay,
                 shard_size=config.concurrent_games,

@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .. import _native, search
+from .. import _native, game_spec, search
 from ..errors import InvalidParameterError
 
 __all__ = [
@@ -76,14 +76,15 @@ class SelfPlaySettings:
     max_moves: Optional[int] = None
     """Stop a game after this many moves (its rows then get zero returns); None: play to the end."""
     evaluator: str = "net"
-    """What the searches evaluate leaves with: ``"net"``, or ``"heuristic"``, the engine's own
-    evaluation (a warm start for games that a net knowing nothing yet would not finish)."""
+    """What the searches evaluate leaves with: ``"net"``, or ``"engine"``: the evaluation and
+    move priors of the game's own computer player (``glacier.game_spec(game).mcts_player``),
+    a warm start for games that a net knowing nothing yet would not finish."""
 
     def check(self) -> None:
         if self.simulations < 1 or self.leaves_per_tree < 1:
             raise InvalidParameterError("self-play needs at least one simulation and one leaf per tree")
-        if self.evaluator not in ("net", "heuristic"):
-            raise InvalidParameterError(f"self-play evaluates with 'net' or 'heuristic', not {self.evaluator!r}")
+        if self.evaluator not in ("net", "engine"):
+            raise InvalidParameterError(f"self-play evaluates with 'net' or 'engine', not {self.evaluator!r}")
         if not (0 <= self.dirichlet_fraction <= 1) or self.temperature < 0 or self.c_puct <= 0:
             raise InvalidParameterError("self-play needs 0 <= dirichlet_fraction <= 1, temperature >= 0 and c_puct > 0")
 
@@ -104,10 +105,14 @@ def player_seed(seed: int, game_index: int) -> int:
     return int(np.random.SeedSequence([seed, game_index]).generate_state(1, np.uint64)[0])
 
 
-def engine_evaluator(net: Any, settings: Optional[SelfPlaySettings] = None) -> Any:
-    """The evaluator the searches get: ``net`` (a :class:`glacier.learn.Net`), or the
-    engine's heuristic when ``settings`` say so."""
-    return "heuristic" if settings is not None and settings.evaluator == "heuristic" else net
+def engine_evaluator(net: Any) -> Any:
+    """The evaluator a search gets for ``net`` (a :class:`glacier.learn.Net`)."""
+    return net
+
+
+#: The options of a game's computer player (``GameSpec.mcts_player``) that say how it
+#: evaluates, which self-play with ``evaluator="engine"`` takes.
+ENGINE_OPTIONS = ("evaluator", "rollout_plies", "priors", "prior_temperature", "rollout_policy", "rollout_temperature")
 
 
 def _dirichlet_alpha(game: str, params: dict[str, Any]) -> float:
@@ -150,7 +155,8 @@ def play_games(
     threads: int = 1,
 ) -> dict[str, npt.NDArray[Any]]:
     """Plays games ``start..stop`` of a self-play run seeded ``seed`` with ``evaluator`` (a net
-    or any evaluator :mod:`glacier.search` takes), ``concurrent`` at a time (default: all),
+    or any evaluator :mod:`glacier.search` takes; unused when ``settings.evaluator`` is
+    ``"engine"``), ``concurrent`` at a time (default: all),
     and returns their rows as :data:`AZ_COLUMNS` arrays, game after game. ``on_move(k)`` is
     called after each round of searches with the number of moves made. ``threads``: the
     search's threads (the trees split among them; the games do not depend on it)."""
@@ -166,9 +172,13 @@ def play_games(
     temperature_moves = (
         settings.temperature_moves if settings.temperature_moves is not None else TEMPERATURE_MOVES_PER_PLAYER * players
     )
+    options: dict[str, Any] = {"evaluator": evaluator}
+    if settings.evaluator == "engine":
+        player = game_spec(game).mcts_player
+        options = {k: v for k, v in player.items() if k in ENGINE_OPTIONS}
     searcher = search.MCTS(
         game,
-        evaluator=evaluator,
+        **options,
         # The trees' seeds (Dirichlet noise) follow from the run's seed and the first game.
         seed=int(np.random.SeedSequence([seed, start, 1]).generate_state(1, np.uint64)[0]),
         c_puct=settings.c_puct,
