@@ -113,6 +113,10 @@ def test_a_warm_start_plays_its_first_iterations_as_the_games_computer_player(tm
     assert result.iterations == 2
     manifests = [json.loads((out / "selfplay" / f"iter-{i:05d}" / "manifest.json").read_text()) for i in (1, 2)]
     assert [m["player_options"]["evaluator"] for m in manifests] == ["engine", "net"]
+    # The warm start's net is the best without a match; later ones pass the gate.
+    first_iteration, second = (e for e in result.log if e["event"] == "iteration")
+    assert first_iteration["gate"] is None and first_iteration["accepted"]
+    assert second["gate"] is not None
     # The first iteration's games are those of the search of the game's computer player.
     first = manifests[0]
     options = {k: v for k, v in first["player_options"].items() if k != "net_digest"}

@@ -72,8 +72,8 @@ class TrainConfig:
     selfplay: SelfPlaySettings = field(default_factory=SelfPlaySettings)
     warm_start: int = 0
     """Iterations at the start whose self-play searches as the game's own computer player
-    does (``evaluator="engine"``), not with the net: a game whose random games do not end
-    (E) then first learns from games that do."""
+    does (``evaluator="engine"``), not with the net, and whose net becomes the best without a
+    gate: a game whose random games do not end (E) then first learns from games that do."""
     buffer_positions: int = 100_000
     batch_size: int = 256
     replay_ratio: float = 16.0
@@ -520,17 +520,21 @@ def train(
             trainer.save_state(run.optimizer_path)
             train_seconds = time.monotonic() - t1
             t2 = time.monotonic()
-            result = gate(
-                candidate,
-                best,
-                config.game,
-                games=config.gate_games,
-                simulations=gate_sims,
-                seed=seed,
-                params=config.params,
-                threads=config.threads,
-            )
-            accepted = result.players[0].score >= config.gate_threshold
+            # A net trained on the warm start's games replaces the untrained one unmatched: a
+            # match between nets that cannot finish a game (E's) is all draws and tells nothing.
+            result = None
+            if iteration > config.warm_start:
+                result = gate(
+                    candidate,
+                    best,
+                    config.game,
+                    games=config.gate_games,
+                    simulations=gate_sims,
+                    seed=seed,
+                    params=config.params,
+                    threads=config.threads,
+                )
+            accepted = result is None or result.players[0].score >= config.gate_threshold
             if accepted:
                 nets.save(run.best_path, candidate)
                 best = nets.load(run.best_path)
@@ -556,7 +560,7 @@ def train(
                 "policy_loss": stats.policy_loss,
                 "value_loss": stats.value_loss,
                 "train_seconds": round(train_seconds, 2),
-                "gate": _match_json(result),
+                "gate": _match_json(result) if result is not None else None,
                 "gate_seconds": round(gate_seconds, 2),
                 "accepted": accepted,
                 "buffer": len(buffer),
@@ -567,7 +571,8 @@ def train(
                 f"iteration {iteration}: {games_played} games, {new} positions "
                 f"({event['positions_per_second']}/s), {stats.steps} steps, loss {stats.loss_first:.3f} -> "
                 f"{stats.loss_last:.3f} (policy {stats.policy_loss:.3f}, value {stats.value_loss:.3f}), "
-                f"gate {_match_line(result)} {'accepted' if accepted else 'rejected'}",
+                f"gate {_match_line(result) if result is not None else 'skipped (warm start)'} "
+                f"{'accepted' if accepted else 'rejected'}",
                 say,
             )
             bar.set_postfix(iteration=iteration, loss=f"{stats.loss_last:.3f}", best=state["best_iteration"])
