@@ -40,7 +40,7 @@ test-rust:
 	cargo test --release -p glacier-core
 
 test-python: dev browser
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --durations=30
 
 ## Headless Chromium and its driver (Debian packages) for the replay page's browser test;
 ## where they cannot be installed that test is skipped with a message.

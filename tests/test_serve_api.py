@@ -76,7 +76,7 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     for game in info["games"]:
         seats = glacier.game_spec(game["name"]).seats
         assert game["seats"] == {str(count): list(names) for count, names in seats.items()}
-    assert [level["name"] for level in info["levels"]] == ["easy", "medium", "hard"]
+    assert [level["name"] for level in info["levels"]] == ["easy", "medium", "hard", "baseline"]
 
 
 @pytest.mark.parametrize(("game", "params"), [case for game in glacier.GAMES for case in seat_counts(game)])

@@ -120,6 +120,13 @@ def test_the_sdist_builds_the_wheel_which_installs_and_runs_on_its_own(tmp_path:
     )
     lines = run(python, "-c", script, cwd=tmp_path, env=clean_env()).splitlines()
     assert lines == ["['app.js', 'index.html', 'style.css']", "Starlette"]
+    # The trained nets glacier ships come with it, and load without JAX.
+    script = (
+        "import sys, glacier.learn as learn\n"
+        "nets = [learn.load(p) for p in sorted(learn.nets.BASELINES.glob('*.safetensors'))]\n"
+        "print(len(nets) > 0, 'jax' in sys.modules)\n"
+    )
+    assert run(python, "-c", script, cwd=tmp_path, env=clean_env()).split() == ["True", "False"]
 
     # Gymnasium finds the environments by id alone, through the .pth file at the top of
     # site-packages (the script above already ran with it, without Gymnasium installed). The

@@ -1,12 +1,14 @@
 """Type stubs for the compiled engine module (rust/glacier-py)."""
 
-from typing import Any, Callable, Optional, Union, final
+from typing import Any, Callable, Optional, Self, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = [
     "GameState",
+    "NativeNet",
     "NativeSearch",
     "NativeVectorEnv",
     "__version__",
@@ -214,3 +216,24 @@ def mcts_options() -> list[dict[str, Any]]:
 
 def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""
+
+@disjoint_base
+class NativeNet:
+    """A policy-value net for one game, evaluated by the engine (the base of ``glacier.learn.Net``)."""
+
+    def __new__(
+        cls,
+        game: str,
+        observation_shape: list[int],
+        hidden: list[int],
+        num_actions: int,
+        num_players: int,
+        weights: npt.NDArray[np.float32],
+        *_args: Any,
+        **_kwargs: Any,
+    ) -> Self: ...
+    @property
+    def game(self) -> str: ...
+    def __call__(
+        self, observations: npt.NDArray[np.float32], legal: Any, to_play: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -324,10 +326,12 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
 )
 @click.option(
     "--opponent",
-    type=click.Choice(["mcts", "alphabeta", "montecarlo", "random"]),
+    callback=lambda ctx, param, value: _check_opponent(value),
+    metavar="mcts|alphabeta|montecarlo|random|baseline|net:PATH",
     help="Another kind of computer player instead of a level: mcts: tree search in the engine; "
     "alphabeta: alpha-beta (two-player games); montecarlo: each move scored by random playouts; "
-    "random: uniformly random moves.",
+    "random: uniformly random moves; baseline: tree search with the trained net glacier ships "
+    "for the game; net:PATH: tree search with the net file PATH (see 'glacier train').",
 )
 @click.option(
     "--seconds",
@@ -419,14 +423,27 @@ def play(
     terminal.run(state, you, computers, save, prompt, click.echo)
 
 
+#: The kinds of ``glacier play --opponent`` besides ``net:PATH``.
+OPPONENTS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
+
+
+def _check_opponent(value: Optional[str]) -> Optional[str]:
+    if value is None or value in OPPONENTS or (value.startswith("net:") and len(value) > 4):
+        return value
+    raise click.BadParameter(f"{value!r} is not one of {', '.join(OPPONENTS)} or net:PATH", param_hint="--opponent")
+
+
 def _opponent(opponent: str, seconds: float, simulations: Optional[int], playouts: int, seed: Optional[int]) -> Any:
     """The computer player of ``glacier play --opponent``."""
     import random
 
-    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, RandomPlayer
+    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, NetPlayer, RandomPlayer
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    if opponent == "baseline" or opponent.startswith("net:"):
+        path = None if opponent == "baseline" else opponent[4:]
+        return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)
     if opponent == "mcts":
         return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
     if opponent == "alphabeta":
@@ -652,6 +669,107 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
         if "chinese_checkers" in kin:
             rows.extend(e_comparisons(quick=quick))
     click.echo(format_table(rows))
+
+
+@main.command()
+@game_argument
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="The training directory.")
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Train for this long (wall time), then stop; without it (and --iterations), until Ctrl-C.",
+)
+@click.option("--iterations", type=click.IntRange(min=1), help="Stop after this many iterations.")
+@click.option("--resume", is_flag=True, help="Go on with the run in --out (same game, parameters and net).")
+@click.option(
+    "--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Search threads (0 = every core)."
+)
+@param_option
+@click.option("--ray", "address", metavar="ADDRESS", help="Play the self-play on this Ray cluster ('auto': local).")
+@click.option(
+    "--simulations", default=64, show_default=True, type=click.IntRange(min=1), help="MCTS simulations a move."
+)
+@click.option(
+    "--games", "games_per_iteration", default=128, show_default=True, type=click.IntRange(min=1), help="Games a round."
+)
+@click.option("--hidden", metavar="W1,W2,...", help="Hidden layer widths (default: 64,64).")
+@click.option(
+    "--warm-start",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Iterations whose self-play searches as the game's computer player does, not with the net.",
+)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")
+def train(
+    game: str,
+    out_dir: str,
+    minutes: Optional[float],
+    iterations: Optional[int],
+    resume: bool,
+    threads: int,
+    params: tuple[str, ...],
+    address: Optional[str],
+    simulations: int,
+    games_per_iteration: int,
+    hidden: Optional[str],
+    warm_start: int,
+    seed: int,
+    quiet: bool,
+) -> None:
+    """Train a net to play GAME by self-play (AlphaZero-style), in the directory --out.
+
+    Each iteration plays games with the engine's MCTS and the best net so far, trains on
+    them, and keeps the new net only if it beats the best in a match. The best net is
+    --out/best.safetensors (use it with 'glacier arena GAME net:PATH ...'); train.log says
+    what each iteration did. Ctrl-C stops it; --resume goes on. See docs/learning.md.
+    """
+    try:
+        from glacier import learn
+    except ImportError as err:  # JAX or optax missing
+        raise click.ClickException(
+            f"glacier train needs JAX and optax (pip install 'glacier-games[learn]'): {err}"
+        ) from None
+    widths: Optional[tuple[int, ...]] = None
+    if hidden:
+        try:
+            widths = tuple(int(w) for w in hidden.split(","))
+        except ValueError:
+            raise click.BadParameter(f"expected widths such as 128,64, got {hidden!r}", param_hint="--hidden") from None
+    config = learn.TrainConfig(
+        game=game,
+        params=_parse_params(params),
+        hidden=widths,
+        seed=seed,
+        games_per_iteration=games_per_iteration,
+        concurrent_games=games_per_iteration,
+        selfplay=learn.SelfPlaySettings(simulations=simulations),
+        warm_start=warm_start,
+        threads=threads,
+    )
+    try:
+        result = learn.train(
+            config,
+            out_dir,
+            minutes=minutes,
+            iterations=iterations,
+            resume=resume,
+            address=address,
+            progress=not quiet,
+            echo=click.echo,
+        )
+    except KeyboardInterrupt:
+        click.echo(f"stopped; go on with: glacier train {game} --out {out_dir} --resume", err=True)
+        # Everything of the run is on disk (each file written whole); JAX's own clean-up at
+        # exit would take most of a second more.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    click.echo(
+        f"{result.iterations} iterations, {result.positions:,} positions, {result.seconds / 60:.1f} minutes; "
+        f"best net (iteration {result.best_iteration}): {Path(out_dir) / 'best.safetensors'}"
+    )
 
 
 if __name__ == "__main__":

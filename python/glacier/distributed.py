@@ -655,6 +655,15 @@ def _write_shard(path: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> Non
     """Writes ``data`` to ``path`` atomically (a temporary name, then a rename), so a shard on
     disk is always complete and a resumed run can trust it."""
     partial = path.with_name(path.name + ".partial")
+    try:
+        _write_partial(partial, data, fmt)
+    except BaseException:  # Ctrl-C included: leave no half-written file behind
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, path)
+
+
+def _write_partial(partial: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> None:
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -671,7 +680,6 @@ def _write_shard(path: Path, data: dict[str, npt.NDArray[Any]], fmt: str) -> Non
         savez: Any = np.savez_compressed  # its stub types ``**kwds`` as the flag ``allow_pickle``
         with open(partial, "wb") as out:
             savez(out, **data)
-    os.replace(partial, path)
 
 
 def _read_shard(path: Path) -> dict[str, npt.NDArray[Any]]:
@@ -732,6 +740,58 @@ def _manifest(
     }
 
 
+def _check_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    """Writes ``manifest`` into ``directory``, or checks that the one there is the same run."""
+    manifest_path = directory / "manifest.json"
+    if manifest_path.exists():
+        found = json.loads(manifest_path.read_text())
+        if found != manifest:
+            differ = sorted(k for k in manifest if found.get(k) != manifest[k])
+            raise InvalidParameterError(f"{directory} holds another self-play run (it differs in {', '.join(differ)})")
+    else:
+        partial = manifest_path.with_name(manifest_path.name + ".partial")
+        partial.write_text(json.dumps(manifest, indent=2) + "\n")
+        os.replace(partial, manifest_path)
+
+
+def _az_columns() -> tuple[str, ...]:
+    from .learn.selfplay_games import AZ_COLUMNS
+
+    return AZ_COLUMNS
+
+
+def _check_az_options(game: str, params: dict[str, Any], options: dict[str, Any]) -> None:
+    """Checks ``player="az"``'s options on the driver: a net file for this game, and
+    self-play settings it knows."""
+    from .learn.nets import load
+    from .learn.selfplay_games import SelfPlaySettings
+
+    if "net" not in options:
+        raise InvalidParameterError("player='az' needs player_options={'net': PATH, ...}: the net file to play with")
+    net = load(options["net"], game, **params)
+    if options.get("net_digest") not in (None, net.digest()):
+        raise InvalidParameterError(f"the net {options['net']} is not the one this run was started with")
+    SelfPlaySettings.of({k: v for k, v in options.items() if k not in ("net", "net_digest")}).check()
+
+
+def _play_games_az(
+    game: str, params: dict[str, Any], start: int, stop: int, seed: int, options: dict[str, Any]
+) -> dict[str, npt.NDArray[Any]]:
+    """A Ray task of ``player="az"``: games ``start..stop`` of AlphaZero self-play with the net
+    file ``options["net"]`` (checked against ``options["net_digest"]`` when given)."""
+    from .learn import selfplay_games as az
+    from .learn.nets import load
+
+    settings = {k: v for k, v in options.items() if k not in ("net", "net_digest")}
+    net = load(options["net"], game, **params)
+    if options.get("net_digest") not in (None, net.digest()):
+        raise InvalidParameterError(f"the net {options['net']} changed since the self-play run began")
+    rows: dict[str, npt.NDArray[Any]] = az.play_games(
+        game, params, start, stop, seed, az.engine_evaluator(net), az.SelfPlaySettings.of(settings)
+    )
+    return rows
+
+
 def selfplay(
     game: str,
     n: int,
@@ -767,6 +827,15 @@ def selfplay(
     second call with the same arguments plays only the missing shards (a directory holding
     another run is refused). :func:`load_selfplay` reads the directory back.
 
+    ``player="az"`` is AlphaZero self-play with a net (:mod:`glacier.learn`): every move
+    chosen by the engine's MCTS with the net file ``player_options["net"]`` as its
+    evaluator, the other options those of :class:`glacier.learn.SelfPlaySettings`
+    (simulations, Dirichlet noise, temperature schedule), each task playing its games all
+    at once. Its rows have the columns of :data:`glacier.learn.selfplay_games.AZ_COLUMNS`: the
+    above, plus ``policy`` (the search's visits over actions), ``root_values`` (the root's
+    value for every player) and ``searched`` (whether the row is a move's first action,
+    where the search chose). ``glacier train --ray ADDRESS`` plays its self-play this way.
+
     ``record``: a file that then receives every game of the run as a game record
     (:mod:`glacier.records`; see :func:`selfplay_records`), written anew each call.
     """
@@ -776,8 +845,8 @@ def selfplay(
         raise InvalidParameterError(f"n must be an integer >= 1, got {n!r}")
     if not isinstance(shard_size, int) or shard_size < 1:
         raise InvalidParameterError(f"shard_size must be an integer >= 1, got {shard_size!r}")
-    if isinstance(player, str) and player not in PLAYERS:
-        raise InvalidParameterError(f"unknown player {player!r}; glacier has: {', '.join(PLAYERS)}")
+    if isinstance(player, str) and player not in PLAYERS and player != "az":
+        raise InvalidParameterError(f"unknown player {player!r}; glacier has: {', '.join([*PLAYERS, 'az'])}")
     if not isinstance(player, str) and not callable(player):
         raise InvalidParameterError(f"player must be a name or a callable, got {player!r}")
     if format == "auto":
@@ -790,22 +859,22 @@ def selfplay(
     if format not in ("parquet", "npz"):
         raise InvalidParameterError(f"format must be 'parquet', 'npz' or 'auto', got {format!r}")
     full_params = glacier.new_game(game, **params).params  # checks the game and its parameters
-    try:
-        _make_player(player, options, 0)  # checks the options here rather than on every worker
-    except TypeError as err:
-        raise InvalidParameterError(f"player_options {options!r} do not suit the player {player!r}: {err}") from None
+    if player == "az":
+        _check_az_options(game, full_params, options)
+    else:
+        try:
+            _make_player(player, options, 0)  # checks the options here rather than on every worker
+        except TypeError as err:
+            raise InvalidParameterError(
+                f"player_options {options!r} do not suit the player {player!r}: {err}"
+            ) from None
 
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(game, full_params, n, seed, player, options, shard_size, format)
-    manifest_path = directory / "manifest.json"
-    if manifest_path.exists():
-        found = json.loads(manifest_path.read_text())
-        if found != manifest:
-            differ = sorted(k for k in manifest if found.get(k) != manifest[k])
-            raise InvalidParameterError(f"{directory} holds another self-play run (it differs in {', '.join(differ)})")
-    else:
-        manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    if player == "az":
+        manifest["columns"] = list(_az_columns())
+    _check_manifest(directory, manifest)
 
     ranges = _ranges(n, shard_size)
     paths = [directory / _shard_name(i, len(ranges), format) for i in range(len(ranges))]
@@ -814,8 +883,12 @@ def selfplay(
     plies = 0
     if missing:
         ray = _connect(address, connect_timeout)
-        task = ray.remote(max_retries=TASK_RETRIES)(_play_games)
-        refs = [task.remote(game, full_params, *ranges[i], seed, player, options) for i in missing]
+        if player == "az":
+            task = ray.remote(max_retries=TASK_RETRIES)(_play_games_az)
+            refs = [task.remote(game, full_params, *ranges[i], seed, options) for i in missing]
+        else:
+            task = ray.remote(max_retries=TASK_RETRIES)(_play_games)
+            refs = [task.remote(game, full_params, *ranges[i], seed, player, options) for i in missing]
         from tqdm import tqdm
 
         with tqdm(

@@ -13,6 +13,7 @@ __all__ = [
     "GlacierError",
     "HistoryNotKeptError",
     "IllegalMoveError",
+    "InvalidNetError",
     "InvalidParameterError",
     "InvalidPositionError",
     "InvalidRecordError",
@@ -56,3 +57,9 @@ class ClusterConnectionError(GlacierError):
 class EvaluatorError(GlacierError):
     """An evaluator given to a search raised, or returned arrays of the wrong shape, dtype or values
     (its own exception, if it raised one, is the ``__cause__``)."""
+
+
+class InvalidNetError(GlacierError):
+    """A net file (``glacier.learn``) that is missing, truncated, not a glacier net, made for
+    another game or shape, or holding NaN or infinite weights; or a training directory of
+    another run."""

@@ -2,7 +2,8 @@
 app (``glacier serve``) both show a person, and the computer players they both use.
 
 - :data:`LEVELS`: the named computer players (``easy``, ``medium``, ``hard``: search budgets
-  of the game's default MCTS player), a table that can grow;
+  of the game's default MCTS player; ``baseline``: the trained net glacier ships for the
+  game), a table that can grow;
 - :func:`seat_names`, :func:`goals`: who plays which side, and in E which territory each
   seat must fill;
 - :func:`end_reason`, :func:`result_text`: why a finished game ended, derived from the state;
@@ -33,6 +34,7 @@ __all__ = [
     "Cancelled",
     "Computer",
     "Level",
+    "NetComputer",
     "PlayerComputer",
     "SearchComputer",
     "computer",
@@ -139,6 +141,11 @@ LEVELS: dict[str, Level] = {
         _search_level("easy", "tree search, 100 simulations a move", simulations=100),
         _search_level("medium", "tree search, 1 second a move", seconds=1.0),
         _search_level("hard", "tree search, 5 seconds a move", seconds=5.0),
+        Level(
+            "baseline",
+            "the trained net glacier ships for the game (docs/learning.md), 1 second a move",
+            lambda game, seed: NetComputer("baseline", None, 1.0, seed),
+        ),
     )
 }
 
@@ -242,6 +249,28 @@ def read_move(state: Any, text: str) -> str:
 
 
 # --- the terminal game ------------------------------------------------------------------------
+
+
+class NetComputer(Computer):
+    """MCTS with a net (:class:`glacier.players.NetPlayer`: the net file ``path``, or the one
+    glacier ships for the game played) for ``seconds`` a move, stopping between slices."""
+
+    def __init__(self, name: str, path: Optional[str], seconds: float, seed: int) -> None:
+        from .players import NetPlayer
+
+        self.name = name
+        self.seconds = seconds
+        self.player = NetPlayer(path, None, seed, seconds=seconds)
+
+    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
+        move = self.player.choose_until(state, self.seconds, stop)
+        if move is None:
+            raise Cancelled
+        return move
+
+    def summary(self) -> str:
+        last = self.player.last
+        return "" if last is None else f"{last.simulations:,} simulations in {last.seconds:.1f} s"
 
 
 class PlayerComputer(Computer):

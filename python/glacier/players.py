@@ -14,7 +14,8 @@ line's ``glacier arena`` and ``glacier play`` take them.
 from __future__ import annotations
 
 import random
-from typing import Any, Optional, Union
+import time
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -28,6 +29,7 @@ __all__ = [
     "AlphaBetaPlayer",
     "MCTSPlayer",
     "MonteCarloPlayer",
+    "NetPlayer",
     "Player",
     "RandomPlayer",
     "from_spec",
@@ -167,6 +169,7 @@ class MCTSPlayer:
         *,
         seconds: Optional[float] = None,
         temperature: float = 0.0,
+        batch_size: int = 8,
         **options: Any,
     ) -> None:
         if simulations is None and seconds is None:
@@ -176,6 +179,7 @@ class MCTSPlayer:
         self.seed = seed
         self.seconds = seconds
         self.temperature = temperature
+        self.batch_size = batch_size
         self.options = options
         self.last: Optional[search.SearchResult] = None
         self._searcher: Optional[search.MCTS] = None
@@ -195,7 +199,11 @@ class MCTSPlayer:
         if self._searcher is None or self._searcher.game != state.game:
             self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
         self.last = self._searcher.search(
-            state, simulations=self.simulations, seconds=self.seconds, temperature=self.temperature
+            state,
+            simulations=self.simulations,
+            seconds=self.seconds,
+            temperature=self.temperature,
+            batch_size=self.batch_size,
         )
         return self.last.move
 
@@ -206,6 +214,106 @@ class MCTSPlayer:
             seed,
             seconds=self.seconds,
             temperature=self.temperature,
+            batch_size=self.batch_size,
+            **self.options,
+        )
+
+
+#: The longest slice of a timed search with a net (:class:`NetPlayer`): how far past its time
+#: a move may run.
+NET_SLICE_SECONDS = 0.02
+
+
+class NetPlayer(MCTSPlayer):
+    """MCTS with a trained net as its evaluator (:mod:`glacier.learn`): the net file ``path``,
+    or with ``path=None`` the net glacier ships for the game being played
+    (:func:`glacier.learn.baseline`, found at the first move). ``simulations`` or ``seconds``
+    a move as for :class:`MCTSPlayer`; further keywords go to the search."""
+
+    def __init__(
+        self,
+        path: Optional[str] = None,
+        simulations: Optional[int] = 800,
+        seed: int = 0,
+        *,
+        seconds: Optional[float] = None,
+        net: Any = None,
+        **options: Any,
+    ) -> None:
+        if net is None and path is not None:
+            from .learn.nets import load
+
+            net = load(path)
+        super().__init__(simulations, net, seed, seconds=seconds, **options)
+        self.path = path
+
+    @property
+    def name(self) -> str:
+        budget = f"{self.seconds:g}s" if self.simulations is None else str(self.simulations)
+        return f"net:{self.path}:{budget}" if self.path is not None else f"baseline:{budget}"
+
+    def choose(self, state: Any) -> str:
+        self._find_net(state)
+        if self.seconds is None:
+            return super().choose(state)
+        move = self.choose_until(state, self.seconds)
+        assert move is not None
+        return move
+
+    def _find_net(self, state: Any) -> None:
+        """Checks the net against ``state``'s game; a baseline player loads the game's net."""
+        net = self.evaluator
+        spec = getattr(net, "spec", None)
+        if net is not None and (spec is None or (spec.game, spec.num_players) == (state.game, state.num_players)):
+            return
+        if self.path is not None:
+            assert spec is not None
+            raise InvalidParameterError(
+                f"the net {self.path} is for {spec.game} with {spec.num_players} players, "
+                f"not {state.game} with {state.num_players}"
+            )
+        from .learn.nets import baseline
+
+        self.evaluator = baseline(state.game, **state.params)
+        self._searcher = None
+
+    def choose_until(self, state: Any, seconds: float, stop: Optional[Callable[[], bool]] = None) -> Optional[str]:
+        """Searches in slices of simulations on one kept tree until ``seconds`` have passed
+        (a batched search counts simulations, not time), each slice at most
+        :data:`NET_SLICE_SECONDS` long at the speed measured so far; None if ``stop()``
+        said stop between two slices."""
+        self._find_net(state)
+        if self._searcher is None or self._searcher.game != state.game:
+            self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
+        start = time.monotonic()
+        done, size = 0, 16
+        while True:
+            result = self._searcher.search(
+                state, simulations=size, temperature=self.temperature, batch_size=self.batch_size
+            )
+            done += result.simulations
+            if stop is not None and stop():
+                return None
+            elapsed = time.monotonic() - start
+            left = seconds - elapsed
+            if left <= 0 or (self.simulations is not None and done >= self.simulations):
+                break
+            rate = done / max(elapsed, 1e-6)
+            size = max(1, int(rate * min(left, NET_SLICE_SECONDS)))
+            if self.simulations is not None:
+                size = min(size, self.simulations - done)
+        self.last = result._replace(simulations=done, seconds=elapsed)
+        return result.move
+
+    def spawn(self, seed: int) -> NetPlayer:
+        return NetPlayer(
+            self.path,
+            self.simulations,
+            seed,
+            seconds=self.seconds,
+            net=self.evaluator,
+            temperature=self.temperature,
+            batch_size=self.batch_size,
             **self.options,
         )
 
@@ -233,7 +341,7 @@ class AlphaBetaPlayer:
         return AlphaBetaPlayer(self.depth, self.seconds)
 
 
-Player = Union[RandomPlayer, MonteCarloPlayer, MCTSPlayer, AlphaBetaPlayer]
+Player = Union[RandomPlayer, MonteCarloPlayer, MCTSPlayer, NetPlayer, AlphaBetaPlayer]
 
 
 def _budget(text: str, what: str) -> tuple[Optional[int], Optional[float]]:
@@ -244,6 +352,15 @@ def _budget(text: str, what: str) -> tuple[Optional[int], Optional[float]]:
         return int(text), None
     except ValueError:
         raise InvalidParameterError(f"{what}: expected a count or seconds such as 2s, got {text!r}") from None
+
+
+def _is_budget(text: str) -> bool:
+    """Whether ``text`` reads as a budget (``400``, ``0.5s``)."""
+    try:
+        _budget(text, "")
+    except InvalidParameterError:
+        return False
+    return bool(text)
 
 
 def _count(text: str, what: str) -> int:
@@ -276,9 +393,23 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     - ``mcts[:N][:EVALUATOR][:key=value...]``: MCTS with N simulations (800) or a time such
       as ``2s``; EVALUATOR ``rollout``, ``heuristic`` or ``rolloutK`` (rollouts cut after K
       plies, then the heuristic); further options as keywords, e.g. ``c_puct=1.2``;
-    - ``alphabeta[:D]``: alpha-beta to depth D, or for a time such as ``0.2s`` (1s).
+    - ``alphabeta[:D]``: alpha-beta to depth D, or for a time such as ``0.2s`` (1s);
+    - ``net:PATH[:N]``: MCTS with the net file PATH as its evaluator (:mod:`glacier.learn`),
+      N simulations (800) or a time such as ``0.2s``;
+    - ``baseline[:N]``: the same with the net glacier ships for the game played.
     """
+    if spec.startswith("net:"):
+        path, _, budget_text = spec[4:].rpartition(":")
+        if not path or not _is_budget(budget_text):
+            path, budget_text = spec[4:], ""
+        if not path:
+            raise InvalidParameterError(f"{spec}: expected net:PATH[:N], the path of a net file")
+        simulations, seconds = _budget(budget_text, spec) if budget_text else (800, None)
+        return NetPlayer(path, simulations, seed, seconds=seconds)
     name, *args = spec.split(":")
+    if name == "baseline" and len(args) <= 1:
+        simulations, seconds = _budget(args[0], spec) if args else (800, None)
+        return NetPlayer(None, simulations, seed, seconds=seconds)
     if name == "random" and not args:
         return RandomPlayer(seed)
     if name == "montecarlo" and len(args) <= 2:
@@ -306,5 +437,6 @@ def from_spec(spec: str, seed: int = 0) -> Player:
                 raise InvalidParameterError(f"{spec}: unknown MCTS option {arg!r}")
         return MCTSPlayer(simulations, evaluator, seed, seconds=seconds, **options)
     raise InvalidParameterError(
-        f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D]"
+        f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D], "
+        "net:PATH[:N], baseline[:N]"
     )

@@ -14,6 +14,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod interrupt;
+pub mod net;
 pub mod notation;
 pub mod parallel;
 pub mod params;

@@ -17,6 +17,7 @@ mod convert;
 mod errors;
 mod evaluator;
 mod interrupt;
+mod net;
 mod records;
 mod search;
 mod state;
@@ -155,5 +156,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     records::register(m)?;
     search::register(m)?;
+    net::register(m)?;
     Ok(())
 }

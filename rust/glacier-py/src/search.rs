@@ -8,9 +8,11 @@ use crate::convert::{extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, GlacierError, InvalidParameterError};
 use crate::evaluator::PyEvaluator;
 use crate::interrupt;
+use crate::net::NativeNet;
 use crate::state::GameState;
 use glacier_core::game::params_for_text;
 use glacier_core::interrupt::Interrupt;
+use glacier_core::net::NetEvaluator;
 use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::options::DEFAULT_EXPLORATION;
 use glacier_core::search::options::{MctsOptions, OptionKind, OptionValue, MCTS_OPTIONS};
@@ -151,6 +153,17 @@ trait DynSearcher: Send + Sync {
         temperature: f32,
         batch_size: usize,
     ) -> PyResult<Vec<SearchReport>>;
+    /// `search_batch` with a net evaluated by the engine: no Python call per batch, and
+    /// the trees split over the searcher's threads.
+    fn search_net(
+        &mut self,
+        py: Python<'_>,
+        states: &[Bound<'_, PyAny>],
+        net: &NetEvaluator,
+        simulations: u64,
+        temperature: f32,
+        batch_size: usize,
+    ) -> PyResult<Vec<SearchReport>>;
     fn reset(&mut self);
     fn tree_size(&self) -> usize;
 }
@@ -214,6 +227,36 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
             Some(raised) => Err(raised),
             None => outcome,
         }
+    }
+
+    fn search_net(
+        &mut self,
+        py: Python<'_>,
+        states: &[Bound<'_, PyAny>],
+        net: &NetEvaluator,
+        simulations: u64,
+        temperature: f32,
+        batch_size: usize,
+    ) -> PyResult<Vec<SearchReport>> {
+        let mut roots = Vec::with_capacity(states.len());
+        for (i, state) in states.iter().enumerate() {
+            let root: G = read_state(state)?;
+            if root.is_terminal() {
+                return Err(to_py_err(game_over(G::NAME, Some(i))));
+            }
+            roots.push(root);
+        }
+        run_search(py, |interrupt| {
+            Searcher::search_batch_split(
+                self,
+                &roots,
+                net,
+                simulations,
+                temperature,
+                batch_size,
+                interrupt,
+            )
+        })
     }
 }
 
@@ -397,6 +440,26 @@ impl NativeSearch {
                 "a search with a Python evaluator needs a number of simulations",
             ));
         };
+        if let Ok(net) = evaluator.cast::<NativeNet>() {
+            let net = net.get();
+            if net.game != self.inner.game() {
+                return Err(InvalidParameterError::new_err(format!(
+                    "the net is for {}, and this search for {}",
+                    net.game,
+                    self.inner.game()
+                )));
+            }
+            let evaluator = NetEvaluator::new(net.net.clone());
+            let reports = self.inner.search_net(
+                py,
+                &states,
+                &evaluator,
+                simulations,
+                temperature,
+                batch_size,
+            )?;
+            return reports.iter().map(|r| report_dict(py, r)).collect();
+        }
         let mut evaluator = PyEvaluator {
             evaluator: evaluator.clone().unbind(),
             to_play,

@@ -1,0 +1,90 @@
+"""The strength of the shipped nets (docs/learning.md, "Baselines"): seeded matches of each
+game's baseline, or of any net file, against
+
+- ``mcts:64:rollout`` at equal simulations (64 a move; the targets of ``glacier train``:
+  85% in Ice Cube Checkers after 5 minutes, 75% in King's Court and Kuba after 30);
+- the game's default MCTS player (``mcts:N``, the one ``glacier play`` uses) at equal time
+  per move (0.2 s each);
+- ``alphabeta`` at the same time per move, in the two-player games.
+
+Games at equal simulations are played all at once (:func:`glacier.learn.match`, the net's
+searches batched), with two opening moves drawn from the searches' visits (or at random for
+the other player) so that deterministic players do not repeat one game; games at equal time
+one at a time (``glacier.arena``, one thread, so that each player has the core it is timed
+on), each from two random opening plies (``opening_plies=2``). Prints one line per match.
+
+    python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
+        [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import glacier
+from glacier import learn, players
+from glacier.arena import ArenaResult
+
+
+def matches() -> list[tuple[str, str, dict[str, int]]]:
+    """(label, game, params): every game, and a game of several player counts with each
+    count it lists seats for (labelled ``GAME-Np``)."""
+    out = []
+    for game in glacier.GAMES:
+        counts = sorted(glacier.game_spec(game).seats)
+        if len(counts) == 1:
+            out.append((game, game, {}))
+        else:
+            out.extend((f"{game}-{n}p", game, {"players": n}) for n in counts)
+    return out
+
+
+def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
+    p = result.players[0]
+    return (
+        f"{label}: {what}: {p.wins}-{p.draws}-{p.losses} of {len(result.games)} "
+        f"({100 * p.wins / len(result.games):.0f}% won, score {p.score:.3f}) [{seconds:.0f} s]"
+    )
+
+
+def timed(
+    label: str, game: str, params: dict[str, int], net: learn.Net, opponent: str, seconds: float, games: int
+) -> None:
+    start = time.perf_counter()
+    ours = players.NetPlayer(None, None, 0, seconds=seconds, net=net)
+    ours.path = str(net.path) if net.path else None
+    theirs = players.from_spec(opponent)
+    result = glacier.arena(game, [ours, theirs], games=games, seed=2026, threads=1, opening_plies=2, **params)
+    print(line(label, f"net at {seconds:g}s vs {opponent}", result, time.perf_counter() - start), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default=",".join(label for label, _, _ in matches()))
+    parser.add_argument("--games", type=int, default=100, help="games at equal simulations")
+    parser.add_argument("--timed-games", type=int, default=20, help="games at equal time")
+    parser.add_argument("--simulations", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=0.2)
+    parser.add_argument("--net", help="a net file instead of the game's baseline (one game)")
+    parser.add_argument("--parts", default="sims,mcts,alphabeta", help="sims, mcts (at equal time), alphabeta")
+    args = parser.parse_args()
+    parts = args.parts.split(",")
+    for label, game, params in matches():
+        if label not in args.only.split(","):
+            continue
+        net = learn.load(args.net) if args.net else learn.baseline(game, **params)
+        n = args.simulations
+        if "sims" in parts:
+            start = time.perf_counter()
+            side = learn.NetSide(net, n, f"net:{n}")
+            result = learn.match(game, [side, f"mcts:{n}:rollout"], games=args.games, seed=2026, params=params)
+            print(line(label, f"net vs mcts:{n}:rollout at {n} simulations", result, time.perf_counter() - start))
+        if "mcts" in parts:
+            timed(label, game, params, net, f"mcts:{args.seconds:g}s", args.seconds, args.timed_games)
+        if "alphabeta" in parts and glacier.new_game(game, **params).num_players == 2:
+            timed(label, game, params, net, f"alphabeta:{args.seconds:g}s", args.seconds, args.timed_games)
+
+
+if __name__ == "__main__":
+    main()

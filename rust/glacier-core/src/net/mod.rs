@@ -1,0 +1,616 @@
+//! Small policy-value nets evaluated inside the engine, batched over the leaves of a search.
+//!
+//! A [`Net`] is a multi-layer perceptron: the observation (flat) followed by a one-hot of the
+//! player to move goes through dense layers with ReLU, then two heads: a policy head of one logit per action of the game's fixed
+//! action space, and a value head of one value per player, squashed by `tanh`. Values are
+//! relative to the player to move (the observation is from its point of view): output `k`
+//! is the value of player `(to_play + k) % players`; [`Net::evaluate`] turns them into
+//! player order. The one-hot is there because the games turn the board to the mover's
+//! side but number their actions the same for every player: without it a net could not
+//! tell which of its actions is which.
+//!
+//! It is written for the shape of the games' observations: large (thousands of floats in
+//! chess and E) and mostly zeros. The first layer adds up the weight rows of the non-zero
+//! inputs instead of multiplying the whole matrix, and every later layer skips the units
+//! that ReLU left at zero. The policy head computes only the logits of legal actions (one
+//! dot product each), which is what a search needs; [`Net::forward_all`] computes them all.
+//!
+//! All weights live in one flat buffer, in the order [`NetShape::tensors`] lists them (the
+//! order and the shapes a saved net's tensors have). Nothing allocates per leaf: the
+//! activations go to a [`Scratch`] made once and reused.
+
+#[cfg(test)]
+mod tests;
+
+use crate::search::batch::{LeafBatch, LeafEvaluator, ValueLayout};
+use crate::Error;
+use std::sync::Arc;
+
+/// The sizes of a net's layers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetShape {
+    /// The length of a flat observation (the product of the game's observation shape).
+    pub inputs: usize,
+    /// The length of one plane of the observation (the product of its shape past the first
+    /// axis; `inputs` for a flat one). A plane whose cells all hold one value (a "player
+    /// to move" plane, a move counter) is added as one precomputed row.
+    pub plane: usize,
+    /// The widths of the hidden layers, first to last (at least one).
+    pub hidden: Vec<usize>,
+    /// The policy head's outputs: the game's number of distinct actions.
+    pub actions: usize,
+    /// The value head's outputs: the number of players.
+    pub players: usize,
+}
+
+/// The most hidden layers a net may have, and the widest a layer may be: bounds that keep a
+/// corrupt description from asking for absurd buffers.
+pub const MAX_LAYERS: usize = 16;
+pub const MAX_WIDTH: usize = 4096;
+
+/// One tensor of a net: its name and its shape, in the order the flat buffer holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TensorSpec {
+    pub name: String,
+    pub shape: Vec<usize>,
+}
+
+impl TensorSpec {
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl NetShape {
+    /// Checks the sizes: at least one hidden layer, none empty or wider than [`MAX_WIDTH`],
+    /// at most [`MAX_LAYERS`], at least one input, action and player.
+    pub fn check(&self) -> Result<(), Error> {
+        let bad = |msg: String| Err(Error::InvalidParameter(msg));
+        if self.inputs == 0 || self.actions == 0 || self.players == 0 {
+            return bad(format!(
+                "a net needs inputs, actions and players, got {} inputs, {} actions, {} players",
+                self.inputs, self.actions, self.players
+            ));
+        }
+        if self.plane == 0 || self.inputs % self.plane != 0 {
+            return bad(format!(
+                "a plane of {} cells does not divide {} inputs",
+                self.plane, self.inputs
+            ));
+        }
+        if self.hidden.is_empty() || self.hidden.len() > MAX_LAYERS {
+            return bad(format!(
+                "a net has 1 to {MAX_LAYERS} hidden layers, got {}",
+                self.hidden.len()
+            ));
+        }
+        if let Some(&w) = self.hidden.iter().find(|&&w| w == 0 || w > MAX_WIDTH) {
+            return bad(format!(
+                "a hidden layer is 1 to {MAX_WIDTH} units wide, got {w}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The tensors of the flat buffer, in order: for each hidden layer `i`, `dense{i}.weight`
+    /// `[in, out]` (a row per input; the first layer's inputs are the observation's and then
+    /// one per player, the one-hot of the player to move) and `dense{i}.bias` `[out]`; then `policy.weight`
+    /// `[actions, last]` (a row per action) and `policy.bias` `[actions]`; then
+    /// `value.weight` `[last, players]` and `value.bias` `[players]`.
+    #[must_use]
+    pub fn tensors(&self) -> Vec<TensorSpec> {
+        let spec = |name: String, shape: Vec<usize>| TensorSpec { name, shape };
+        let mut out = Vec::with_capacity(2 * self.hidden.len() + 4);
+        let mut width = self.inputs + self.players;
+        for (i, &h) in self.hidden.iter().enumerate() {
+            out.push(spec(format!("dense{i}.weight"), vec![width, h]));
+            out.push(spec(format!("dense{i}.bias"), vec![h]));
+            width = h;
+        }
+        out.push(spec("policy.weight".into(), vec![self.actions, width]));
+        out.push(spec("policy.bias".into(), vec![self.actions]));
+        out.push(spec("value.weight".into(), vec![width, self.players]));
+        out.push(spec("value.bias".into(), vec![self.players]));
+        out
+    }
+
+    /// The number of weights (the flat buffer's length).
+    #[must_use]
+    pub fn num_weights(&self) -> usize {
+        self.tensors().iter().map(TensorSpec::len).sum()
+    }
+
+    fn widest(&self) -> usize {
+        self.hidden.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Where one dense layer's weights and biases start in the flat buffer.
+#[derive(Debug, Clone, Copy)]
+struct Layer {
+    weight: usize,
+    bias: usize,
+    inputs: usize,
+    outputs: usize,
+}
+
+/// A batch of leaves to evaluate, every array row after row.
+#[derive(Debug, Clone, Copy)]
+pub struct Leaves<'a> {
+    /// The number of leaves.
+    pub len: usize,
+    /// Each leaf's flat observation, from the point of view of its player to move.
+    pub observations: &'a [f32],
+    /// Which actions are legal at each leaf (`len` rows of `actions`).
+    pub legal: &'a [bool],
+    /// The player to move at each leaf.
+    pub to_play: &'a [usize],
+    /// The legal actions listed, if the caller has them: `(counts, actions)`, leaf `i`'s
+    /// being the next `counts[i]` entries of `actions` (an action may appear twice). The
+    /// mask is then not scanned.
+    pub listed: Option<(&'a [usize], &'a [usize])>,
+}
+
+/// A policy-value MLP with its weights (see the module docs).
+#[derive(Debug, Clone)]
+pub struct Net {
+    shape: NetShape,
+    weights: Vec<f32>,
+    /// For each plane, the sum of the first layer's rows of its cells (`[planes, width]`).
+    plane_rows: Vec<f32>,
+    layers: Vec<Layer>,
+    policy: Layer,
+    value: Layer,
+}
+
+/// The activations of one row, reused from row to row and batch to batch.
+#[derive(Debug, Clone, Default)]
+pub struct Scratch {
+    front: Vec<f32>,
+    back: Vec<f32>,
+    relative: Vec<f32>,
+}
+
+impl Scratch {
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn fit(&mut self, net: &Net) {
+        let width = net.shape.widest();
+        if self.front.len() < width {
+            self.front.resize(width, 0.0);
+            self.back.resize(width, 0.0);
+        }
+        if self.relative.len() < net.shape.players {
+            self.relative.resize(net.shape.players, 0.0);
+        }
+    }
+}
+
+impl Net {
+    /// A net of `shape` with `weights` laid out as [`NetShape::tensors`] lists them. Refuses
+    /// a bad shape, a buffer of the wrong length and any weight that is not finite.
+    pub fn new(shape: NetShape, weights: Vec<f32>) -> Result<Self, Error> {
+        shape.check()?;
+        let expected = shape.num_weights();
+        if weights.len() != expected {
+            return Err(Error::InvalidParameter(format!(
+                "a net of this shape has {expected} weights, got {}",
+                weights.len()
+            )));
+        }
+        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+            return Err(Error::InvalidParameter(format!(
+                "the net's weight {i} is {}",
+                weights[i]
+            )));
+        }
+        let mut at = 0;
+        let mut take = |inputs: usize, outputs: usize| {
+            let layer = Layer {
+                weight: at,
+                bias: at + inputs * outputs,
+                inputs,
+                outputs,
+            };
+            at += inputs * outputs + outputs;
+            layer
+        };
+        let mut layers = Vec::with_capacity(shape.hidden.len());
+        let mut width = shape.inputs + shape.players;
+        for &h in &shape.hidden {
+            layers.push(take(width, h));
+            width = h;
+        }
+        // The policy head is stored a row per action (`[actions, width]`), the transpose of
+        // the other layers, so that one action's logit reads one contiguous row.
+        let policy = take(width, shape.actions);
+        let value = take(width, shape.players);
+        let first = layers[0];
+        let mut plane_rows = Vec::with_capacity(shape.inputs / shape.plane * first.outputs);
+        let mut sum = vec![0.0f64; first.outputs];
+        let observation_rows = first.weight..first.weight + shape.inputs * first.outputs;
+        for plane in weights[observation_rows].chunks_exact(shape.plane * first.outputs) {
+            sum.fill(0.0);
+            for row in plane.chunks_exact(first.outputs) {
+                for (s, &w) in sum.iter_mut().zip(row) {
+                    *s += f64::from(w);
+                }
+            }
+            plane_rows.extend(sum.iter().map(|&s| s as f32));
+        }
+        Ok(Net {
+            shape,
+            weights,
+            plane_rows,
+            layers,
+            policy,
+            value,
+        })
+    }
+
+    #[must_use]
+    pub fn shape(&self) -> &NetShape {
+        &self.shape
+    }
+
+    /// The flat weight buffer.
+    #[must_use]
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// Runs the hidden layers on one observation of `mover`; the last layer's activations
+    /// are left in `scratch.front[..last width]`.
+    fn trunk(&self, observation: &[f32], mover: usize, scratch: &mut Scratch) {
+        let first = self.layers[0];
+        let out = &mut scratch.front[..first.outputs];
+        out.copy_from_slice(&self.weights[first.bias..first.bias + first.outputs]);
+        let width = first.outputs;
+        let rows = &self.weights[first.weight..first.bias];
+        let plane = self.shape.plane;
+        let one_hot = self.shape.inputs + mover;
+        add(out, &rows[one_hot * width..(one_hot + 1) * width]);
+        // Mostly zeros: add the rows of the inputs that are not, and a plane that holds one
+        // value everywhere as its precomputed row.
+        for (p, cells) in observation.chunks_exact(plane).enumerate() {
+            let c = cells[0];
+            // Folds without an early exit, so that the compiler compares a vector at a time.
+            if cells.iter().fold(true, |same, &x| same & (x == c)) {
+                if c != 0.0 {
+                    axpy(out, c, &self.plane_rows[p * width..(p + 1) * width]);
+                }
+                continue;
+            }
+            for (k, block) in cells.chunks(SCAN_BLOCK).enumerate() {
+                if !block.iter().fold(false, |any, &x| any | (x != 0.0)) {
+                    continue;
+                }
+                let base = p * plane + k * SCAN_BLOCK;
+                for (i, &x) in block.iter().enumerate() {
+                    if x != 0.0 {
+                        let row = &rows[(base + i) * width..(base + i + 1) * width];
+                        if x == 1.0 {
+                            add(out, row);
+                        } else {
+                            axpy(out, x, row);
+                        }
+                    }
+                }
+            }
+        }
+        relu(out);
+        for layer in &self.layers[1..] {
+            let (input, out) = (&scratch.front[..layer.inputs], &mut scratch.back);
+            let out = &mut out[..layer.outputs];
+            out.copy_from_slice(&self.weights[layer.bias..layer.bias + layer.outputs]);
+            let rows = &self.weights[layer.weight..layer.bias];
+            // ReLU leaves about half the units at zero: skip their rows.
+            for (i, &x) in input.iter().enumerate() {
+                if x != 0.0 {
+                    axpy(out, x, &rows[i * layer.outputs..(i + 1) * layer.outputs]);
+                }
+            }
+            relu(out);
+            std::mem::swap(&mut scratch.front, &mut scratch.back);
+        }
+    }
+
+    /// The value head on the trunk's output: `relative[k]` for player `to_play + k`.
+    fn values(&self, hidden: &[f32], relative: &mut [f32]) {
+        let value = self.value;
+        relative.copy_from_slice(&self.weights[value.bias..value.bias + value.outputs]);
+        let rows = &self.weights[value.weight..value.bias];
+        for (i, &x) in hidden.iter().enumerate() {
+            if x != 0.0 {
+                axpy(
+                    relative,
+                    x,
+                    &rows[i * value.outputs..(i + 1) * value.outputs],
+                );
+            }
+        }
+        for v in relative.iter_mut() {
+            *v = v.tanh();
+        }
+    }
+
+    /// The logit of `action` from the trunk's output.
+    #[inline]
+    fn logit(&self, hidden: &[f32], action: usize) -> f32 {
+        let policy = self.policy;
+        let width = policy.inputs;
+        let row =
+            &self.weights[policy.weight + action * width..policy.weight + (action + 1) * width];
+        self.weights[policy.bias + action] + dot(hidden, row)
+    }
+
+    fn check_players(&self, n: usize, to_play: &[usize]) -> Result<(), Error> {
+        let players = self.shape.players;
+        if to_play.len() != n {
+            return Err(Error::InvalidParameter(format!(
+                "the net was given {} players to move for {n} rows",
+                to_play.len()
+            )));
+        }
+        if let Some(&p) = to_play.iter().find(|&&p| p >= players) {
+            return Err(Error::InvalidParameter(format!(
+                "player {p} to move in a net for {players} players"
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_batch(
+        &self,
+        n: usize,
+        observations: &[f32],
+        logits: &[f32],
+        values: &[f32],
+    ) -> Result<(), Error> {
+        let shape = &self.shape;
+        let wants = [
+            ("observations", observations.len(), n * shape.inputs),
+            ("logits", logits.len(), n * shape.actions),
+            ("values", values.len(), n * shape.players),
+        ];
+        for (name, got, want) in wants {
+            if got != want {
+                return Err(Error::InvalidParameter(format!(
+                    "the net's {name} buffer for {n} rows holds {got} floats, not {want}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates a batch of leaves for a search: writes the logit of every legal action
+    /// into `logits` (`leaves.len` rows of `actions`; the entries of illegal actions are
+    /// left as they were) and every player's value, in player order, into `values`
+    /// (`leaves.len` rows of `players`).
+    pub fn evaluate(
+        &self,
+        leaves: &Leaves<'_>,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> Result<(), Error> {
+        let Leaves {
+            len: n,
+            observations,
+            legal,
+            to_play,
+            listed,
+        } = *leaves;
+        self.check_batch(n, observations, logits, values)?;
+        let shape = &self.shape;
+        let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+        if legal.len() != n * actions {
+            return Err(Error::InvalidParameter(format!(
+                "the net's legal mask is for {} rows, not {n}",
+                legal.len() / actions.max(1),
+            )));
+        }
+        self.check_players(n, to_play)?;
+        if let Some((counts, listed)) = listed {
+            let total: usize = counts.iter().sum();
+            if counts.len() != n || total != listed.len() {
+                return Err(Error::InvalidParameter(format!(
+                    "the net's listed actions are for {} rows and {total} actions, not {n} and {}",
+                    counts.len(),
+                    listed.len()
+                )));
+            }
+            if let Some(&a) = listed.iter().find(|&&a| a >= actions) {
+                return Err(Error::InvalidParameter(format!(
+                    "action {a} listed for a net of {actions} actions"
+                )));
+            }
+        }
+        scratch.fit(self);
+        let last = self.layers[self.layers.len() - 1].outputs;
+        let mut at = 0;
+        for row in 0..n {
+            self.trunk(
+                &observations[row * inputs..(row + 1) * inputs],
+                to_play[row],
+                scratch,
+            );
+            let hidden = &scratch.front[..last];
+            let out = &mut logits[row * actions..(row + 1) * actions];
+            if let Some((counts, listed)) = listed {
+                for &action in &listed[at..at + counts[row]] {
+                    out[action] = self.logit(hidden, action);
+                }
+                at += counts[row];
+            } else {
+                // The mask is mostly false (a few dozen of thousands of actions): skip it
+                // a block at a time.
+                const BLOCK: usize = 32;
+                for (b, block) in legal[row * actions..(row + 1) * actions]
+                    .chunks(BLOCK)
+                    .enumerate()
+                {
+                    if block.iter().any(|&is| is) {
+                        for (i, _) in block.iter().enumerate().filter(|(_, &is)| is) {
+                            let action = b * BLOCK + i;
+                            out[action] = self.logit(hidden, action);
+                        }
+                    }
+                }
+            }
+            let relative = &mut scratch.relative[..players];
+            self.values(hidden, relative);
+            let out = &mut values[row * players..(row + 1) * players];
+            for (k, &v) in relative.iter().enumerate() {
+                out[(to_play[row] + k) % players] = v;
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole forward pass of `n` observations of the players `to_play`: every action's
+    /// logit into `logits` (`n` rows of `actions`) and the values relative to the mover into
+    /// `values` (`n` rows of `players`, value `k` for player `to_play + k`), as the net was
+    /// trained to give them.
+    pub fn forward_all(
+        &self,
+        n: usize,
+        observations: &[f32],
+        to_play: &[usize],
+        logits: &mut [f32],
+        values: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> Result<(), Error> {
+        self.check_batch(n, observations, logits, values)?;
+        let shape = &self.shape;
+        let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+        self.check_players(n, to_play)?;
+        scratch.fit(self);
+        let last = self.layers[self.layers.len() - 1].outputs;
+        for row in 0..n {
+            self.trunk(
+                &observations[row * inputs..(row + 1) * inputs],
+                to_play[row],
+                scratch,
+            );
+            let hidden = &scratch.front[..last];
+            for (action, out) in logits[row * actions..(row + 1) * actions]
+                .iter_mut()
+                .enumerate()
+            {
+                *out = self.logit(hidden, action);
+            }
+            self.values(hidden, &mut values[row * players..(row + 1) * players]);
+        }
+        Ok(())
+    }
+}
+
+/// The cells of a plane looked at together for a non-zero one: most blocks of a sparse
+/// plane are all zeros, and a block is checked in a few vector compares.
+const SCAN_BLOCK: usize = 16;
+
+/// `out += row`.
+#[inline]
+fn add(out: &mut [f32], row: &[f32]) {
+    for (o, &w) in out.iter_mut().zip(row) {
+        *o += w;
+    }
+}
+
+/// `out += x * row`.
+#[inline]
+fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
+    for (o, &w) in out.iter_mut().zip(row) {
+        *o += x * w;
+    }
+}
+
+fn relu(values: &mut [f32]) {
+    for v in values {
+        *v = v.max(0.0);
+    }
+}
+
+/// The dot product of two slices of equal length, summed in eight lanes so that the
+/// compiler can keep them in vector registers (a single running sum cannot be reordered).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    const LANES: usize = 8;
+    let mut lanes = [0.0f32; LANES];
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (a_rest, b_rest) = (a_chunks.remainder(), b_chunks.remainder());
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for k in 0..LANES {
+            lanes[k] += x[k] * y[k];
+        }
+    }
+    let mut sum: f32 = lanes.iter().sum();
+    for (x, y) in a_rest.iter().zip(b_rest) {
+        sum += x * y;
+    }
+    sum
+}
+
+/// A [`Net`] as the evaluator of the engine's batched searches: the net shared, the scratch
+/// space its own, so that each thread of a search split over threads evaluates with a clone.
+#[derive(Debug, Clone)]
+pub struct NetEvaluator {
+    net: Arc<Net>,
+    scratch: Scratch,
+}
+
+impl NetEvaluator {
+    #[must_use]
+    pub fn new(net: Arc<Net>) -> Self {
+        NetEvaluator {
+            net,
+            scratch: Scratch::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+}
+
+impl LeafEvaluator for NetEvaluator {
+    fn evaluate(
+        &mut self,
+        leaves: &mut LeafBatch<'_>,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<ValueLayout, Error> {
+        let shape = self.net.shape();
+        let inputs: usize = leaves.observation_shape.iter().product();
+        if (inputs, leaves.num_actions, leaves.num_players)
+            != (shape.inputs, shape.actions, shape.players)
+        {
+            return Err(Error::Evaluator(format!(
+                "the net is for {} inputs, {} actions and {} players, and the search has {inputs}, \
+                 {} and {}",
+                shape.inputs, shape.actions, shape.players, leaves.num_actions, leaves.num_players
+            )));
+        }
+        let batch = Leaves {
+            len: leaves.len,
+            observations: &leaves.observations,
+            legal: &leaves.legal,
+            to_play: leaves.to_play,
+            listed: Some((leaves.move_counts, leaves.first_actions)),
+        };
+        self.net
+            .evaluate(&batch, logits, values, &mut self.scratch)?;
+        Ok(ValueLayout::PerPlayer)
+    }
+}

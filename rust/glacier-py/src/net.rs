@@ -1,0 +1,171 @@
+//! Nets evaluated in the engine, for Python (`glacier.learn`): `NativeNet` holds a core
+//! [`Net`] for one game. The searches take it as an evaluator and run it in Rust with the
+//! GIL released (search.rs); calling it from Python evaluates a batch the same way.
+
+use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
+use glacier_core::net::{Net, NetShape, Scratch};
+use glacier_core::{with_game, ActionEncoding, Game, Observation};
+use numpy::{
+    IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArrayDyn,
+    PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::sync::Arc;
+
+/// A policy-value net for one game, evaluated by the engine (the base class of
+/// `glacier.learn.Net`, which checks a net file against its game before making one).
+#[pyclass(module = "glacier._native", frozen, subclass)]
+pub struct NativeNet {
+    pub(crate) net: Arc<Net>,
+    pub(crate) game: &'static str,
+}
+
+impl std::fmt::Debug for NativeNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NativeNet({}, {:?})", self.game, self.net.shape())
+    }
+}
+
+/// A batch's logits and values, as numpy arrays.
+type LogitsAndValues<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
+
+/// The registry's name of `game` with its observation shape and action count.
+fn game_shape(game: &str) -> PyResult<(&'static str, &'static [usize], usize)> {
+    with_game!(game, G => {
+        Ok((G::NAME, G::OBSERVATION_SHAPE, G::NUM_DISTINCT_ACTIONS))
+    }, _ => Err(unknown_game(game)))
+}
+
+#[pymethods]
+impl NativeNet {
+    /// A net for `game` of these layer sizes, with `weights` laid out as the net file's
+    /// tensors are listed (docs/learning.md). Ignores further arguments, which a subclass's
+    /// `__init__` takes.
+    #[new]
+    #[pyo3(signature = (game, observation_shape, hidden, num_actions, num_players, weights, *_args, **_kwargs))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        observation_shape: Vec<usize>,
+        hidden: Vec<usize>,
+        num_actions: usize,
+        num_players: usize,
+        weights: PyReadonlyArray1<'_, f32>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let (name, shape, actions) = game_shape(game)?;
+        if observation_shape != shape || num_actions != actions {
+            return Err(InvalidParameterError::new_err(format!(
+                "a net for {name} takes observations of shape {shape:?} and gives {actions} \
+                 logits, not {observation_shape:?} and {num_actions}"
+            )));
+        }
+        if !(1..=glacier_core::search::MAX_PLAYERS).contains(&num_players) {
+            return Err(InvalidParameterError::new_err(format!(
+                "a net has 1 to {} players, got {num_players}",
+                glacier_core::search::MAX_PLAYERS
+            )));
+        }
+        let inputs: usize = shape.iter().product();
+        let plane = shape[1..].iter().product::<usize>().max(1);
+        let net_shape = NetShape {
+            inputs,
+            plane: if shape.len() > 1 { plane } else { inputs },
+            hidden,
+            actions,
+            players: num_players,
+        };
+        let weights = weights.as_slice()?.to_vec();
+        let net = py
+            .detach(|| Net::new(net_shape, weights))
+            .map_err(to_py_err)?;
+        Ok(NativeNet {
+            net: Arc::new(net),
+            game: name,
+        })
+    }
+
+    /// The game the net is for.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// Evaluates a batch: `observations` `[B, *observation_shape]` float32, `legal`
+    /// `[B, num_actions]` bool (unused: every logit is computed), `to_play` `[B]` the
+    /// players to move. Returns `(logits [B, num_actions], values [B, num_players])`, the
+    /// values in player order.
+    #[pyo3(signature = (observations, legal, to_play))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        observations: PyReadonlyArrayDyn<'py, f32>,
+        legal: &Bound<'py, PyAny>,
+        to_play: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<LogitsAndValues<'py>> {
+        let _ = legal;
+        let shape = self.net.shape();
+        let dims = observations.shape();
+        let n = dims.first().copied().unwrap_or(0);
+        let inputs: usize = dims.iter().skip(1).product();
+        if dims.len() < 2 || inputs != shape.inputs {
+            return Err(InvalidParameterError::new_err(format!(
+                "the net takes observations of {} floats each, got shape {:?}",
+                shape.inputs,
+                observations.shape()
+            )));
+        }
+        let movers = to_play.as_slice()?;
+        if movers.len() != n {
+            return Err(InvalidParameterError::new_err(format!(
+                "to_play has {} entries for {n} observations",
+                movers.len()
+            )));
+        }
+        let players = shape.players;
+        if let Some(&p) = movers.iter().find(|&&p| p < 0 || p as usize >= players) {
+            return Err(InvalidParameterError::new_err(format!(
+                "player {p} to move in a net for {players} players"
+            )));
+        }
+        let observations = observations.as_slice()?;
+        let movers: Vec<usize> = movers.iter().map(|&p| p as usize).collect();
+        let (logits, values) = py
+            .detach(|| {
+                let mut logits = vec![0.0f32; n * shape.actions];
+                let mut relative = vec![0.0f32; n * players];
+                let mut scratch = Scratch::new();
+                self.net
+                    .forward_all(
+                        n,
+                        observations,
+                        &movers,
+                        &mut logits,
+                        &mut relative,
+                        &mut scratch,
+                    )
+                    .map(|()| {
+                        let mut values = vec![0.0f32; n * players];
+                        for (row, &mover) in movers.iter().enumerate() {
+                            for k in 0..players {
+                                values[row * players + (mover + k) % players] =
+                                    relative[row * players + k];
+                            }
+                        }
+                        (logits, values)
+                    })
+            })
+            .map_err(to_py_err)?;
+        Ok((
+            logits.into_pyarray(py).reshape([n, shape.actions])?,
+            values.into_pyarray(py).reshape([n, players])?,
+        ))
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeNet>()
+}

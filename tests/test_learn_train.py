@@ -1,0 +1,123 @@
+"""The trainer (JAX + optax) and the replay buffer, on positions of real games."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import glacier
+from glacier import learn
+from glacier.errors import InvalidNetError
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+
+#: Games picked by what they are, not by name: the smallest observations first, and a game
+#: of several player counts.
+BY_SIZE = sorted(glacier.GAMES, key=lambda g: math.prod(glacier.observation_shape(g)))
+SMALL, OTHER = BY_SIZE[0], BY_SIZE[1]
+MULTI = next(g for g in glacier.GAMES if len(glacier.game_spec(g).seats) > 1)
+
+
+def positions(game: str, count: int, seed: int = 0, **params: object) -> dict[str, np.ndarray]:
+    """Rows shaped like self-play shards, from random games: policy targets one-hot on the
+    first legal action, returns those of the game's end."""
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list[object]] = {k: [] for k in learn.AZ_COLUMNS}
+    index = 0
+    while len(rows["game"]) < count:
+        state = glacier.new_game(game, **params)
+        first = len(rows["game"])
+        while not state.is_terminal() and len(rows["game"]) < count:
+            mask = state.legal_action_mask()
+            policy = np.zeros(len(mask), np.float32)
+            policy[int(np.flatnonzero(mask)[0])] = 1.0
+            rows["game"].append(index)
+            rows["ply"].append(len(state.moves))
+            rows["player"].append(state.current_player)
+            rows["observation"].append(state.observation())
+            rows["legal_count"].append(int(mask.sum()))
+            rows["legal_mask"].append(mask)
+            rows["action"].append(0)
+            rows["policy"].append(policy)
+            rows["root_values"].append([0.0] * state.num_players)
+            rows["searched"].append(True)
+            moves = state.legal_moves()
+            state.play(moves[int(rng.integers(len(moves)))])
+        returns = state.returns() if state.is_terminal() else [0.0] * state.num_players
+        rows["returns"].extend([returns] * (len(rows["game"]) - first))
+        index += 1
+    return {k: np.asarray(v) for k, v in rows.items()}
+
+
+def test_value_targets_are_relative_to_the_mover() -> None:
+    returns = np.asarray([[1.0, -0.5, -0.5], [1.0, -0.5, -0.5], [0.0, 1.0, -1.0]])
+    player = np.asarray([0, 1, 2])
+    targets = learn.value_targets(returns, player)
+    assert targets.tolist() == [[1.0, -0.5, -0.5], [-0.5, -0.5, 1.0], [-1.0, 0.0, 1.0]]
+    mixed = learn.value_targets(returns, player, root_values=np.zeros((3, 3)), mix=0.5)
+    assert mixed.tolist() == (targets / 2).tolist()
+
+
+def test_the_buffer_keeps_the_newest_positions() -> None:
+    spec = learn.spec_for(SMALL, (8,))
+    buffer = learn.ReplayBuffer(spec, capacity=50)
+    data = positions(SMALL, 80)
+    assert buffer.add(data) == 50  # the 30 oldest do not fit
+    assert len(buffer) == 50
+    newest = data["observation"][-50:].reshape(50, -1)
+    kept = {row.tobytes() for row in buffer.observation}
+    assert all(row.tobytes() in kept for row in newest)
+    batch = buffer.sample(32, np.random.default_rng(0))
+    assert batch["observation"].shape == (32, spec.inputs)
+    assert batch["policy"].shape == (32, spec.num_actions)
+    assert np.allclose(batch["policy"].sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize(("game", "params"), [(OTHER, {}), (MULTI, {"players": 3})])
+def test_the_loss_falls_and_the_jax_net_is_the_saved_net(tmp_path: Path, game: str, params: dict[str, int]) -> None:
+    spec = learn.spec_for(game, (32, 16), **params)
+    buffer = learn.ReplayBuffer(spec, capacity=400)
+    buffer.add(positions(game, 400, **params))
+    trainer = learn.Trainer(spec, seed=1, learning_rate=3e-3)
+    stats = trainer.fit(buffer, 150, 64, np.random.default_rng(0))
+    assert stats.steps == 150
+    assert stats.loss_last < 0.7 * stats.loss_first
+    net = trainer.net({"steps": trainer.steps})
+    learn.save(tmp_path / "net.safetensors", net)
+    loaded = learn.load(tmp_path / "net.safetensors")
+    from glacier.learn import model
+
+    batch = buffer.sample(16, np.random.default_rng(1))
+    jax_logits, jax_values = model.forward(trainer.params, batch["observation"], batch["to_play"])
+    logits, values = loaded.forward(batch["observation"], batch["to_play"])
+    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-5)
+    assert np.allclose(values, np.asarray(jax_values), atol=1e-5)
+
+
+def test_the_optimizer_state_resumes(tmp_path: Path) -> None:
+    spec = learn.spec_for(SMALL, (16,))
+    buffer = learn.ReplayBuffer(spec, capacity=200)
+    buffer.add(positions(SMALL, 200))
+    one = learn.Trainer(spec, seed=3)
+    one.fit(buffer, 20, 32, np.random.default_rng(0))
+    one.save_state(tmp_path / "optimizer.npz")
+    net = one.net()
+    # The same 20 more steps, from the saved state, give the same parameters.
+    two = learn.Trainer(spec, net=net)
+    two.load_state(tmp_path / "optimizer.npz")
+    assert two.steps == 20
+    one.fit(buffer, 20, 32, np.random.default_rng(5))
+    two.fit(buffer, 20, 32, np.random.default_rng(5))
+    for name, value in one.net().tensors.items():
+        assert np.allclose(value, two.net().tensors[name], atol=1e-6)
+    other = learn.Trainer(learn.spec_for(SMALL, (8,)))
+    with pytest.raises(InvalidNetError, match="another shape"):
+        other.load_state(tmp_path / "optimizer.npz")
+    (tmp_path / "broken.npz").write_bytes(b"not an npz")
+    with pytest.raises(InvalidNetError, match="cannot read"):
+        two.load_state(tmp_path / "broken.npz")
