@@ -199,10 +199,6 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert hidden.exit_code == 2 and "--hidden" in hidden.output
 
 
-# Ray starts its processes by fork and exec; JAX, imported by the trainer in this process,
-# warns at any fork, though nothing runs between the two.
-@pytest.mark.filterwarnings("ignore:os.fork:RuntimeWarning")
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_selfplay_on_ray_writes_the_same_shards(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     spec = learn.spec_for(OTHER, (8,), max_plies=20)
