@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from typing import Any
 
@@ -67,15 +68,20 @@ def search_rate(game: str, evaluator: Any, simulations: int) -> float:
     return done / spent
 
 
-def inference(games: list[str], simulations: int) -> None:
-    print("MCTS on one thread, simulations per second (4 positions each)")
+def inference(games: list[str], simulations: int, rounds: int = 7) -> None:
+    print(f"MCTS on one thread, simulations per second (4 positions each; median of {rounds} rounds in turn)")
     for game in games:
         net = net_for(game)
-        heuristic = search_rate(game, "heuristic", simulations)
-        with_net = search_rate(game, net, simulations)
+        heuristic, with_net = [], []
+        # The two searches take turns, so that a change in the machine's load hits both.
+        for _ in range(rounds):
+            heuristic.append(search_rate(game, "heuristic", simulations))
+            with_net.append(search_rate(game, net, simulations))
+        ratios = sorted(n / h for n, h in zip(with_net, heuristic))
         print(
-            f"  {game}: net {list(net.spec.hidden)} {with_net:,.0f}, heuristic {heuristic:,.0f}, "
-            f"ratio {with_net / heuristic:.2f}",
+            f"  {game}: net {list(net.spec.hidden)} {statistics.median(with_net):,.0f}, "
+            f"heuristic {statistics.median(heuristic):,.0f}, ratio {statistics.median(ratios):.2f} "
+            f"(rounds {ratios[0]:.2f} to {ratios[-1]:.2f})",
             flush=True,
         )
 
