@@ -31,6 +31,12 @@ def test_glacier_ships_nets_within_the_size_limit() -> None:
     assert sum(p.stat().st_size for p in SHIPPED) < 10 * 2**20
 
 
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_every_game_ships_a_net_for_its_default_parameters(game: str) -> None:
+    assert learn.baseline_path(game).exists(), f"no net shipped for {game}"
+    assert learn.baseline(game).game == game
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_each_shipped_net_is_the_baseline_of_its_game(path: Path) -> None:
     net = learn.load(path)
