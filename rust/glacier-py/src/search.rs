@@ -42,6 +42,20 @@ fn run_search<T: Send>(
     })?
 }
 
+/// The roots of a batched search: each state read, none of them over (the error names the
+/// first that is).
+fn read_roots<G: FullGame>(states: &[Bound<'_, PyAny>]) -> PyResult<Vec<G>> {
+    let mut roots = Vec::with_capacity(states.len());
+    for (i, state) in states.iter().enumerate() {
+        let root: G = read_state(state)?;
+        if root.is_terminal() {
+            return Err(to_py_err(game_over(G::NAME, Some(i))));
+        }
+        roots.push(root);
+    }
+    Ok(roots)
+}
+
 /// The engine state of `G` that a Python state stands for: a native state's own, or one
 /// read from the text of anything else with `game`, `params` and `text()` (a reference
 /// state).
@@ -204,14 +218,7 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
         temperature: f32,
         batch_size: usize,
     ) -> PyResult<Vec<SearchReport>> {
-        let mut roots = Vec::with_capacity(states.len());
-        for (i, state) in states.iter().enumerate() {
-            let root: G = read_state(state)?;
-            if root.is_terminal() {
-                return Err(to_py_err(game_over(G::NAME, Some(i))));
-            }
-            roots.push(root);
-        }
+        let roots: Vec<G> = read_roots(states)?;
         let outcome = run_search(py, |interrupt| {
             Searcher::search_batch(
                 self,
@@ -238,14 +245,7 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
         temperature: f32,
         batch_size: usize,
     ) -> PyResult<Vec<SearchReport>> {
-        let mut roots = Vec::with_capacity(states.len());
-        for (i, state) in states.iter().enumerate() {
-            let root: G = read_state(state)?;
-            if root.is_terminal() {
-                return Err(to_py_err(game_over(G::NAME, Some(i))));
-            }
-            roots.push(root);
-        }
+        let roots: Vec<G> = read_roots(states)?;
         run_search(py, |interrupt| {
             Searcher::search_batch_split(
                 self,
