@@ -167,6 +167,9 @@ pub struct Net {
     layers: Vec<Layer>,
     policy: Layer,
     value: Layer,
+    /// The value head's weights a row per player (`[players, width]`, the transpose of
+    /// `value.weight`), so that each value is one dot product.
+    value_rows: Vec<f32>,
 }
 
 /// The activations of one row, reused from row to row and batch to batch.
@@ -247,6 +250,10 @@ impl Net {
             }
             plane_rows.extend(sum.iter().map(|&s| s as f32));
         }
+        let value_weights = &weights[value.weight..value.bias];
+        let value_rows = (0..value.outputs)
+            .flat_map(|p| (0..value.inputs).map(move |i| value_weights[i * value.outputs + p]))
+            .collect();
         Ok(Net {
             shape,
             weights,
@@ -254,6 +261,7 @@ impl Net {
             layers,
             policy,
             value,
+            value_rows,
         })
     }
 
@@ -327,19 +335,10 @@ impl Net {
     /// The value head on the trunk's output: `relative[k]` for player `to_play + k`.
     fn values(&self, hidden: &[f32], relative: &mut [f32]) {
         let value = self.value;
-        relative.copy_from_slice(&self.weights[value.bias..value.bias + value.outputs]);
-        let rows = &self.weights[value.weight..value.bias];
-        for (i, &x) in hidden.iter().enumerate() {
-            if x != 0.0 {
-                axpy(
-                    relative,
-                    x,
-                    &rows[i * value.outputs..(i + 1) * value.outputs],
-                );
-            }
-        }
-        for v in relative.iter_mut() {
-            *v = v.tanh();
+        let width = value.inputs;
+        for (p, v) in relative.iter_mut().enumerate() {
+            let row = &self.value_rows[p * width..(p + 1) * width];
+            *v = (self.weights[value.bias + p] + dot(hidden, row)).tanh();
         }
     }
 
