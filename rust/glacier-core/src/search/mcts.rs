@@ -514,6 +514,25 @@ impl<G: Game> Tree<G> {
         true
     }
 
+    /// Keeps only the subtree of the root's move `mv`, whose state (the root with `mv`
+    /// played) becomes the new root: [`Tree::advance`] for a caller that knows the move
+    /// played. Returns whether that move had a node; the tree is unchanged if not.
+    pub fn descend(&mut self, mv: G::Move) -> bool {
+        if self.nodes[0].status != Status::Expanded {
+            return false;
+        }
+        let child = self.edges[self.edge_range(0)]
+            .iter()
+            .find(|e| e.mv == mv)
+            .map_or(NONE, |e| e.child);
+        if child == NONE {
+            return false;
+        }
+        self.keep_subtree(child);
+        self.renew_noise();
+        true
+    }
+
     /// Rebuilds the arenas with only the subtree below `root` (breadth first).
     fn keep_subtree(&mut self, root: u32) {
         let mut nodes = Vec::new();

@@ -15,6 +15,8 @@
 //! - [`searcher`]: a searcher that keeps its trees between searches (tree reuse), seeds
 //!   the trees it makes, runs a search on its threads while the caller's thread watches
 //!   for an interrupt, and reports the visits of every move and of every first action.
+//! - [`selfplay`]: AlphaZero-style self-play, many games at once on kept trees, every
+//!   action recorded with the search's targets (the rows `glacier train` learns from).
 //! - [`options`]: the options of a searcher in one list, with their defaults and bounds.
 //! - [`evaluate`]: the leaf evaluations done inside the engine: random rollouts (cut after
 //!   a number of plies and scored by the heuristic, if asked) and the heuristic itself.
@@ -33,6 +35,7 @@ pub(crate) mod forced_win;
 pub mod mcts;
 pub mod options;
 pub mod searcher;
+pub mod selfplay;
 
 use crate::rng::SplitMix64;
 use crate::{Game, Outcome};

@@ -1,0 +1,328 @@
+//! AlphaZero-style self-play in the engine: many games played at once, every move chosen by
+//! MCTS on one tree per game (kept from move to move), every action recorded with the
+//! search's targets.
+//!
+//! [`play_games`] plays the games; the caller says how a round of searches runs (its
+//! `search_round` closure): leaves batched across the trees for an outside evaluator
+//! ([`super::batch::run_batch_split`], [`super::batch::run_batch`]) or the engine's own
+//! evaluation ([`engine_round`]). Each game draws from its own random stream (the seeds of
+//! its trees, the moves it picks), so a game depends only on the run's seed and its number:
+//! not on the games played beside it, nor on the threads.
+
+use super::batch::first_action;
+use super::evaluate::LeafEvaluation;
+use super::mcts::{choose, search, MctsConfig, Tree};
+use super::searcher::SearchError;
+use super::{Budget, Heuristic};
+use crate::actions::{chosen_actions, PartialMove, Taken};
+use crate::interrupt::Interrupt;
+use crate::rng::SplitMix64;
+use crate::{Error, FullGame};
+use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
+
+/// How self-play picks its moves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SelfPlayConfig {
+    /// Simulations per move.
+    pub simulations: u64,
+    /// The temperature of the moves drawn at the start of a game: a move is drawn with
+    /// probability proportional to `visits^(1/temperature)` (0: the most visited).
+    pub temperature: f32,
+    /// Moves at the start of each game drawn with `temperature`; then the most visited.
+    pub temperature_moves: u64,
+    /// Stop a game after this many moves (its rows then get zero returns).
+    pub max_moves: Option<u64>,
+    /// Games played at once (the trees of a round of searches).
+    pub concurrent: usize,
+}
+
+impl SelfPlayConfig {
+    fn check(&self) -> Result<(), Error> {
+        if self.simulations == 0 || self.concurrent == 0 {
+            return Err(Error::InvalidParameter(
+                "self-play needs at least one simulation and one game at a time".to_string(),
+            ));
+        }
+        if !(self.temperature.is_finite() && self.temperature >= 0.0) {
+            return Err(Error::InvalidParameter(format!(
+                "temperature must be a finite number >= 0, got {}",
+                self.temperature
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The rows of self-play, one per action played, column after column (the columns of
+/// `glacier.learn.AZ_COLUMNS`); an array column holds its rows one after another.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SelfPlayRows {
+    /// The game's number in the run.
+    pub game: Vec<i64>,
+    /// Whole moves made before this action.
+    pub ply: Vec<u32>,
+    /// The player to move.
+    pub player: Vec<i32>,
+    /// The observation from the mover's point of view (the game's `OBSERVATION_SHAPE`).
+    pub observation: Vec<f32>,
+    pub legal_count: Vec<u32>,
+    /// The legal actions (`NUM_DISTINCT_ACTIONS` a row).
+    pub legal_mask: Vec<bool>,
+    /// The action taken: replaying a game's actions replays the game.
+    pub action: Vec<i64>,
+    /// The game's final returns (a row of one value per player).
+    pub returns: Vec<f64>,
+    /// The search's visits summed per first action, summing to 1, at a move's first
+    /// action; one-hot on the action at its later ones.
+    pub policy: Vec<f32>,
+    /// The search root's mean value for every player.
+    pub root_values: Vec<f32>,
+    /// Whether a search chose the move here (a move's first action).
+    pub searched: Vec<bool>,
+}
+
+impl SelfPlayRows {
+    /// The number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.game.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.game.is_empty()
+    }
+
+    fn append(&mut self, other: &mut SelfPlayRows) {
+        self.game.append(&mut other.game);
+        self.ply.append(&mut other.ply);
+        self.player.append(&mut other.player);
+        self.observation.append(&mut other.observation);
+        self.legal_count.append(&mut other.legal_count);
+        self.legal_mask.append(&mut other.legal_mask);
+        self.action.append(&mut other.action);
+        self.returns.append(&mut other.returns);
+        self.policy.append(&mut other.policy);
+        self.root_values.append(&mut other.root_values);
+        self.searched.append(&mut other.searched);
+    }
+}
+
+/// One game being played, with its rows so far.
+struct Playing<G: FullGame> {
+    index: u64,
+    state: G,
+    rng: SplitMix64,
+    moves: u64,
+    rows: SelfPlayRows,
+}
+
+impl<G: FullGame> Playing<G> {
+    /// Game `index` of a run seeded `seed`, from `start`, with its first tree.
+    fn new(index: u64, start: &G, seed: u64) -> Result<(Self, Tree<G>), Error> {
+        let mut rng = SplitMix64::stream(seed, index);
+        let tree = Tree::new(start.clone(), rng.next_u64())?;
+        let game = Playing {
+            index,
+            state: start.clone(),
+            rng,
+            moves: 0,
+            rows: SelfPlayRows::default(),
+        };
+        Ok((game, tree))
+    }
+
+    /// Records the actions of `mv` (the search's move) and plays it. `policy` is the
+    /// search's policy over actions, `values` its root values.
+    fn play(&mut self, mv: G::Move, policy: &[f32], values: &[f32]) -> Result<(), Error> {
+        let (state, rows) = (&self.state, &mut self.rows);
+        let mover = state.current_player();
+        let actions = G::NUM_DISTINCT_ACTIONS;
+        let obs_size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let mut partial = PartialMove::new();
+        let mut completed = None;
+        for (k, action) in chosen_actions(state, mv).iter().enumerate() {
+            rows.game.push(self.index as i64);
+            rows.ply.push(u32::try_from(self.moves).unwrap_or(u32::MAX));
+            rows.player.push(mover as i32);
+            let at = rows.observation.len();
+            rows.observation.resize(at + obs_size, 0.0);
+            partial.observe(state, mover, &mut rows.observation[at..]);
+            let at = rows.legal_mask.len();
+            rows.legal_mask.resize(at + actions, false);
+            partial.write_mask(state, &mut rows.legal_mask[at..]);
+            let legal = rows.legal_mask[at..].iter().filter(|&&b| b).count();
+            rows.legal_count.push(legal as u32);
+            rows.action.push(action as i64);
+            if k == 0 {
+                rows.policy.extend_from_slice(policy);
+            } else {
+                let at = rows.policy.len();
+                rows.policy.resize(at + actions, 0.0);
+                rows.policy[at + action] = 1.0;
+            }
+            rows.root_values.extend_from_slice(values);
+            rows.searched.push(k == 0);
+            completed = match partial.take(state, action) {
+                Some(Taken::Move(done)) => Some(done),
+                Some(Taken::Continues) => None,
+                None => None,
+            };
+        }
+        if completed != Some(mv) {
+            return Err(Error::Evaluator(format!(
+                "internal error: the actions of a {} move did not make it",
+                G::NAME
+            )));
+        }
+        self.state.play_unchecked(mv);
+        self.moves += 1;
+        Ok(())
+    }
+
+    /// Gives every row of the game its final `returns`.
+    fn finish(&mut self, returns: &[f64]) {
+        for _ in 0..self.rows.len() {
+            self.rows.returns.extend_from_slice(returns);
+        }
+    }
+}
+
+/// The search's visits summed per first action over `root`'s moves, normalised to sum to
+/// 1 (all zero when nothing was visited), into `policy` (one entry per action).
+fn action_policy<G: FullGame>(root: &G, moves: &[(G::Move, u64)], policy: &mut [f32]) {
+    policy.fill(0.0);
+    let mut total = 0u64;
+    for &(mv, visits) in moves {
+        policy[first_action(root, mv)] += visits as f32;
+        total += visits;
+    }
+    if total > 0 {
+        let scale = 1.0 / total as f32;
+        for p in policy.iter_mut() {
+            *p *= scale;
+        }
+    }
+}
+
+/// Plays games `games` of a self-play run seeded `seed` from `start`, `config.concurrent`
+/// at a time, and returns their rows, game after game in number order. Each round,
+/// `search_round` runs `config.simulations` simulations in every tree (one per game being
+/// played); then each game picks its move from its tree's root (drawn by visits for its
+/// first `config.temperature_moves` moves, then the most visited), records it and plays
+/// it, and its tree moves on to the move's subtree. A finished game makes room for the
+/// next. `on_round(n)` is called after each round with the number of moves made; an error
+/// from it ends the run. Stops, with [`SearchError::Stopped`], when `interrupt` says stop.
+pub fn play_games<G, S, R>(
+    start: &G,
+    games: Range<u64>,
+    seed: u64,
+    config: &SelfPlayConfig,
+    mut search_round: S,
+    interrupt: &Interrupt<'_>,
+    mut on_round: R,
+) -> Result<SelfPlayRows, SearchError>
+where
+    G: FullGame + Heuristic,
+    S: FnMut(&mut [Tree<G>]) -> Result<(), SearchError>,
+    R: FnMut(usize) -> Result<(), Error>,
+{
+    config.check()?;
+    if start.is_terminal() {
+        return Err(
+            Error::GameOver(format!("no move to play: the {} game is over", G::NAME)).into(),
+        );
+    }
+    let players = start.num_players();
+    let mut waiting = games.clone();
+    let mut playing = Vec::new();
+    let mut trees = Vec::new();
+    while playing.len() < config.concurrent {
+        let Some(index) = waiting.next() else { break };
+        let (game, tree) = Playing::new(index, start, seed)?;
+        playing.push(game);
+        trees.push(tree);
+    }
+    let mut finished: Vec<Playing<G>> = Vec::new();
+    let mut policy = vec![0.0f32; G::NUM_DISTINCT_ACTIONS];
+    let mut moves = Vec::new();
+    while !playing.is_empty() {
+        search_round(&mut trees)?;
+        interrupt.result(()).map_err(SearchError::Stopped)?;
+        let made = playing.len();
+        let mut i = 0;
+        while i < playing.len() {
+            let (game, tree) = (&mut playing[i], &mut trees[i]);
+            let stats = tree.root_stats();
+            let temperature = if game.moves < config.temperature_moves {
+                config.temperature
+            } else {
+                0.0
+            };
+            let mover = game.state.current_player();
+            let mv = choose(&stats, mover, temperature, &mut game.rng)
+                .ok_or_else(|| Error::GameOver("the search found no move".to_string()))?;
+            moves.clear();
+            moves.extend(stats.moves.iter().map(|m| (m.mv, m.visits)));
+            action_policy(&game.state, &moves, &mut policy);
+            game.play(mv, &policy, &stats.values[..players])?;
+            let over = game.state.is_terminal();
+            if over || config.max_moves.is_some_and(|most| game.moves >= most) {
+                let returns = if over {
+                    game.state.outcome().returns(players)
+                } else {
+                    vec![0.0; players]
+                };
+                game.finish(&returns);
+                if let Some(index) = waiting.next() {
+                    let (fresh, tree) = Playing::new(index, start, seed)?;
+                    finished.push(std::mem::replace(&mut playing[i], fresh));
+                    trees[i] = tree;
+                    i += 1;
+                } else {
+                    finished.push(playing.remove(i));
+                    trees.remove(i);
+                }
+                continue;
+            }
+            if !tree.descend(mv) {
+                *tree = Tree::new(game.state.clone(), game.rng.next_u64())?;
+            }
+            i += 1;
+        }
+        on_round(made)?;
+    }
+    finished.sort_by_key(|g| g.index);
+    let mut out = SelfPlayRows::default();
+    for game in &mut finished {
+        out.append(&mut game.rows);
+    }
+    Ok(out)
+}
+
+/// A round of self-play's searches with the engine's own `evaluation`: every tree searched
+/// apart, `simulations` each, on up to `threads` threads (each tree from its own random
+/// stream, so the result does not depend on the thread count), until `interrupt` says
+/// stop.
+pub fn engine_round<G: Heuristic>(
+    trees: &mut [Tree<G>],
+    config: &MctsConfig,
+    evaluation: LeafEvaluation,
+    simulations: u64,
+    threads: usize,
+    interrupt: &Interrupt<'_>,
+) -> Result<(), SearchError> {
+    let cells: Vec<Mutex<&mut Tree<G>>> = trees.iter_mut().map(Mutex::new).collect();
+    let budget = Budget {
+        limit: Some(simulations),
+        deadline: None,
+        stop: interrupt.flag(),
+    };
+    crate::threads::run_tasks_until(cells.len(), threads, interrupt, |i, _| {
+        let mut tree = cells[i].lock().unwrap_or_else(PoisonError::into_inner);
+        search(&mut tree, config, evaluation, &budget);
+    })
+    .map_err(SearchError::Stopped)?;
+    Ok(())
+}
