@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import glacier
 from glacier import distributed, learn
 from glacier.cli import main
-from glacier.errors import InvalidNetError, InvalidParameterError
+from glacier.errors import EvaluatorError, InvalidNetError, InvalidParameterError
 
 pytest.importorskip("jax")
 pytest.importorskip("optax")
@@ -130,6 +130,43 @@ def test_a_warm_start_plays_its_first_iterations_as_the_games_computer_player(tm
     assert np.allclose(data["policy"][ours], expected["policy"])
     with pytest.raises(InvalidParameterError, match="warm_start"):
         learn.train(tiny(SMALL, {}, warm_start=-1), tmp_path / "bad", iterations=1)
+
+
+def test_a_selfplay_game_depends_on_its_number_alone() -> None:
+    params = {"max_plies": 40}
+    net = learn.baseline(SMALL)
+    settings = learn.SelfPlaySettings(simulations=12, leaves_per_tree=2)
+    rounds: list[int] = []
+    run = learn.play_games(SMALL, params, 2, 8, 5, net, settings, concurrent=3, on_move=rounds.append)
+    assert sorted(set(run["game"].tolist())) == list(range(2, 8))
+    assert sum(rounds) == int(run["searched"].sum()) and max(rounds) == 3
+    # Other company, other threads: the same games.
+    wider = learn.play_games(SMALL, params, 2, 8, 5, net, settings, concurrent=6, threads=2)
+    assert all(np.array_equal(run[c], wider[c]) for c in learn.AZ_COLUMNS)
+    alone = learn.play_games(SMALL, params, 4, 5, 5, net, settings)
+    assert np.array_equal(alone["action"], run["action"][run["game"] == 4])
+
+    # The same net called from Python: the same games.
+    def in_python(observations: np.ndarray, legal: np.ndarray, to_play: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return net(observations, legal, to_play)  # type: ignore[no-any-return]
+
+    called = learn.play_games(SMALL, params, 2, 8, 5, in_python, settings, concurrent=3)
+    assert all(np.array_equal(run[c], called[c]) for c in learn.AZ_COLUMNS)
+
+    # An evaluator's exception is an EvaluatorError; a progress callback's comes as it is.
+    def failing(observations: np.ndarray, legal: np.ndarray) -> None:
+        raise ZeroDivisionError("the evaluator failed")
+
+    with pytest.raises(EvaluatorError, match="ZeroDivisionError: the evaluator failed"):
+        learn.play_games(SMALL, params, 0, 2, 5, failing, settings)
+
+    def stop(moves: int) -> None:
+        raise LookupError("enough")
+
+    with pytest.raises(LookupError, match="enough"):
+        learn.play_games(SMALL, params, 0, 2, 5, net, settings, on_move=stop)
+    with pytest.raises(InvalidParameterError, match="the net is for"):
+        learn.play_games(OTHER, {}, 0, 2, 5, net, settings)
     with pytest.raises(InvalidParameterError, match="'net' or 'engine'"):
         learn.SelfPlaySettings(evaluator="rollout").check()
 

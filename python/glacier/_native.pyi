@@ -22,6 +22,7 @@ __all__ = [
     "mcts_options",
     "new_game",
     "playouts_native",
+    "selfplay_native",
 ]
 __version__: str
 
@@ -213,6 +214,27 @@ class NativeSearch:
 def mcts_options() -> list[dict[str, Any]]:
     """The options of ``NativeSearch`` in order: ``name``, ``default``, ``kind`` and the values
     each accepts (``choices``, or ``min``/``max``), ``optional``, ``api_default`` and ``help``."""
+
+def selfplay_native(
+    searcher: NativeSearch,
+    start: Any,
+    first: int,
+    stop: int,
+    seed: int,
+    evaluator: Any,
+    *,
+    simulations: int,
+    batch_size: int,
+    temperature: float,
+    temperature_moves: int,
+    max_moves: int | None,
+    concurrent: int,
+    on_round: Callable[[int], Any] | None = None,
+    to_play: bool = False,
+) -> dict[str, npt.NDArray[Any]]:
+    """Games ``first..stop`` of a self-play run seeded ``seed`` from ``start`` with ``searcher``'s
+    settings, their leaves evaluated by ``evaluator`` (a net, a callable, or None for the
+    searcher's own evaluation): the rows of ``glacier.learn.AZ_COLUMNS``, game after game."""
 
 def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""

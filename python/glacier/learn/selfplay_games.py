@@ -1,12 +1,12 @@
 """AlphaZero-style self-play: many games at once, every move chosen by the engine's MCTS with a
 net as its evaluator, every position recorded with the search's targets.
 
-:func:`play_games` plays games ``start..stop`` of a run together: one tree per game, all
-searched in one batched call (:meth:`glacier.search.MCTS.search_batch`, PUCT, Dirichlet
-noise at each root, the trees kept from move to move), each game drawing its moves from its
-own seeded generator (the visits raised to ``1 / temperature`` for its first
-``temperature_moves`` moves, then the most visited). No resignation: every game is played
-to its end. It returns the rows of a self-play shard (the columns of
+:func:`play_games` plays games ``start..stop`` of a run together: one tree per game, the
+leaves of all of them evaluated in batches (PUCT, Dirichlet noise at each root, the trees
+kept from move to move), each game drawing its moves from its own seeded random stream
+(the visits raised to ``1 / temperature`` for its first ``temperature_moves`` moves, then
+the most visited). The whole run is one call into the engine, with the GIL released. No
+resignation: every game is played to its end. It returns the rows of a self-play shard (the columns of
 :func:`glacier.distributed.selfplay`, one row per action, plus ``policy``, ``root_values``
 and ``searched``; see :data:`AZ_COLUMNS`).
 """
@@ -14,7 +14,6 @@ and ``searched``; see :data:`AZ_COLUMNS`).
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, Optional
 
@@ -31,7 +30,6 @@ __all__ = [
     "engine_evaluator",
     "mean_game_length",
     "play_games",
-    "player_seed",
 ]
 
 #: The columns of an AlphaZero self-play shard, one row per action played: those of
@@ -100,11 +98,6 @@ class SelfPlaySettings:
         return cls(**options)
 
 
-def player_seed(seed: int, game_index: int) -> int:
-    """The seed of game ``game_index`` of a run seeded ``seed`` (as ``glacier.distributed``'s)."""
-    return int(np.random.SeedSequence([seed, game_index]).generate_state(1, np.uint64)[0])
-
-
 def engine_evaluator(net: Any) -> Any:
     """The evaluator a search gets for ``net`` (a :class:`glacier.learn.Net`)."""
     return net
@@ -118,28 +111,6 @@ ENGINE_OPTIONS = ("evaluator", "rollout_plies", "priors", "prior_temperature", "
 def _dirichlet_alpha(game: str, params: dict[str, Any]) -> float:
     state = _native.new_game(game, **params)
     return min(1.0, 10.0 / max(1, len(state.legal_moves())))
-
-
-def _pick(result: search.SearchResult, rng: random.Random, temperature: float) -> str:
-    """The search's move, or with ``temperature`` > 0 one drawn by visits ** (1 / temperature)."""
-    if temperature <= 0:
-        return result.move
-    moves = list(result.visits)
-    weights = [result.visits[m] ** (1.0 / temperature) for m in moves]
-    if sum(weights) <= 0:
-        return result.move
-    return rng.choices(moves, weights)[0]
-
-
-class _Game:
-    """One game being played, with its rows so far."""
-
-    def __init__(self, index: int, game: str, params: dict[str, Any], seed: int) -> None:
-        self.index = index
-        self.state = _native.new_game(game, **params)
-        self.rng = random.Random(player_seed(seed, index))
-        self.rows: dict[str, list[Any]] = {c: [] for c in AZ_COLUMNS if c != "returns"}
-        self.moves = 0
 
 
 def play_games(
@@ -159,15 +130,16 @@ def play_games(
     ``"engine"``), ``concurrent`` at a time (default: all),
     and returns their rows as :data:`AZ_COLUMNS` arrays, game after game. ``on_move(k)`` is
     called after each round of searches with the number of moves made. ``threads``: the
-    search's threads (the trees split among them; the games do not depend on it)."""
+    search's threads (the trees split among them). The whole run is one call into the
+    engine, with the GIL released; a game depends only on ``seed`` and its number, not on
+    ``concurrent`` or ``threads``."""
     settings = settings or SelfPlaySettings()
     settings.check()
     if stop <= start:
         raise InvalidParameterError(f"no games to play: {start}..{stop}")
     probe = _native.new_game(game, **params)
     params = dict(probe.params)
-    actions, players = probe.num_distinct_actions, probe.num_players
-    obs_shape = tuple(probe.observation_shape)
+    players = probe.num_players
     alpha = settings.dirichlet_alpha or _dirichlet_alpha(game, params)
     temperature_moves = (
         settings.temperature_moves if settings.temperature_moves is not None else TEMPERATURE_MOVES_PER_PLAYER * players
@@ -179,89 +151,30 @@ def play_games(
     searcher = search.MCTS(
         game,
         **options,
-        # The trees' seeds (Dirichlet noise) follow from the run's seed and the first game.
-        seed=int(np.random.SeedSequence([seed, start, 1]).generate_state(1, np.uint64)[0]),
         c_puct=settings.c_puct,
         selection="puct",
         dirichlet_alpha=alpha,
         dirichlet_fraction=settings.dirichlet_fraction,
-        reuse=True,
         threads=threads,
     )
-    width = min(concurrent or (stop - start), stop - start)
-    waiting = iter(range(start, stop))
-    playing = [_Game(next(waiting), game, params, seed) for _ in range(width)]
-    finished: dict[int, tuple[_Game, list[float]]] = {}
-    while playing:
-        results = searcher.search_batch(
-            [g.state for g in playing],
+    return dict(  # type: ignore[no-any-return]
+        _native.selfplay_native(
+            searcher._native,
+            probe,
+            start,
+            stop,
+            seed % 2**64,
+            evaluator if settings.evaluator == "net" else None,
             simulations=settings.simulations,
-            temperature=0.0,
             batch_size=settings.leaves_per_tree,
+            temperature=settings.temperature,
+            temperature_moves=temperature_moves,
+            max_moves=settings.max_moves,
+            concurrent=min(concurrent or (stop - start), stop - start),
+            on_round=on_move,
+            to_play=searcher._to_play,
         )
-        still: list[_Game] = []
-        for g, result in zip(playing, results):
-            state = g.state
-            temperature = settings.temperature if g.moves < temperature_moves else 0.0
-            move = _pick(result, g.rng, temperature)
-            policy = result.action_policy(actions)
-            root_values = list(result.values)
-            for k, action in enumerate(state.move_to_actions(move)):
-                rows = g.rows
-                rows["game"].append(g.index)
-                rows["ply"].append(len(state.moves))
-                rows["player"].append(state.current_player)
-                rows["observation"].append(state.observation())
-                mask = state.legal_action_mask()
-                rows["legal_mask"].append(mask)
-                rows["legal_count"].append(int(mask.sum()))
-                rows["action"].append(action)
-                if k == 0:
-                    rows["policy"].append(policy)
-                else:
-                    one_hot = np.zeros(actions, np.float32)
-                    one_hot[action] = 1.0
-                    rows["policy"].append(one_hot)
-                rows["root_values"].append(root_values)
-                rows["searched"].append(k == 0)
-                state.apply_action(action)
-            g.moves += 1
-            over = state.is_terminal()
-            if over or (settings.max_moves is not None and g.moves >= settings.max_moves):
-                returns = list(state.returns()) if over else [0.0] * players
-                finished[g.index] = (g, returns)
-                fresh = next(waiting, None)
-                if fresh is not None:
-                    still.append(_Game(fresh, game, params, seed))
-            else:
-                still.append(g)
-        if on_move is not None:
-            on_move(len(playing))
-        playing = still
-    return _columns([finished[i] for i in sorted(finished)], obs_shape, actions, players)
-
-
-def _columns(
-    done: list[tuple[_Game, list[float]]], obs_shape: tuple[int, ...], actions: int, players: int
-) -> dict[str, npt.NDArray[Any]]:
-    def gather(name: str) -> list[Any]:
-        return [value for g, _ in done for value in g.rows[name]]
-
-    returns = [r for g, r in done for _ in g.rows["game"]]
-    count = len(returns)
-    return {
-        "game": np.asarray(gather("game"), dtype=np.int64),
-        "ply": np.asarray(gather("ply"), dtype=np.uint32),
-        "player": np.asarray(gather("player"), dtype=np.int32),
-        "observation": np.asarray(gather("observation"), dtype=np.float32).reshape((count, *obs_shape)),
-        "legal_count": np.asarray(gather("legal_count"), dtype=np.uint32),
-        "legal_mask": np.asarray(gather("legal_mask"), dtype=np.bool_).reshape(count, actions),
-        "action": np.asarray(gather("action"), dtype=np.int64),
-        "returns": np.asarray(returns, dtype=np.float64).reshape(count, players),
-        "policy": np.asarray(gather("policy"), dtype=np.float32).reshape(count, actions),
-        "root_values": np.asarray(gather("root_values"), dtype=np.float32).reshape(count, players),
-        "searched": np.asarray(gather("searched"), dtype=np.bool_),
-    }
+    )
 
 
 def mean_game_length(data: dict[str, npt.NDArray[Any]]) -> float:

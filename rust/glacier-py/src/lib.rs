@@ -20,6 +20,7 @@ mod interrupt;
 mod net;
 mod records;
 mod search;
+mod selfplay;
 mod state;
 
 fn spec_dict<'py>(py: Python<'py>, spec: &ParamSpec) -> PyResult<Bound<'py, PyDict>> {
@@ -156,6 +157,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     records::register(m)?;
     search::register(m)?;
+    selfplay::register(m)?;
     net::register(m)?;
     Ok(())
 }

@@ -15,7 +15,9 @@ use glacier_core::interrupt::Interrupt;
 use glacier_core::net::NetEvaluator;
 use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::options::DEFAULT_EXPLORATION;
-use glacier_core::search::options::{MctsOptions, OptionKind, OptionValue, MCTS_OPTIONS};
+use glacier_core::search::options::{
+    MctsOptions, OptionKind, OptionValue, SearchSettings, MCTS_OPTIONS,
+};
 use glacier_core::search::searcher::{game_over, SearchError, SearchReport, Searcher};
 use glacier_core::search::{Budget, Heuristic};
 use glacier_core::{with_game, FullGame, Game, Notation};
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 
 /// Runs a search with the GIL released while the calling thread watches for Ctrl-C; a
 /// panic in the engine becomes a `GlacierError`.
-fn run_search<T: Send>(
+pub(crate) fn run_search<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Interrupt<'_>) -> Result<T, SearchError> + Send,
 ) -> PyResult<T> {
@@ -59,7 +61,7 @@ fn read_roots<G: FullGame>(states: &[Bound<'_, PyAny>]) -> PyResult<Vec<G>> {
 /// The engine state of `G` that a Python state stands for: a native state's own, or one
 /// read from the text of anything else with `game`, `params` and `text()` (a reference
 /// state).
-fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
+pub(crate) fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
     let not_a_state = || {
         let kind = state
             .get_type()
@@ -180,6 +182,7 @@ trait DynSearcher: Send + Sync {
     ) -> PyResult<Vec<SearchReport>>;
     fn reset(&mut self);
     fn tree_size(&self) -> usize;
+    fn settings(&self) -> SearchSettings;
 }
 
 impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
@@ -193,6 +196,10 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
 
     fn tree_size(&self) -> usize {
         Searcher::tree_size(self)
+    }
+
+    fn settings(&self) -> SearchSettings {
+        *Searcher::settings(self)
     }
 
     fn search(
@@ -265,6 +272,16 @@ impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
 #[pyclass(module = "glacier._native")]
 pub struct NativeSearch {
     inner: Box<dyn DynSearcher>,
+}
+
+impl NativeSearch {
+    pub(crate) fn game_name(&self) -> &'static str {
+        self.inner.game()
+    }
+
+    pub(crate) fn settings(&self) -> SearchSettings {
+        self.inner.settings()
+    }
 }
 
 impl std::fmt::Debug for NativeSearch {
