@@ -37,7 +37,7 @@ perft: dev
 test: dev lint docs test-rust fuzz test-python
 
 test-rust:
-	cargo test --release -p glacier-core
+	cargo test -p glacier-core
 
 test-python: dev browser
 	$(BIN)/pytest -n auto --durations=30
@@ -60,7 +60,7 @@ bench: dev
 ## `cargo fuzz build -s none` builds them (libFuzzer's coverage instrumentation, on stable
 ## Rust; debug assertions on), without needing cargo-fuzz; `cargo fuzz run -s none <target>`
 ## in fuzz/ runs one for as long as you like. A failing input is kept in fuzz/artifacts/.
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_TARGETS := position_text move_text san_text
 FUZZ_TRIPLE   = $(shell rustc -vV | sed -n 's/^host: //p')
 FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \

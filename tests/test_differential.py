@@ -15,7 +15,7 @@ from glacier.testing import differential
 
 GAMES_PER_GAME = 1000
 CHUNKS = 4
-MAX_PLIES = 300
+MAX_PLIES = 200
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
