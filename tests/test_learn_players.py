@@ -91,6 +91,11 @@ def test_glacier_play_takes_a_net_opponent(net_file: Path) -> None:
         assert refused.exit_code == 2 and "--opponent" in refused.output
     missing = CliRunner().invoke(main, ["play", OTHER, "--opponent", "net:/nonexistent.safetensors"])
     assert missing.exit_code == 1 and "no net file" in missing.output and "Traceback" not in missing.output
+    # A net of another game, or a game with no shipped net, is refused before the first move.
+    other = CliRunner().invoke(main, ["play", SMALL, "--opponent", f"net:{net_file}", "--seat", "1"])
+    assert other.exit_code == 2 and f"is for {OTHER}" in other.output and "Traceback" not in other.output
+    unshipped = CliRunner().invoke(main, ["play", MULTI, "-p", "players=3", "--level", "baseline"], input="quit\n")
+    assert unshipped.exit_code == 2 and "ships no net" in unshipped.output, unshipped.output
 
 
 def test_a_timed_net_player_keeps_its_tree_between_slices(net_file: Path) -> None:

@@ -409,6 +409,14 @@ def play(
             computers[player] = terminal.PlayerComputer(
                 _opponent(opponent, 1.0 if seconds is None else seconds, simulations, playouts, player_seed)
             )
+    for computer in computers.values():
+        player = getattr(computer, "player", None)
+        if hasattr(player, "prepare"):
+            # A net that does not fit the game is said now, not at the computer's first move.
+            try:
+                player.prepare(state)
+            except glacier.GlacierError as err:
+                raise click.UsageError(str(err)) from None
     opponent_name = level or opponent or "medium"
 
     def prompt(text: str) -> str:

@@ -260,6 +260,11 @@ class NetPlayer(MCTSPlayer):
         assert move is not None
         return move
 
+    def prepare(self, state: Any) -> None:
+        """Loads and checks the net for ``state``'s game now, as the first move would: a net
+        that does not fit the game (or a game with no shipped net) is an error before play."""
+        self._find_net(state)
+
     def _find_net(self, state: Any) -> None:
         """Checks the net against ``state``'s game; a baseline player loads the game's net."""
         net = self.evaluator
