@@ -10,8 +10,8 @@
   OpenSpiel's own AlphaZero on the same game through ``glacier.openspiel`` (its actors'
   positions, counted from its learner's log), when OpenSpiel is installed.
 
-    python benches/learn_speed.py [--games ice_cube_checkers,kuba] [--parts inference,selfplay]
-        [--simulations 64] [--seconds 20] [--threads 1]
+    python benches/learn_speed.py [--games ice_cube_checkers,kuba] [--parts inference,selfplay,openspiel]
+        [--simulations 64] [--search-simulations 2000] [--seconds 20] [--threads 1]
 """
 
 from __future__ import annotations
@@ -197,36 +197,56 @@ def openspiel_alphazero(game: str, net: learn.Net, simulations: int, steps: int 
         return float(steps_logged[-1]["total_states"]) / elapsed
 
 
-def selfplay(games: list[str], simulations: int, seconds: float, threads: int) -> None:
-    print(f"self-play, positions per second ({simulations} simulations a move, 256 games at once)")
+def selfplay(games: list[str], simulations: int, seconds: float, threads: int, rounds: int = 3) -> None:
+    print(
+        f"self-play, positions per second ({simulations} simulations a move, 256 games at once; "
+        f"median of {rounds} rounds in turn)"
+    )
     for game in games:
         net = net_for(game)
-        ours = glacier_selfplay(game, net, 256, simulations, seconds, threads)
-        theirs = user_loop(game, net, 256, simulations, seconds)
+        ours, theirs = [], []
+        # The two loops take turns, so that a change in the machine's load hits both.
+        for _ in range(rounds):
+            ours.append(glacier_selfplay(game, net, 256, simulations, seconds, threads))
+            theirs.append(user_loop(game, net, 256, simulations, seconds))
+        ratios = sorted(o / t for o, t in zip(ours, theirs))
         print(
-            f"  {game}: glacier train's self-play {ours:,.0f} (threads={threads}), "
-            f"user loop with a numpy MLP {theirs:,.0f}, ratio {ours / theirs:.1f}",
+            f"  {game}: glacier train's self-play {statistics.median(ours):,.0f} (threads={threads}), "
+            f"user loop with a numpy MLP {statistics.median(theirs):,.0f}, ratio {statistics.median(ratios):.2f} "
+            f"(rounds {ratios[0]:.2f} to {ratios[-1]:.2f})",
             flush=True,
         )
+
+
+def openspiel(games: list[str], simulations: int, seconds: float, threads: int) -> None:
+    """OpenSpiel's own AlphaZero beside one round of glacier's self-play (a run of minutes)."""
+    for game in games:
+        net = net_for(game)
         spiel = openspiel_alphazero(game, net, simulations)
-        if spiel is not None:
-            print(f"  {game}: OpenSpiel's AlphaZero, 2 actors: {spiel:,.1f} (ratio {ours / spiel:,.0f})", flush=True)
+        if spiel is None:
+            print(f"  {game}: OpenSpiel's AlphaZero did not run (is open_spiel installed?)")
+            continue
+        ours = glacier_selfplay(game, net, 256, simulations, seconds, threads)
+        print(f"  {game}: OpenSpiel's AlphaZero, 2 actors: {spiel:,.1f} (glacier {ours:,.0f})", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--parts", default="inference,selfplay")
-    parser.add_argument("--simulations", type=int, default=64)
+    parser.add_argument("--parts", default="inference,selfplay,openspiel")
+    parser.add_argument("--simulations", type=int, default=64, help="a move, in self-play")
+    parser.add_argument("--search-simulations", type=int, default=2000, help="from each position, in inference")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     games = args.games.split(",")
     parts = args.parts.split(",")
     if "inference" in parts:
-        inference(games, 2000)
+        inference(games, args.search_simulations)
     if "selfplay" in parts:
         selfplay(games, args.simulations, args.seconds, args.threads)
+    if "openspiel" in parts:
+        openspiel(games, args.simulations, args.seconds, args.threads)
 
 
 if __name__ == "__main__":

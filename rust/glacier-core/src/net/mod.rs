@@ -178,6 +178,9 @@ pub struct Scratch {
     front: Vec<f32>,
     back: Vec<f32>,
     relative: Vec<f32>,
+    /// A layer's non-zero inputs as `(row, value)`, and the first layer's uniform planes.
+    terms: Vec<(u32, f32)>,
+    plane_terms: Vec<(u32, f32)>,
 }
 
 impl Scratch {
@@ -191,6 +194,10 @@ impl Scratch {
         if self.front.len() < width {
             self.front.resize(width, 0.0);
             self.back.resize(width, 0.0);
+        }
+        let inputs = net.shape.inputs + net.shape.players;
+        if self.terms.len() < inputs.max(width) {
+            self.terms.resize(inputs.max(width), (0, 0.0));
         }
         if self.relative.len() < net.shape.players {
             self.relative.resize(net.shape.players, 0.0);
@@ -285,16 +292,18 @@ impl Net {
         let width = first.outputs;
         let rows = &self.weights[first.weight..first.bias];
         let plane = self.shape.plane;
-        let one_hot = self.shape.inputs + mover;
-        add(out, &rows[one_hot * width..(one_hot + 1) * width]);
-        // Mostly zeros: add the rows of the inputs that are not, and a plane that holds one
+        let (terms, planes) = (&mut scratch.terms, &mut scratch.plane_terms);
+        planes.clear();
+        terms[0] = ((self.shape.inputs + mover) as u32, 1.0);
+        let mut count = 1;
+        // Mostly zeros: the rows of the inputs that are not, and a plane that holds one
         // value everywhere as its precomputed row.
         for (p, cells) in observation.chunks_exact(plane).enumerate() {
             let c = cells[0];
             // Folds without an early exit, so that the compiler compares a vector at a time.
             if cells.iter().fold(true, |same, &x| same & (x == c)) {
                 if c != 0.0 {
-                    axpy(out, c, &self.plane_rows[p * width..(p + 1) * width]);
+                    planes.push((p as u32, c));
                 }
                 continue;
             }
@@ -304,29 +313,27 @@ impl Net {
                 }
                 let base = p * plane + k * SCAN_BLOCK;
                 for (i, &x) in block.iter().enumerate() {
-                    if x != 0.0 {
-                        let row = &rows[(base + i) * width..(base + i + 1) * width];
-                        if x == 1.0 {
-                            add(out, row);
-                        } else {
-                            axpy(out, x, row);
-                        }
-                    }
+                    terms[count] = ((base + i) as u32, x);
+                    count += usize::from(x != 0.0);
                 }
             }
         }
+        accumulate(out, rows, width, &terms[..count]);
+        accumulate(out, &self.plane_rows, width, planes);
         relu(out);
         for layer in &self.layers[1..] {
             let (input, out) = (&scratch.front[..layer.inputs], &mut scratch.back);
             let out = &mut out[..layer.outputs];
             out.copy_from_slice(&self.weights[layer.bias..layer.bias + layer.outputs]);
             let rows = &self.weights[layer.weight..layer.bias];
-            // ReLU leaves about half the units at zero: skip their rows.
+            // ReLU leaves about half the units at zero: their rows are left out, listed
+            // without a branch per unit (which would be mispredicted).
+            let mut count = 0;
             for (i, &x) in input.iter().enumerate() {
-                if x != 0.0 {
-                    axpy(out, x, &rows[i * layer.outputs..(i + 1) * layer.outputs]);
-                }
+                terms[count] = (i as u32, x);
+                count += usize::from(x != 0.0);
             }
+            accumulate(out, rows, layer.outputs, &terms[..count]);
             relu(out);
             std::mem::swap(&mut scratch.front, &mut scratch.back);
         }
@@ -518,19 +525,38 @@ impl Net {
 /// plane are all zeros, and a block is checked in a few vector compares.
 const SCAN_BLOCK: usize = 16;
 
-/// `out += row`.
-#[inline]
-fn add(out: &mut [f32], row: &[f32]) {
-    for (o, &w) in out.iter_mut().zip(row) {
-        *o += w;
-    }
-}
-
 /// `out += x * row`.
 #[inline]
 fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
     for (o, &w) in out.iter_mut().zip(row) {
         *o += x * w;
+    }
+}
+
+/// `out += x * row i` for every `(i, x)` of `terms`, row `i` being `rows[i * width..][..width]`:
+/// a block of `out` at a time, kept in registers while every term's row is added to it (an
+/// `axpy` per term would load and store the whole of `out` each time). Each entry adds the
+/// terms in order, as a loop of `axpy`s would.
+fn accumulate(out: &mut [f32], rows: &[f32], width: usize, terms: &[(u32, f32)]) {
+    const BLOCK: usize = 16;
+    let blocks = out.len() / BLOCK * BLOCK;
+    for start in (0..blocks).step_by(BLOCK) {
+        let mut sum = [0.0f32; BLOCK];
+        sum.copy_from_slice(&out[start..start + BLOCK]);
+        for &(i, x) in terms {
+            let at = i as usize * width + start;
+            let row = &rows[at..at + BLOCK];
+            for (s, &w) in sum.iter_mut().zip(row) {
+                *s += x * w;
+            }
+        }
+        out[start..start + BLOCK].copy_from_slice(&sum);
+    }
+    if blocks < out.len() {
+        for &(i, x) in terms {
+            let at = i as usize * width;
+            axpy(&mut out[blocks..], x, &rows[at + blocks..at + width]);
+        }
     }
 }
 
