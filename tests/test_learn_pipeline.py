@@ -167,6 +167,9 @@ def test_a_selfplay_game_depends_on_its_number_alone() -> None:
         learn.play_games(SMALL, params, 0, 2, 5, net, settings, on_move=stop)
     with pytest.raises(InvalidParameterError, match="the net is for"):
         learn.play_games(OTHER, {}, 0, 2, 5, net, settings)
+    for bad in ({"temperature_moves": -1}, {"max_moves": 0}):
+        with pytest.raises(InvalidParameterError, match="temperature_moves >= 0 and max_moves >= 1"):
+            learn.play_games(SMALL, params, 0, 2, 5, net, dataclasses.replace(settings, **bad))
     with pytest.raises(InvalidParameterError, match="'net' or 'engine'"):
         learn.SelfPlaySettings(evaluator="rollout").check()
 

@@ -410,11 +410,11 @@ def play(
                 _opponent(opponent, 1.0 if seconds is None else seconds, simulations, playouts, player_seed)
             )
     for computer in computers.values():
-        player = getattr(computer, "player", None)
-        if hasattr(player, "prepare"):
+        chooser: Any = getattr(computer, "player", None)
+        if hasattr(chooser, "prepare"):
             # A net that does not fit the game is said now, not at the computer's first move.
             try:
-                player.prepare(state)
+                chooser.prepare(state)
             except glacier.GlacierError as err:
                 raise click.UsageError(str(err)) from None
     opponent_name = level or opponent or "medium"

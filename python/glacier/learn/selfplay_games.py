@@ -85,6 +85,10 @@ class SelfPlaySettings:
             raise InvalidParameterError(f"self-play evaluates with 'net' or 'engine', not {self.evaluator!r}")
         if not (0 <= self.dirichlet_fraction <= 1) or self.temperature < 0 or self.c_puct <= 0:
             raise InvalidParameterError("self-play needs 0 <= dirichlet_fraction <= 1, temperature >= 0 and c_puct > 0")
+        if (self.temperature_moves is not None and self.temperature_moves < 0) or (
+            self.max_moves is not None and self.max_moves < 1
+        ):
+            raise InvalidParameterError("self-play needs temperature_moves >= 0 and max_moves >= 1 (or None)")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
