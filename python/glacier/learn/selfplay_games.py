@@ -6,9 +6,9 @@ leaves of all of them evaluated in batches (PUCT, Dirichlet noise at each root, 
 kept from move to move), each game drawing its moves from its own seeded random stream
 (the visits raised to ``1 / temperature`` for its first ``temperature_moves`` moves, then
 the most visited). The whole run is one call into the engine, with the GIL released. No
-resignation: every game is played to its end. It returns the rows of a self-play shard (the columns of
-:func:`glacier.distributed.selfplay`, one row per action, plus ``policy``, ``root_values``
-and ``searched``; see :data:`AZ_COLUMNS`).
+resignation: every game is played to its end. It returns the rows of a self-play shard
+(the columns of :func:`glacier.distributed.selfplay`, one row per action, plus ``policy``,
+``root_values`` and ``searched``; see :data:`AZ_COLUMNS`).
 """
 
 from __future__ import annotations
