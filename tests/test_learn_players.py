@@ -94,7 +94,11 @@ def test_glacier_play_takes_a_net_opponent(net_file: Path) -> None:
     # A net of another game, or a game with no shipped net, is refused before the first move.
     other = CliRunner().invoke(main, ["play", SMALL, "--opponent", f"net:{net_file}", "--seat", "1"])
     assert other.exit_code == 2 and f"is for {OTHER}" in other.output and "Traceback" not in other.output
-    unshipped = CliRunner().invoke(main, ["play", MULTI, "-p", "players=3", "--level", "baseline"], input="quit\n")
+    count = next(
+        n for n in sorted(glacier.game_spec(MULTI).seats) if not learn.baseline_path(MULTI, players=n).exists()
+    )
+    level = ["play", MULTI, "-p", f"players={count}", "--level", "baseline"]
+    unshipped = CliRunner().invoke(main, level, input="quit\n")
     assert unshipped.exit_code == 2 and "ships no net" in unshipped.output, unshipped.output
 
 
