@@ -3,7 +3,7 @@
 //! GIL released (search.rs); calling it from Python evaluates a batch the same way.
 
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
-use glacier_core::net::{Net, NetShape, Scratch};
+use glacier_core::net::{Net, NetEvaluator, NetShape, Scratch};
 use glacier_core::{with_game, ActionEncoding, Game, Observation};
 use numpy::{
     IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArrayDyn,
@@ -164,6 +164,26 @@ impl NativeNet {
             values.into_pyarray(py).reshape([n, players])?,
         ))
     }
+}
+
+/// The engine's evaluator of `evaluator` when it is a net (None for anything else), which
+/// must be for `game`; `what` names the work in the error ("search", "self-play").
+pub(crate) fn net_evaluator(
+    evaluator: &Bound<'_, PyAny>,
+    game: &str,
+    what: &str,
+) -> PyResult<Option<NetEvaluator>> {
+    let Ok(net) = evaluator.cast::<NativeNet>() else {
+        return Ok(None);
+    };
+    let net = net.get();
+    if net.game != game {
+        return Err(InvalidParameterError::new_err(format!(
+            "the net is for {}, and this {what} for {game}",
+            net.game
+        )));
+    }
+    Ok(Some(NetEvaluator::new(net.net.clone())))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -8,7 +8,7 @@ use crate::convert::{extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, GlacierError, InvalidParameterError};
 use crate::evaluator::PyEvaluator;
 use crate::interrupt;
-use crate::net::NativeNet;
+use crate::net::net_evaluator;
 use crate::state::GameState;
 use glacier_core::game::params_for_text;
 use glacier_core::interrupt::Interrupt;
@@ -457,16 +457,7 @@ impl NativeSearch {
                 "a search with a Python evaluator needs a number of simulations",
             ));
         };
-        if let Ok(net) = evaluator.cast::<NativeNet>() {
-            let net = net.get();
-            if net.game != self.inner.game() {
-                return Err(InvalidParameterError::new_err(format!(
-                    "the net is for {}, and this search for {}",
-                    net.game,
-                    self.inner.game()
-                )));
-            }
-            let evaluator = NetEvaluator::new(net.net.clone());
+        if let Some(evaluator) = net_evaluator(evaluator, self.inner.game(), "search")? {
             let reports = self.inner.search_net(
                 py,
                 &states,

@@ -5,7 +5,7 @@
 
 use crate::errors::InvalidParameterError;
 use crate::evaluator::PyEvaluator;
-use crate::net::NativeNet;
+use crate::net::net_evaluator;
 use crate::search::{read_state, run_search, NativeSearch};
 use glacier_core::net::NetEvaluator;
 use glacier_core::search::batch::{run_batch, run_batch_split};
@@ -39,11 +39,10 @@ struct Run<'a> {
 
 fn run<G: FullGame + Heuristic>(
     py: Python<'_>,
-    start: &Bound<'_, PyAny>,
+    start: &G,
     run: Run<'_>,
     leaves: &mut Leaves,
 ) -> PyResult<SelfPlayRows> {
-    let start: G = read_state(start)?;
     let Run {
         settings,
         config,
@@ -81,7 +80,7 @@ fn run<G: FullGame + Heuristic>(
                 Error::Evaluator("the progress callback raised".to_string())
             })
         };
-        play_games(&start, games, seed, &config, round, interrupt, progress)
+        play_games(start, games, seed, &config, round, interrupt, progress)
     });
     let python_raised = match leaves {
         Leaves::Python(evaluator) => evaluator.raised.take(),
@@ -176,15 +175,8 @@ fn selfplay_native<'py>(
     let game = searcher.game_name();
     let mut leaves = if evaluator.is_none() {
         Leaves::Engine
-    } else if let Ok(net) = evaluator.cast::<NativeNet>() {
-        let net = net.get();
-        if net.game != game {
-            return Err(InvalidParameterError::new_err(format!(
-                "the net is for {}, and this self-play for {game}",
-                net.game
-            )));
-        }
-        Leaves::Net(NetEvaluator::new(net.net.clone()))
+    } else if let Some(net) = net_evaluator(evaluator, game, "self-play")? {
+        Leaves::Net(net)
     } else if evaluator.is_callable() {
         Leaves::Python(PyEvaluator {
             evaluator: evaluator.clone().unbind(),
@@ -213,9 +205,9 @@ fn selfplay_native<'py>(
     };
     drop(searcher);
     with_game!(game, G => {
-        let rows = run::<G>(py, start, run_args, &mut leaves)?;
-        let players = read_state::<G>(start)?.num_players();
-        rows_dict::<G>(py, rows, players)
+        let start: G = read_state(start)?;
+        let rows = run(py, &start, run_args, &mut leaves)?;
+        rows_dict::<G>(py, rows, start.num_players())
     }, _ => unreachable!("a searcher is made for a game of the registry"))
 }
 
