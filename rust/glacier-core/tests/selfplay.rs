@@ -9,16 +9,18 @@ mod common;
 use common::{more_players, net};
 use glacier_core::game::params_from;
 use glacier_core::games::GAME_NAMES;
-use glacier_core::interrupt::{Interrupt, Stopped};
-use glacier_core::search::batch::run_batch_split;
+use glacier_core::interrupt::{Interrupt, Stopped, Watch};
+use glacier_core::search::batch::{run_batch, run_batch_split};
 use glacier_core::search::evaluate::LeafEvaluation;
 use glacier_core::search::mcts::{MctsConfig, Tree};
 use glacier_core::search::options::{MctsOptions, SearchSettings};
 use glacier_core::search::searcher::SearchError;
-use glacier_core::search::selfplay::{engine_round, play_games, SelfPlayConfig, SelfPlayRows};
+use glacier_core::search::selfplay::{
+    engine_round, play_games, play_games_split, SelfPlayConfig, SelfPlayRows,
+};
 use glacier_core::search::Heuristic;
 use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn config() -> MctsConfig {
     MctsOptions {
@@ -71,6 +73,42 @@ fn with_net<G: FullGame + Heuristic>(
     )
     .expect("self-play");
     assert!(rounds > 0);
+    rows
+}
+
+/// [`with_net`] with whole games played on `threads` threads, each with its own clone of
+/// the net.
+fn with_net_split<G: FullGame + Heuristic + Send + Sync>(
+    start: &G,
+    games: std::ops::Range<u64>,
+    concurrent: usize,
+    threads: usize,
+) -> SelfPlayRows {
+    let never = Interrupt::never();
+    let evaluator = net(false);
+    let rounds = AtomicUsize::new(0);
+    let rows = play_games_split(
+        start,
+        games,
+        7,
+        &selfplay_config(concurrent),
+        threads,
+        || {
+            let mut evaluator = evaluator.clone();
+            move |trees: &mut [Tree<G>], watch: &mut Watch<'_, '_>| {
+                run_batch(trees, config(), 24, 2, &mut evaluator, watch)?;
+                Ok(())
+            }
+        },
+        &never,
+        |made| {
+            assert!(made >= 1 && made <= concurrent);
+            rounds.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        },
+    )
+    .expect("self-play");
+    assert!(rounds.into_inner() > 0);
     rows
 }
 
@@ -151,12 +189,21 @@ fn check_rows<G: FullGame>(start: &G, rows: &SelfPlayRows, games: std::ops::Rang
     );
 }
 
-fn selfplay<G: FullGame + Heuristic>(params: &[(&str, ParamValue)]) {
+fn selfplay<G: FullGame + Heuristic + Send + Sync>(params: &[(&str, ParamValue)]) {
     let start = G::start(&params_from::<G>(params).expect("valid parameters"));
     let rows = with_net(&start, 3..8, 3, 1);
     check_rows(&start, &rows, 3..8);
-    // A game is the same whatever is played beside it and however the trees are split.
+    // A game is the same whatever is played beside it, however the trees are split and
+    // on whichever thread it is played.
     assert_eq!(with_net(&start, 3..8, 5, 2), rows, "{}", G::NAME);
+    for threads in [1, 2, 3] {
+        assert_eq!(
+            with_net_split(&start, 3..8, 4, threads),
+            rows,
+            "{}",
+            G::NAME
+        );
+    }
     let alone = with_net(&start, 5..6, 1, 1);
     let at = rows.game.iter().position(|&g| g == 5).expect("game 5");
     assert_eq!(
@@ -167,7 +214,7 @@ fn selfplay<G: FullGame + Heuristic>(params: &[(&str, ParamValue)]) {
     );
 }
 
-fn selfplay_in_every_count<G: FullGame + Heuristic>() {
+fn selfplay_in_every_count<G: FullGame + Heuristic + Send + Sync>() {
     selfplay::<G>(&[]);
     for n in more_players::<G>() {
         selfplay::<G>(&[("players", ParamValue::Int(n))]);
@@ -179,33 +226,43 @@ fn selfplay_records_what_each_game_shows_in_every_game() {
     every_game!(selfplay_in_every_count);
 }
 
-fn with_engine<G: FullGame + Heuristic>() {
+fn with_engine<G: FullGame + Heuristic + Send + Sync>() {
     let start = G::start(&params_from::<G>(&[]).expect("valid parameters"));
     let never = Interrupt::never();
-    let run = |threads| {
-        play_games(
+    let stop = AtomicBool::new(false);
+    let rows = play_games(
+        &start,
+        0..4,
+        11,
+        &selfplay_config(4),
+        |trees: &mut [Tree<G>]| {
+            engine_round(trees, &config(), LeafEvaluation::Heuristic, 24, &stop);
+            Ok(())
+        },
+        &never,
+        |_| Ok(()),
+    )
+    .expect("self-play");
+    check_rows(&start, &rows, 0..4);
+    for threads in [1, 2] {
+        let split = play_games_split(
             &start,
             0..4,
             11,
             &selfplay_config(4),
-            |trees: &mut [Tree<G>]| {
-                engine_round(
-                    trees,
-                    &config(),
-                    LeafEvaluation::Heuristic,
-                    24,
-                    threads,
-                    &never,
-                )
+            threads,
+            || {
+                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
+                    engine_round(trees, &config(), LeafEvaluation::Heuristic, 24, &stop);
+                    Ok(())
+                }
             },
             &never,
             |_| Ok(()),
         )
-        .expect("self-play")
-    };
-    let rows = run(1);
-    check_rows(&start, &rows, 0..4);
-    assert_eq!(run(2), rows, "{}", G::NAME);
+        .expect("self-play");
+        assert_eq!(split, rows, "{}", G::NAME);
+    }
 }
 
 #[test]
@@ -213,7 +270,7 @@ fn selfplay_with_the_engines_evaluation_in_every_game() {
     every_game!(with_engine);
 }
 
-fn stopped<G: FullGame + Heuristic>() {
+fn stopped<G: FullGame + Heuristic + Send + Sync>() {
     let start = G::start(&params_from::<G>(&[]).expect("valid parameters"));
     let rounds = AtomicUsize::new(0);
     let check = || rounds.load(Ordering::Relaxed) >= 2;
@@ -243,22 +300,66 @@ fn stopped<G: FullGame + Heuristic>() {
     );
     // An error of the progress callback ends the run with that error.
     let never = Interrupt::never();
+    let stop = AtomicBool::new(false);
     let err = play_games(
         &start,
         0..4,
         1,
         &selfplay_config(4),
         |trees: &mut [Tree<G>]| {
-            engine_round(trees, &config(), LeafEvaluation::Heuristic, 4, 1, &never)
+            engine_round(trees, &config(), LeafEvaluation::Heuristic, 4, &stop);
+            Ok(())
         },
         &never,
         |_| Err(Error::Evaluator("no more".to_string())),
     )
     .expect_err("a failing callback");
+    let no_more = SearchError::Error(Error::Evaluator("no more".to_string()));
+    assert_eq!(err, no_more);
+    // So on threads: an interrupt, or a callback failing on any of them.
+    let rounds = AtomicUsize::new(0);
+    let check = || rounds.load(Ordering::Relaxed) >= 2;
+    let interrupt = Interrupt::new(&check);
+    let split = |interrupt: &Interrupt<'_>, fail: bool| {
+        play_games_split(
+            &start,
+            0..8,
+            1,
+            &selfplay_config(4),
+            2,
+            || {
+                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
+                    engine_round(
+                        trees,
+                        &config(),
+                        LeafEvaluation::Heuristic,
+                        4,
+                        interrupt.flag(),
+                    );
+                    Ok(())
+                }
+            },
+            interrupt,
+            |_| {
+                rounds.fetch_add(1, Ordering::Relaxed);
+                if fail {
+                    return Err(Error::Evaluator("no more".to_string()));
+                }
+                // Long enough for the caller's thread to see the check's answer.
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                Ok(())
+            },
+        )
+        .expect_err("stopped")
+    };
+    let err = split(&interrupt, false);
     assert_eq!(
         err,
-        SearchError::Error(Error::Evaluator("no more".to_string()))
+        SearchError::Stopped(Stopped::Interrupted),
+        "{}",
+        G::NAME
     );
+    assert_eq!(split(&never, true), no_more, "{}", G::NAME);
 }
 
 #[test]

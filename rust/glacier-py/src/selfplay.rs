@@ -7,17 +7,20 @@ use crate::errors::InvalidParameterError;
 use crate::evaluator::PyEvaluator;
 use crate::net::net_evaluator;
 use crate::search::{read_state, run_search, NativeSearch};
+use glacier_core::interrupt::Watch;
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::batch::{run_batch, run_batch_split};
+use glacier_core::search::batch::run_batch;
 use glacier_core::search::mcts::Tree;
 use glacier_core::search::options::SearchSettings;
-use glacier_core::search::searcher::SearchError;
-use glacier_core::search::selfplay::{engine_round, play_games, SelfPlayConfig, SelfPlayRows};
+use glacier_core::search::selfplay::{
+    engine_round, play_games, play_games_split, SelfPlayConfig, SelfPlayRows,
+};
 use glacier_core::search::Heuristic;
 use glacier_core::{with_game, Error, FullGame, Game, Observation};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::{Mutex, PoisonError};
 
 /// What evaluates the leaves of self-play's searches.
 enum Leaves {
@@ -37,7 +40,7 @@ struct Run<'a> {
     on_round: Option<&'a Py<PyAny>>,
 }
 
-fn run<G: FullGame + Heuristic>(
+fn run<G: FullGame + Heuristic + Send + Sync>(
     py: Python<'_>,
     start: &G,
     run: Run<'_>,
@@ -52,36 +55,75 @@ fn run<G: FullGame + Heuristic>(
         on_round,
     } = run;
     let sims = config.simulations;
-    let mut raised: Option<PyErr> = None;
-    let outcome = run_search(py, |interrupt| {
-        let round = |trees: &mut [Tree<G>]| -> Result<(), SearchError> {
-            let (mcts, threads) = (settings.config, settings.threads);
-            match leaves {
-                Leaves::Engine => {
-                    engine_round(trees, &mcts, settings.evaluation, sims, threads, interrupt)
-                }
-                Leaves::Net(net) => {
-                    run_batch_split(trees, mcts, sims, per_tree, net, threads, interrupt)?;
+    let (mcts, threads) = (settings.config, settings.threads);
+    let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+    let progress = |made: usize| -> Result<(), Error> {
+        let Some(callback) = on_round else {
+            return Ok(());
+        };
+        Python::attach(|py| callback.call1(py, (made,)).map(drop)).map_err(|err| {
+            raised
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(err);
+            Error::Evaluator("the progress callback raised".to_string())
+        })
+    };
+    let outcome = run_search(py, |interrupt| match leaves {
+        // Whole games on each thread, each with its own clone of the net.
+        Leaves::Engine => play_games_split(
+            start,
+            games,
+            seed,
+            &config,
+            threads,
+            || {
+                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
+                    engine_round(trees, &mcts, settings.evaluation, sims, interrupt.flag());
                     Ok(())
                 }
-                Leaves::Python(evaluator) => {
-                    let watch = &mut interrupt.caller();
-                    run_batch(trees, mcts, sims, per_tree, evaluator, watch)?;
+            },
+            interrupt,
+            progress,
+        ),
+        Leaves::Net(net) => play_games_split(
+            start,
+            games,
+            seed,
+            &config,
+            threads,
+            || {
+                let mut net = net.clone();
+                move |trees: &mut [Tree<G>], watch: &mut Watch<'_, '_>| {
+                    run_batch(trees, mcts, sims, per_tree, &mut net, watch)?;
                     Ok(())
                 }
-            }
-        };
-        let progress = |made: usize| -> Result<(), Error> {
-            let Some(callback) = on_round else {
-                return Ok(());
-            };
-            Python::attach(|py| callback.call1(py, (made,)).map(drop)).map_err(|err| {
-                raised = Some(err);
-                Error::Evaluator("the progress callback raised".to_string())
-            })
-        };
-        play_games(start, games, seed, &config, round, interrupt, progress)
+            },
+            interrupt,
+            progress,
+        ),
+        // A Python evaluator needs the GIL for every batch: one thread plays.
+        Leaves::Python(evaluator) => play_games(
+            start,
+            games,
+            seed,
+            &config,
+            |trees: &mut [Tree<G>]| {
+                run_batch(
+                    trees,
+                    mcts,
+                    sims,
+                    per_tree,
+                    evaluator,
+                    &mut interrupt.caller(),
+                )?;
+                Ok(())
+            },
+            interrupt,
+            progress,
+        ),
     });
+    let raised = raised.into_inner().unwrap_or_else(PoisonError::into_inner);
     let python_raised = match leaves {
         Leaves::Python(evaluator) => evaluator.raised.take(),
         _ => None,

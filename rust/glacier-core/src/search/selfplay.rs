@@ -2,12 +2,14 @@
 //! MCTS on one tree per game (kept from move to move), every action recorded with the
 //! search's targets.
 //!
-//! [`play_games`] plays the games; the caller says how a round of searches runs (its
-//! `search_round` closure): leaves batched across the trees for an outside evaluator
-//! ([`super::batch::run_batch_split`], [`super::batch::run_batch`]) or the engine's own
-//! evaluation ([`engine_round`]). Each game draws from its own random stream (the seeds of
-//! its trees, the moves it picks), so a game depends only on the run's seed and its number:
-//! not on the games played beside it, nor on the threads.
+//! [`play_games`] plays the games on one thread; the caller says how a round of searches
+//! runs (its `search_round` closure): leaves batched across the trees for an outside
+//! evaluator ([`super::batch::run_batch`]) or the engine's own evaluation
+//! ([`engine_round`]). [`play_games_split`] plays them on several threads, each playing
+//! whole games of its own with its own round, so that no thread waits for another between
+//! rounds. Each game draws from its own random stream (the seeds of its trees, the moves it
+//! picks), so a game depends only on the run's seed and its number: not on the games
+//! played beside it, nor on the threads.
 
 use super::batch::first_action;
 use super::evaluate::LeafEvaluation;
@@ -15,10 +17,11 @@ use super::mcts::{choose, search, MctsConfig, Tree};
 use super::searcher::SearchError;
 use super::{Budget, Heuristic};
 use crate::actions::{chosen_actions, PartialMove, Taken};
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, Stopped, Watch};
 use crate::rng::SplitMix64;
 use crate::{Error, FullGame};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// How self-play picks its moves.
@@ -206,40 +209,50 @@ fn action_policy<G: FullGame>(root: &G, moves: &[(G::Move, u64)], policy: &mut [
     }
 }
 
-/// Plays games `games` of a self-play run seeded `seed` from `start`, `config.concurrent`
-/// at a time, and returns their rows, game after game in number order. Each round,
-/// `search_round` runs `config.simulations` simulations in every tree (one per game being
-/// played); then each game picks its move from its tree's root (drawn by visits for its
-/// first `config.temperature_moves` moves, then the most visited), records it and plays
-/// it, and its tree moves on to the move's subtree. A finished game makes room for the
-/// next. `on_round(n)` is called after each round with the number of moves made; an error
-/// from it ends the run. Stops, with [`SearchError::Stopped`], when `interrupt` says stop.
-pub fn play_games<G, S, R>(
+/// Hands out the numbers of a run's games, in order, to whoever plays next (the threads of
+/// [`play_games_split`] share one).
+struct Supply {
+    next: AtomicU64,
+    end: u64,
+}
+
+impl Supply {
+    fn new(games: Range<u64>) -> Self {
+        Supply {
+            next: AtomicU64::new(games.start),
+            end: games.end,
+        }
+    }
+
+    fn take(&self) -> Option<u64> {
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        (index < self.end).then_some(index)
+    }
+}
+
+/// Plays games taken from `supply`, up to `concurrent` at a time, and returns them
+/// finished, in the order they finished. Each round `search_round` searches every tree
+/// (and says whether the work was told to stop); then each game moves as
+/// [`play_games`] says, and `on_round(n)` hears of the `n` moves made.
+fn play_share<G, S, R>(
     start: &G,
-    games: Range<u64>,
+    supply: &Supply,
     seed: u64,
     config: &SelfPlayConfig,
+    concurrent: usize,
     mut search_round: S,
-    interrupt: &Interrupt<'_>,
     mut on_round: R,
-) -> Result<SelfPlayRows, SearchError>
+) -> Result<Vec<Playing<G>>, SearchError>
 where
     G: FullGame + Heuristic,
     S: FnMut(&mut [Tree<G>]) -> Result<(), SearchError>,
-    R: FnMut(usize) -> Result<(), Error>,
+    R: FnMut(usize) -> Result<(), SearchError>,
 {
-    config.check()?;
-    if start.is_terminal() {
-        return Err(
-            Error::GameOver(format!("no move to play: the {} game is over", G::NAME)).into(),
-        );
-    }
     let players = start.num_players();
-    let mut waiting = games.clone();
     let mut playing = Vec::new();
     let mut trees = Vec::new();
-    while playing.len() < config.concurrent {
-        let Some(index) = waiting.next() else { break };
+    while playing.len() < concurrent {
+        let Some(index) = supply.take() else { break };
         let (game, tree) = Playing::new(index, start, seed)?;
         playing.push(game);
         trees.push(tree);
@@ -249,7 +262,6 @@ where
     let mut moves = Vec::new();
     while !playing.is_empty() {
         search_round(&mut trees)?;
-        interrupt.result(()).map_err(SearchError::Stopped)?;
         let made = playing.len();
         let mut i = 0;
         while i < playing.len() {
@@ -275,7 +287,7 @@ where
                     vec![0.0; players]
                 };
                 game.finish(&returns);
-                if let Some(index) = waiting.next() {
+                if let Some(index) = supply.take() {
                     let (fresh, tree) = Playing::new(index, start, seed)?;
                     finished.push(std::mem::replace(&mut playing[i], fresh));
                     trees[i] = tree;
@@ -293,36 +305,161 @@ where
         }
         on_round(made)?;
     }
+    Ok(finished)
+}
+
+/// The rows of `finished` games, game after game in number order.
+fn rows_of<G: FullGame>(mut finished: Vec<Playing<G>>) -> SelfPlayRows {
     finished.sort_by_key(|g| g.index);
     let mut out = SelfPlayRows::default();
     for game in &mut finished {
         out.append(&mut game.rows);
     }
-    Ok(out)
+    out
 }
 
-/// A round of self-play's searches with the engine's own `evaluation`: every tree searched
-/// apart, `simulations` each, on up to `threads` threads (each tree from its own random
-/// stream, so the result does not depend on the thread count), until `interrupt` says
-/// stop.
+fn check_start<G: FullGame>(start: &G, config: &SelfPlayConfig) -> Result<(), SearchError> {
+    config.check()?;
+    if start.is_terminal() {
+        return Err(
+            Error::GameOver(format!("no move to play: the {} game is over", G::NAME)).into(),
+        );
+    }
+    Ok(())
+}
+
+/// Plays games `games` of a self-play run seeded `seed` from `start`, `config.concurrent`
+/// at a time, and returns their rows, game after game in number order. Each round,
+/// `search_round` runs `config.simulations` simulations in every tree (one per game being
+/// played); then each game picks its move from its tree's root (drawn by visits for its
+/// first `config.temperature_moves` moves, then the most visited), records it and plays
+/// it, and its tree moves on to the move's subtree. A finished game makes room for the
+/// next. `on_round(n)` is called after each round with the number of moves made; an error
+/// from it ends the run. Stops, with [`SearchError::Stopped`], when `interrupt` says stop.
+pub fn play_games<G, S, R>(
+    start: &G,
+    games: Range<u64>,
+    seed: u64,
+    config: &SelfPlayConfig,
+    mut search_round: S,
+    interrupt: &Interrupt<'_>,
+    mut on_round: R,
+) -> Result<SelfPlayRows, SearchError>
+where
+    G: FullGame + Heuristic,
+    S: FnMut(&mut [Tree<G>]) -> Result<(), SearchError>,
+    R: FnMut(usize) -> Result<(), Error>,
+{
+    check_start(start, config)?;
+    let supply = Supply::new(games);
+    let round = |trees: &mut [Tree<G>]| {
+        search_round(trees)?;
+        interrupt.result(()).map_err(SearchError::Stopped)
+    };
+    let finished = play_share(
+        start,
+        &supply,
+        seed,
+        config,
+        config.concurrent,
+        round,
+        |made| on_round(made).map_err(SearchError::from),
+    )?;
+    Ok(rows_of(finished))
+}
+
+/// [`play_games`] on up to `threads` threads, each playing whole games of its own (taken
+/// in number order as it is ready for one), up to `config.concurrent` over all of them at
+/// a time: no thread waits for another between rounds, and the moves and records are made
+/// on every thread. Each thread searches its trees with a round of its own from
+/// `make_round` (given the thread's [`Watch`]: a round stops early when it says stop). A
+/// game depends only on the run's seed and its number, so the rows are those of
+/// [`play_games`] for any thread count. `on_round(n)` is called on the thread that made
+/// the moves.
+#[allow(clippy::too_many_arguments)]
+pub fn play_games_split<G, M, S, R>(
+    start: &G,
+    games: Range<u64>,
+    seed: u64,
+    config: &SelfPlayConfig,
+    threads: usize,
+    make_round: M,
+    interrupt: &Interrupt<'_>,
+    on_round: R,
+) -> Result<SelfPlayRows, SearchError>
+where
+    G: FullGame + Heuristic + Send + Sync,
+    M: Fn() -> S + Sync,
+    S: FnMut(&mut [Tree<G>], &mut Watch<'_, '_>) -> Result<(), SearchError>,
+    R: Fn(usize) -> Result<(), Error> + Sync,
+{
+    check_start(start, config)?;
+    let count = usize::try_from(games.end.saturating_sub(games.start)).unwrap_or(usize::MAX);
+    let shares = crate::threads::thread_count(threads).clamp(1, count.max(1));
+    let concurrent = config.concurrent.div_ceil(shares);
+    let supply = Supply::new(games);
+    let finished = Mutex::new(Vec::new());
+    let failure: Mutex<Option<SearchError>> = Mutex::new(None);
+    let failed = AtomicBool::new(false);
+    crate::threads::spread(shares, interrupt, |_, watch| {
+        let mut search_round = make_round();
+        let round = |trees: &mut [Tree<G>]| {
+            search_round(trees, watch)?;
+            if watch.is_stopped() || failed.load(Ordering::Relaxed) {
+                return Err(SearchError::Stopped(Stopped::Interrupted));
+            }
+            Ok(())
+        };
+        let played = play_share(start, &supply, seed, config, concurrent, round, |made| {
+            on_round(made).map_err(SearchError::from)
+        });
+        match played {
+            Ok(mut games) => finished
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .append(&mut games),
+            // A thread stopped because another failed is not the failure.
+            Err(SearchError::Stopped(_)) if failed.load(Ordering::Relaxed) => {}
+            Err(err) => {
+                failed.store(true, Ordering::Relaxed);
+                failure
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(err);
+            }
+        }
+    });
+    if let Some(err) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(err);
+    }
+    interrupt.result(()).map_err(SearchError::Stopped)?;
+    Ok(rows_of(
+        finished
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner),
+    ))
+}
+
+/// A round of self-play's searches with the engine's own `evaluation`, on the calling
+/// thread: every tree searched in turn, `simulations` each, until `stop` is set (each tree
+/// draws from its own random stream, so the result does not depend on how the trees are
+/// shared among threads).
 pub fn engine_round<G: Heuristic>(
     trees: &mut [Tree<G>],
     config: &MctsConfig,
     evaluation: LeafEvaluation,
     simulations: u64,
-    threads: usize,
-    interrupt: &Interrupt<'_>,
-) -> Result<(), SearchError> {
-    let cells: Vec<Mutex<&mut Tree<G>>> = trees.iter_mut().map(Mutex::new).collect();
+    stop: &AtomicBool,
+) {
     let budget = Budget {
         limit: Some(simulations),
         deadline: None,
-        stop: interrupt.flag(),
+        stop,
     };
-    crate::threads::run_tasks_until(cells.len(), threads, interrupt, |i, _| {
-        let mut tree = cells[i].lock().unwrap_or_else(PoisonError::into_inner);
-        search(&mut tree, config, evaluation, &budget);
-    })
-    .map_err(SearchError::Stopped)?;
-    Ok(())
+    for tree in trees {
+        if budget.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        search(tree, config, evaluation, &budget);
+    }
 }
