@@ -449,6 +449,149 @@ pub trait Observation: ActionEncoding {
         row.fill(0.0);
         self.observation(pending, player, row);
     }
+
+    /// [`Observation::observation`] as the cells that are not zero, for evaluators that add
+    /// up the weights of their non-zero inputs (a net's first layer): appends to `planes`
+    /// `(plane, value)` for each plane (an index of the first axis of `OBSERVATION_SHAPE`)
+    /// whose cells all hold one non-zero value, and to `cells` `(index, value)` for every
+    /// other non-zero cell, both in index order: what [`observation_cells_of`] finds in the
+    /// whole tensor. `dense` is room for the whole tensor, which the default writes first; a
+    /// game that knows its non-zero cells lists them without it.
+    fn observation_cells(
+        &self,
+        pending: &[u16],
+        player: usize,
+        dense: &mut Vec<f32>,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) {
+        let size: usize = Self::OBSERVATION_SHAPE.iter().product();
+        dense.clear();
+        dense.resize(size, 0.0);
+        self.observation(pending, player, dense);
+        observation_cells_of(dense, plane_size(Self::OBSERVATION_SHAPE), cells, planes);
+    }
+}
+
+/// A non-zero input of an observation: `(index, value)`, or `(plane, value)` for a plane
+/// that holds one value everywhere.
+pub type Cell = (u32, f32);
+
+/// The cells of one plane of an observation of `shape` (the product of its axes past the
+/// first; all of it for a flat one).
+#[must_use]
+pub fn plane_size(shape: &[usize]) -> usize {
+    match shape {
+        [] => 1,
+        [whole] => *whole,
+        [_, rest @ ..] => rest.iter().product(),
+    }
+}
+
+/// The cells a plane is looked at in together for a non-zero one: most blocks of a sparse
+/// plane are all zeros, and a block is checked in a few vector compares.
+const SCAN_BLOCK: usize = 16;
+
+/// The non-zero cells of `observation` (planes of `plane` cells) as
+/// [`Observation::observation_cells`] lists them: each plane holding one non-zero value
+/// everywhere as `(plane, value)` in `planes`, every other non-zero cell as
+/// `(index, value)` in `cells`.
+pub fn observation_cells_of(
+    observation: &[f32],
+    plane: usize,
+    cells: &mut Vec<Cell>,
+    planes: &mut Vec<Cell>,
+) {
+    for (p, values) in observation.chunks_exact(plane).enumerate() {
+        let c = values[0];
+        // Folds without an early exit, so that the compiler compares a vector at a time.
+        if values.iter().fold(true, |same, &x| same & (x == c)) {
+            if c != 0.0 {
+                planes.push((p as u32, c));
+            }
+            continue;
+        }
+        for (k, block) in values.chunks(SCAN_BLOCK).enumerate() {
+            // A bit per non-zero cell, then one step per set bit.
+            let mut bits = block
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &x)| bits | (u32::from(x != 0.0) << i));
+            let base = p * plane + k * SCAN_BLOCK;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                cells.push(((base + i) as u32, block[i]));
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+/// The non-zero cells of a batch of observations ([`Observation::observation_cells`]), row
+/// after row, in buffers kept from batch to batch.
+#[derive(Debug, Clone, Default)]
+pub struct ObservationCells {
+    cells: Vec<Cell>,
+    cell_ends: Vec<usize>,
+    planes: Vec<Cell>,
+    plane_ends: Vec<usize>,
+    dense: Vec<f32>,
+}
+
+impl ObservationCells {
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Empties the batch (keeping its buffers).
+    pub fn clear(&mut self) {
+        self.cells.clear();
+        self.cell_ends.clear();
+        self.planes.clear();
+        self.plane_ends.clear();
+    }
+
+    /// Adds the observation of `state` (with `pending` taken) seen by `player` as a row.
+    pub fn push<G: Observation>(&mut self, state: &G, pending: &[u16], player: usize) {
+        state.observation_cells(
+            pending,
+            player,
+            &mut self.dense,
+            &mut self.cells,
+            &mut self.planes,
+        );
+        self.cell_ends.push(self.cells.len());
+        self.plane_ends.push(self.planes.len());
+    }
+
+    /// Adds the non-zero cells of a whole observation (planes of `plane` cells) as a row.
+    pub fn push_dense(&mut self, observation: &[f32], plane: usize) {
+        observation_cells_of(observation, plane, &mut self.cells, &mut self.planes);
+        self.cell_ends.push(self.cells.len());
+        self.plane_ends.push(self.planes.len());
+    }
+
+    /// The number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cell_ends.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cell_ends.is_empty()
+    }
+
+    /// Row `i`: its cells and its planes.
+    #[must_use]
+    pub fn row(&self, i: usize) -> (&[Cell], &[Cell]) {
+        let start = |ends: &[usize]| if i == 0 { 0 } else { ends[i - 1] };
+        (
+            &self.cells[start(&self.cell_ends)..self.cell_ends[i]],
+            &self.planes[start(&self.plane_ends)..self.plane_ends[i]],
+        )
+    }
 }
 
 /// A game with every layer (and its [`Facts`]): what the bindings and the batched

@@ -11,7 +11,8 @@
 //!
 //! It is written for the shape of the games' observations: large (thousands of floats in
 //! chess and E) and mostly zeros. The first layer adds up the weight rows of the non-zero
-//! inputs instead of multiplying the whole matrix, and every later layer skips the units
+//! inputs instead of multiplying the whole matrix (a search hands it only those,
+//! [`crate::game::Observation::observation_cells`]), and every later layer skips the units
 //! that ReLU left at zero. The policy head computes only the logits of legal actions (one
 //! dot product each), which is what a search needs; [`Net::forward_all`] computes them all.
 //!
@@ -22,7 +23,8 @@
 #[cfg(test)]
 mod tests;
 
-use crate::search::batch::{LeafBatch, LeafEvaluator, ValueLayout};
+use crate::game::{observation_cells_of, Cell, ObservationCells};
+use crate::search::batch::{LeafBatch, LeafEvaluator, LeafInput, ValueLayout};
 use crate::Error;
 use std::sync::Arc;
 
@@ -145,9 +147,10 @@ struct Layer {
 pub struct Leaves<'a> {
     /// The number of leaves.
     pub len: usize,
-    /// Each leaf's flat observation, from the point of view of its player to move.
-    pub observations: &'a [f32],
-    /// Which actions are legal at each leaf (`len` rows of `actions`).
+    /// Each leaf's observation, from the point of view of its player to move.
+    pub observations: LeafObservations<'a>,
+    /// Which actions are legal at each leaf (`len` rows of `actions`); may be empty when
+    /// the actions are `listed`.
     pub legal: &'a [bool],
     /// The player to move at each leaf.
     pub to_play: &'a [usize],
@@ -155,6 +158,15 @@ pub struct Leaves<'a> {
     /// being the next `counts[i]` entries of `actions` (an action may appear twice). The
     /// mask is then not scanned.
     pub listed: Option<(&'a [usize], &'a [usize])>,
+}
+
+/// The observations of a batch of leaves.
+#[derive(Debug, Clone, Copy)]
+pub enum LeafObservations<'a> {
+    /// Whole, flat, row after row.
+    Dense(&'a [f32]),
+    /// As their non-zero cells.
+    Cells(&'a ObservationCells),
 }
 
 /// A policy-value MLP with its weights (see the module docs).
@@ -178,9 +190,11 @@ pub struct Scratch {
     front: Vec<f32>,
     back: Vec<f32>,
     relative: Vec<f32>,
-    /// A layer's non-zero inputs as `(row, value)`, and the first layer's uniform planes.
-    terms: Vec<(u32, f32)>,
-    plane_terms: Vec<(u32, f32)>,
+    /// A hidden layer's non-zero inputs as `(row, value)`.
+    terms: Vec<Cell>,
+    /// A whole observation's non-zero cells and uniform planes.
+    cells: Vec<Cell>,
+    plane_terms: Vec<Cell>,
 }
 
 impl Scratch {
@@ -195,9 +209,8 @@ impl Scratch {
             self.front.resize(width, 0.0);
             self.back.resize(width, 0.0);
         }
-        let inputs = net.shape.inputs + net.shape.players;
-        if self.terms.len() < inputs.max(width) {
-            self.terms.resize(inputs.max(width), (0, 0.0));
+        if self.terms.len() < width {
+            self.terms.resize(width, (0, 0.0));
         }
         if self.relative.len() < net.shape.players {
             self.relative.resize(net.shape.players, 0.0);
@@ -283,47 +296,43 @@ impl Net {
         &self.weights
     }
 
-    /// Runs the hidden layers on one observation of `mover`; the last layer's activations
-    /// are left in `scratch.front[..last width]`.
-    fn trunk(&self, observation: &[f32], mover: usize, scratch: &mut Scratch) {
+    /// Runs the hidden layers on one observation of `mover`, given whole; the last layer's
+    /// activations are left in `scratch.front[..last width]`.
+    fn trunk_dense(&self, observation: &[f32], mover: usize, scratch: &mut Scratch) {
+        let (mut cells, mut planes) = (
+            std::mem::take(&mut scratch.cells),
+            std::mem::take(&mut scratch.plane_terms),
+        );
+        cells.clear();
+        planes.clear();
+        observation_cells_of(observation, self.shape.plane, &mut cells, &mut planes);
+        self.trunk(&cells, &planes, mover, scratch);
+        (scratch.cells, scratch.plane_terms) = (cells, planes);
+    }
+
+    /// Runs the hidden layers on one observation of `mover` given as its non-zero cells
+    /// and uniform planes ([`crate::game::Observation::observation_cells`]); the last
+    /// layer's activations are left in `scratch.front[..last width]`.
+    fn trunk(&self, cells: &[Cell], planes: &[Cell], mover: usize, scratch: &mut Scratch) {
         let first = self.layers[0];
         let out = &mut scratch.front[..first.outputs];
         out.copy_from_slice(&self.weights[first.bias..first.bias + first.outputs]);
         let width = first.outputs;
         let rows = &self.weights[first.weight..first.bias];
-        let plane = self.shape.plane;
-        let (terms, planes) = (&mut scratch.terms, &mut scratch.plane_terms);
-        planes.clear();
-        terms[0] = ((self.shape.inputs + mover) as u32, 1.0);
-        let mut count = 1;
-        // Mostly zeros: the rows of the inputs that are not, and a plane that holds one
-        // value everywhere as its precomputed row.
-        for (p, cells) in observation.chunks_exact(plane).enumerate() {
-            let c = cells[0];
-            // Folds without an early exit, so that the compiler compares a vector at a time.
-            if cells.iter().fold(true, |same, &x| same & (x == c)) {
-                if c != 0.0 {
-                    planes.push((p as u32, c));
-                }
-                continue;
-            }
-            for (k, block) in cells.chunks(SCAN_BLOCK).enumerate() {
-                if !block.iter().fold(false, |any, &x| any | (x != 0.0)) {
-                    continue;
-                }
-                let base = p * plane + k * SCAN_BLOCK;
-                for (i, &x) in block.iter().enumerate() {
-                    terms[count] = ((base + i) as u32, x);
-                    count += usize::from(x != 0.0);
-                }
-            }
-        }
-        accumulate(out, rows, width, &terms[..count]);
+        // Mostly zeros: the rows of the inputs that are not (the one-hot of the mover
+        // first), and a plane that holds one value everywhere as its precomputed row.
+        accumulate(
+            out,
+            rows,
+            width,
+            &[((self.shape.inputs + mover) as u32, 1.0)],
+        );
+        accumulate(out, rows, width, cells);
         accumulate(out, &self.plane_rows, width, planes);
         relu(out);
         for layer in &self.layers[1..] {
             let (input, out) = (&scratch.front[..layer.inputs], &mut scratch.back);
-            let out = &mut out[..layer.outputs];
+            let (out, terms) = (&mut out[..layer.outputs], &mut scratch.terms);
             out.copy_from_slice(&self.weights[layer.bias..layer.bias + layer.outputs]);
             let rows = &self.weights[layer.weight..layer.bias];
             // ReLU leaves about half the units at zero: their rows are left out, listed
@@ -378,13 +387,31 @@ impl Net {
     fn check_batch(
         &self,
         n: usize,
-        observations: &[f32],
+        observations: LeafObservations<'_>,
         logits: &[f32],
         values: &[f32],
     ) -> Result<(), Error> {
         let shape = &self.shape;
+        let observed = match observations {
+            LeafObservations::Dense(rows) => (rows.len(), n * shape.inputs),
+            LeafObservations::Cells(rows) => {
+                let inputs = shape.inputs as u32;
+                let planes = (shape.inputs / shape.plane) as u32;
+                let fits = (0..rows.len()).all(|i| {
+                    let (cells, uniform) = rows.row(i);
+                    cells.iter().all(|&(c, _)| c < inputs)
+                        && uniform.iter().all(|&(p, _)| p < planes)
+                });
+                if !fits {
+                    return Err(Error::InvalidParameter(
+                        "the net was given observation cells past its inputs".to_string(),
+                    ));
+                }
+                (rows.len() * shape.inputs, n * shape.inputs)
+            }
+        };
         let wants = [
-            ("observations", observations.len(), n * shape.inputs),
+            ("observations", observed.0, observed.1),
             ("logits", logits.len(), n * shape.actions),
             ("values", values.len(), n * shape.players),
         ];
@@ -419,7 +446,7 @@ impl Net {
         self.check_batch(n, observations, logits, values)?;
         let shape = &self.shape;
         let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
-        if legal.len() != n * actions {
+        if legal.len() != n * actions && !(legal.is_empty() && listed.is_some()) {
             return Err(Error::InvalidParameter(format!(
                 "the net's legal mask is for {} rows, not {n}",
                 legal.len() / actions.max(1),
@@ -445,11 +472,17 @@ impl Net {
         let last = self.layers[self.layers.len() - 1].outputs;
         let mut at = 0;
         for row in 0..n {
-            self.trunk(
-                &observations[row * inputs..(row + 1) * inputs],
-                to_play[row],
-                scratch,
-            );
+            match observations {
+                LeafObservations::Dense(rows) => self.trunk_dense(
+                    &rows[row * inputs..(row + 1) * inputs],
+                    to_play[row],
+                    scratch,
+                ),
+                LeafObservations::Cells(rows) => {
+                    let (cells, planes) = rows.row(row);
+                    self.trunk(cells, planes, to_play[row], scratch);
+                }
+            }
             let hidden = &scratch.front[..last];
             let out = &mut logits[row * actions..(row + 1) * actions];
             if let Some((counts, listed)) = listed {
@@ -496,14 +529,14 @@ impl Net {
         values: &mut [f32],
         scratch: &mut Scratch,
     ) -> Result<(), Error> {
-        self.check_batch(n, observations, logits, values)?;
+        self.check_batch(n, LeafObservations::Dense(observations), logits, values)?;
         let shape = &self.shape;
         let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
         self.check_players(n, to_play)?;
         scratch.fit(self);
         let last = self.layers[self.layers.len() - 1].outputs;
         for row in 0..n {
-            self.trunk(
+            self.trunk_dense(
                 &observations[row * inputs..(row + 1) * inputs],
                 to_play[row],
                 scratch,
@@ -521,10 +554,6 @@ impl Net {
     }
 }
 
-/// The cells of a plane looked at together for a non-zero one: most blocks of a sparse
-/// plane are all zeros, and a block is checked in a few vector compares.
-const SCAN_BLOCK: usize = 16;
-
 /// `out += x * row`.
 #[inline]
 fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
@@ -537,7 +566,7 @@ fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
 /// a block of `out` at a time, kept in registers while every term's row is added to it (an
 /// `axpy` per term would load and store the whole of `out` each time). Each entry adds the
 /// terms in order, as a loop of `axpy`s would.
-fn accumulate(out: &mut [f32], rows: &[f32], width: usize, terms: &[(u32, f32)]) {
+fn accumulate(out: &mut [f32], rows: &[f32], width: usize, terms: &[Cell]) {
     const BLOCK: usize = 16;
     let blocks = out.len() / BLOCK * BLOCK;
     for start in (0..blocks).step_by(BLOCK) {
@@ -610,6 +639,11 @@ impl NetEvaluator {
 }
 
 impl LeafEvaluator for NetEvaluator {
+    /// The net reads the non-zero cells of the observations and the listed actions.
+    fn input(&self) -> LeafInput {
+        LeafInput::Cells
+    }
+
     fn evaluate(
         &mut self,
         leaves: &mut LeafBatch<'_>,
@@ -629,7 +663,10 @@ impl LeafEvaluator for NetEvaluator {
         }
         let batch = Leaves {
             len: leaves.len,
-            observations: &leaves.observations,
+            observations: match leaves.cells {
+                Some(cells) => LeafObservations::Cells(cells),
+                None => LeafObservations::Dense(&leaves.observations),
+            },
             legal: &leaves.legal,
             to_play: leaves.to_play,
             listed: Some((leaves.move_counts, leaves.first_actions)),

@@ -1,6 +1,7 @@
 //! The forward pass against a plain one: every weight matrix multiplied out in full, in f64.
 
 use super::*;
+use crate::game::ObservationCells;
 use crate::rng::SplitMix64;
 
 fn uniform(rng: &mut SplitMix64) -> f32 {
@@ -190,20 +191,54 @@ fn evaluate_gives_legal_logits_and_values_in_player_order() {
             .collect();
         let counts: Vec<usize> = rows.iter().map(Vec::len).collect();
         let listed: Vec<usize> = rows.concat();
-        for listing in [None, Some((&counts[..], &listed[..]))] {
+        let mut cells = ObservationCells::new();
+        for row in observations.chunks_exact(shape.inputs) {
+            cells.push_dense(row, shape.plane);
+        }
+        let dense_listed = (LeafObservations::Dense(&observations), &legal[..]);
+        let forms = [
+            (LeafObservations::Dense(&observations), &legal[..], None),
+            (
+                dense_listed.0,
+                dense_listed.1,
+                Some((&counts[..], &listed[..])),
+            ),
+            // The cells alone, the mask left out: what a search hands the net.
+            (
+                LeafObservations::Cells(&cells),
+                &[][..],
+                Some((&counts[..], &listed[..])),
+            ),
+        ];
+        let mut first: Option<(Vec<f32>, Vec<f32>)> = None;
+        for (observed, mask, listing) in forms {
             const UNTOUCHED: f32 = -12345.0;
             let mut logits = vec![UNTOUCHED; n * shape.actions];
             let mut values = vec![0.0; n * shape.players];
             let mut scratch = Scratch::new();
             let leaves = Leaves {
                 len: n,
-                observations: &observations,
-                legal: &legal,
+                observations: observed,
+                legal: mask,
                 to_play: &to_play,
                 listed: listing,
             };
             net.evaluate(&leaves, &mut logits, &mut values, &mut scratch)
                 .unwrap();
+            // Every form gives the same numbers, to the bit.
+            match &first {
+                None => first = Some((logits.clone(), values.clone())),
+                Some((l, v)) => {
+                    assert!(l
+                        .iter()
+                        .zip(&logits)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()));
+                    assert!(v
+                        .iter()
+                        .zip(&values)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()));
+                }
+            }
             for row in 0..n {
                 let obs = &observations[row * shape.inputs..(row + 1) * shape.inputs];
                 let (want_logits, want_values) = reference(&net, obs, to_play[row]);
@@ -324,7 +359,7 @@ fn bad_nets_and_buffers_are_refused() {
     let mut evaluate = |legal: &[bool], to_play: &[usize]| {
         let leaves = Leaves {
             len: 2,
-            observations: &zeros,
+            observations: LeafObservations::Dense(&zeros),
             legal,
             to_play,
             listed: None,

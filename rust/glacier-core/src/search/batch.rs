@@ -11,6 +11,7 @@
 use super::mcts::{BatchSearch, MctsConfig, Tree};
 use super::Heuristic;
 use crate::actions::ActionList;
+use crate::game::ObservationCells;
 use crate::interrupt::{Interrupt, Watch};
 use crate::{Error, FullGame};
 use std::sync::{Mutex, PoisonError};
@@ -42,6 +43,19 @@ pub struct LeafBatch<'a> {
     pub to_play: &'a [usize],
     /// The players of the game.
     pub num_players: usize,
+    /// For an evaluator that reads [`LeafInput::Cells`]: each leaf's observation as its
+    /// non-zero cells (`observations` and `legal` are then empty).
+    pub cells: Option<&'a ObservationCells>,
+}
+
+/// What an evaluator reads of the leaves besides their listed actions and players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafInput {
+    /// The whole observations and the legal mask.
+    Dense,
+    /// Only the non-zero cells of the observations ([`LeafBatch::cells`]): a net that adds
+    /// up the weights of its non-zero inputs, spared writing and scanning whole tensors.
+    Cells,
 }
 
 /// How an evaluator wrote its values.
@@ -68,6 +82,12 @@ pub enum ValueLayout {
 /// (of any kind; [`Error::Evaluator`] for a failed evaluation) ends the search, and its
 /// trees are then dropped by the callers that keep them.
 pub trait LeafEvaluator {
+    /// What the evaluator reads of the leaves (by default the whole observations and the
+    /// legal mask).
+    fn input(&self) -> LeafInput {
+        LeafInput::Dense
+    }
+
     /// Writes the prior logits and values of `leaves`.
     fn evaluate(
         &mut self,
@@ -204,6 +224,7 @@ struct Buffers {
     player_values: Vec<f32>,
     priors: Vec<f32>,
     counts: Vec<u32>,
+    cells: ObservationCells,
 }
 
 /// Runs a batched search of `trees` to `simulations` each, gathering up to `per_tree`
@@ -236,25 +257,34 @@ where
         if n == 0 {
             continue;
         }
-        // Made for each batch (zeroed as allocated), for the evaluator to keep if it will.
-        let mut observations = vec![0.0f32; n * obs_size];
-        let mut legal = vec![false; n * actions];
+        // Made for each batch (zeroed as allocated), for the evaluator to keep if it will;
+        // or, for an evaluator that reads only the non-zero cells, the cells alone.
+        let dense = evaluator.input() == LeafInput::Dense;
+        let (mut observations, mut legal) = if dense {
+            (vec![0.0f32; n * obs_size], vec![false; n * actions])
+        } else {
+            (Vec::new(), Vec::new())
+        };
         b.to_play.clear();
         b.move_counts.clear();
         b.firsts.clear();
+        b.cells.clear();
         for i in 0..n {
             let (_, state, moves) = search.leaf(i);
             let mover = state.current_player();
-            state.observation(
-                &[],
-                mover,
-                &mut observations[i * obs_size..(i + 1) * obs_size],
-            );
+            if dense {
+                let row = &mut observations[i * obs_size..(i + 1) * obs_size];
+                state.observation(&[], mover, row);
+            } else {
+                b.cells.push(state, &[], mover);
+            }
             b.to_play.push(mover);
             b.move_counts.push(moves.len());
             for &mv in moves {
                 let action = first_action(state, mv);
-                legal[i * actions + action] = true;
+                if dense {
+                    legal[i * actions + action] = true;
+                }
                 b.firsts.push(action);
             }
         }
@@ -274,6 +304,7 @@ where
             first_actions: &b.firsts,
             to_play: &b.to_play,
             num_players: players,
+            cells: (!dense).then_some(&b.cells),
         };
         let layout = evaluator.evaluate(
             &mut leaves,

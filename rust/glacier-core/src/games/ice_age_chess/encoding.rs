@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use super::text::square_name;
 use super::*;
 use crate::actions::{fraction, ActionList};
-use crate::game::{ActionEncoding, Observation};
+use crate::game::{ActionEncoding, Cell, Observation};
 
 /// The planes of the observation tensor (see [`Observation::observation`] below).
 const PLANES: usize = 22;
@@ -110,6 +110,37 @@ impl Observation for IceAgeChess {
         }
         for (plane, value) in self.constant_planes(me) {
             out[plane * 64..(plane + 1) * 64].fill(value);
+        }
+    }
+
+    /// Straight from the bitboards: no tensor written or scanned.
+    fn observation_cells(
+        &self,
+        _pending: &[u16],
+        player: usize,
+        _dense: &mut Vec<f32>,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) {
+        let me = player.min(1);
+        for (plane, squares) in self.square_planes(me).into_iter().enumerate() {
+            // Turned for Black (rank r to 7 - r) before the squares are read in order.
+            let seen = if me == WHITE { squares } else { squares.swap_bytes() };
+            if seen == Bitboard::MAX {
+                planes.push((plane as u32, 1.0));
+                continue;
+            }
+            let mut rest = seen;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                cells.push((plane as u32 * 64 + sq, 1.0));
+            }
+        }
+        for (plane, value) in self.constant_planes(me) {
+            if value != 0.0 {
+                planes.push((plane as u32, value));
+            }
         }
     }
 
@@ -263,6 +294,39 @@ mod tests {
                 let mut state = IceAgeChess::start(&params);
                 loop {
                     check(&state);
+                    let count = state.count_moves();
+                    if count == 0 {
+                        break;
+                    }
+                    let mv = state.nth_move(rng.below(count)).expect("a move");
+                    state.play_unchecked(mv);
+                }
+            }
+        }
+    }
+
+    /// The cells listed from the bitboards are those found in the whole tensor, in the same
+    /// order, for both players' views, along random games with Ice Ages and en passant.
+    #[test]
+    fn observation_cells_are_the_tensors_non_zero_cells() {
+        let mut rng = SplitMix64::new(9);
+        for period in [0, 4] {
+            let params = IceAgeChessParams {
+                max_plies: 200,
+                ice_age_period: period,
+            };
+            for _ in 0..20 {
+                let mut state = IceAgeChess::start(&params);
+                loop {
+                    for player in 0..2 {
+                        let mut dense = vec![0.0; PLANES * 64];
+                        state.observation(&[], player, &mut dense);
+                        let (mut want_cells, mut want_planes) = (Vec::new(), Vec::new());
+                        crate::game::observation_cells_of(&dense, 64, &mut want_cells, &mut want_planes);
+                        let (mut cells, mut planes) = (Vec::new(), Vec::new());
+                        state.observation_cells(&[], player, &mut Vec::new(), &mut cells, &mut planes);
+                        assert_eq!((cells, planes), (want_cells, want_planes), "{}", state.text());
+                    }
                     let count = state.count_moves();
                     if count == 0 {
                         break;
