@@ -104,11 +104,35 @@ impl MctsConfig {
     }
 }
 
+/// A move of a node, with what a descent weighs of its child: the child's visits,
+/// simulations in flight and value sum for the node's mover, kept here as well as in the
+/// child, so that a descent reads one node's edges one after another instead of every
+/// child wherever it lies.
 #[derive(Debug, Clone, Copy)]
 struct Edge<M> {
     mv: M,
     prior: f32,
     child: u32,
+    visits: u32,
+    in_flight: u32,
+    /// The child's value sum for the mover of the node the edge leaves.
+    value_sum: f64,
+    /// The child is a finished game won by that mover.
+    won: bool,
+}
+
+impl<M> Edge<M> {
+    fn new(mv: M, prior: f32) -> Self {
+        Edge {
+            mv,
+            prior,
+            child: NONE,
+            visits: 0,
+            in_flight: 0,
+            value_sum: 0.0,
+            won: false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,9 +146,12 @@ enum Status {
     Terminal(Values),
 }
 
+/// A node's statistics, apart from its state (kept in [`Tree::states`] at the same index):
+/// a descent reads those of every child it weighs, and they sit closer together alone.
 #[derive(Debug, Clone)]
-struct Node<G> {
-    state: G,
+struct Node {
+    /// The edge into the node ([`NONE`] at the root).
+    in_edge: u32,
     first_edge: u32,
     num_edges: u32,
     visits: u32,
@@ -134,17 +161,16 @@ struct Node<G> {
     status: Status,
 }
 
-impl<G: Game> Node<G> {
-    fn new(state: G) -> Self {
-        let mover = state.current_player() as u8;
+impl Node {
+    fn new(mover: usize, in_edge: u32) -> Self {
         Node {
-            state,
+            in_edge,
             first_edge: 0,
             num_edges: 0,
             visits: 0,
             in_flight: 0,
             value_sum: [0.0; MAX_PLAYERS],
-            mover,
+            mover: mover as u8,
             status: Status::New,
         }
     }
@@ -194,7 +220,9 @@ pub struct RootStats<M> {
 /// A search tree of one game.
 #[derive(Debug, Clone)]
 pub struct Tree<G: Game> {
-    nodes: Vec<Node<G>>,
+    nodes: Vec<Node>,
+    /// The state of each node.
+    states: Vec<G>,
     edges: Vec<Edge<G::Move>>,
     num_players: usize,
     /// The root's priors with noise mixed in (used at the root instead of the priors).
@@ -215,7 +243,8 @@ impl<G: Game> Tree<G> {
             )));
         }
         Ok(Tree {
-            nodes: vec![Node::new(root)],
+            nodes: vec![Node::new(root.current_player(), NONE)],
+            states: vec![root],
             edges: Vec::new(),
             num_players,
             root_priors: Vec::new(),
@@ -226,12 +255,12 @@ impl<G: Game> Tree<G> {
 
     /// The root state.
     pub fn root(&self) -> &G {
-        &self.nodes[0].state
+        &self.states[0]
     }
 
     /// The state of node `index`.
     pub fn state(&self, index: u32) -> &G {
-        &self.nodes[index as usize].state
+        &self.states[index as usize]
     }
 
     pub fn num_players(&self) -> usize {
@@ -298,8 +327,8 @@ impl<G: Game> Tree<G> {
                 let scale = c * parent_n.max(1.0).sqrt();
                 for (i, edge) in self.edges[range].iter().enumerate() {
                     let prior = f64::from(root_priors.map_or(edge.prior, |p| p[i]));
-                    let (q, n) = self.child_q(edge.child, mover, vl, fpu);
-                    if self.won(edge.child, mover) {
+                    let (q, n) = child_q(edge, vl, fpu);
+                    if edge.won {
                         return i;
                     }
                     let score = q + scale * prior / (1.0 + n);
@@ -311,8 +340,8 @@ impl<G: Game> Tree<G> {
             Selection::Uct => {
                 let log_n = parent_n.max(1.0).ln();
                 for (i, edge) in self.edges[range].iter().enumerate() {
-                    let (q, n) = self.child_q(edge.child, mover, vl, fpu);
-                    if n == 0.0 || self.won(edge.child, mover) {
+                    let (q, n) = child_q(edge, vl, fpu);
+                    if n == 0.0 || edge.won {
                         return i;
                     }
                     let score = q + c * (log_n / n).sqrt();
@@ -325,28 +354,6 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    /// Whether `child` is a finished game that `mover` won.
-    #[inline]
-    fn won(&self, child: u32, mover: usize) -> bool {
-        child != NONE
-            && matches!(self.nodes[child as usize].status, Status::Terminal(v) if v[mover] >= 1.0)
-    }
-
-    /// The mean value of a child for `mover` with its simulations in flight counted as
-    /// losses, and its visits (real and in flight); `fpu` for a child never visited.
-    #[inline]
-    fn child_q(&self, child: u32, mover: usize, vl: f64, fpu: f64) -> (f64, f64) {
-        if child == NONE {
-            return (fpu, 0.0);
-        }
-        let c = &self.nodes[child as usize];
-        let n = f64::from(c.visits + c.in_flight);
-        if n == 0.0 {
-            return (fpu, 0.0);
-        }
-        ((c.value_sum[mover] - vl * f64::from(c.in_flight)) / n, n)
-    }
-
     /// Descends from the root to a leaf, appending the nodes passed (root first) to `path`
     /// (cleared first), each with one more simulation in flight.
     pub fn select(&mut self, config: &MctsConfig, path: &mut Vec<u32>) -> Leaf {
@@ -356,6 +363,9 @@ impl<G: Game> Tree<G> {
         loop {
             path.push(node as u32);
             self.nodes[node].in_flight += 1;
+            if let Some(edge) = self.edges.get_mut(self.nodes[node].in_edge as usize) {
+                edge.in_flight += 1;
+            }
             match self.nodes[node].status {
                 Status::New => {
                     self.nodes[node].status = Status::Pending;
@@ -374,10 +384,12 @@ impl<G: Game> Tree<G> {
                 node = child as usize;
                 continue;
             }
-            let mut state = self.nodes[node].state.clone();
+            let mut state = self.states[node].clone();
             state.play_unchecked(self.edges[edge].mv);
             let index = self.nodes.len();
-            self.nodes.push(Node::new(state));
+            self.nodes
+                .push(Node::new(state.current_player(), edge as u32));
+            self.states.push(state);
             self.edges[edge].child = index as u32;
             node = index;
         }
@@ -386,12 +398,17 @@ impl<G: Game> Tree<G> {
     /// Takes back the simulation in flight on `path`.
     pub fn revert(&mut self, path: &[u32]) {
         for &n in path {
-            self.nodes[n as usize].in_flight -= 1;
+            let node = &mut self.nodes[n as usize];
+            node.in_flight -= 1;
+            if let Some(edge) = self.edges.get_mut(node.in_edge as usize) {
+                edge.in_flight -= 1;
+            }
         }
     }
 
     /// Adds `values` to every node of `path` and takes its simulation in flight back.
     pub fn backup(&mut self, path: &[u32], values: &Values) {
+        let mut parent_mover = 0;
         for &n in path {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
@@ -399,6 +416,12 @@ impl<G: Game> Tree<G> {
             for (sum, &v) in node.value_sum.iter_mut().zip(values).take(self.num_players) {
                 *sum += f64::from(v);
             }
+            if let Some(edge) = self.edges.get_mut(node.in_edge as usize) {
+                edge.visits += 1;
+                edge.in_flight -= 1;
+                edge.value_sum += f64::from(values[parent_mover]);
+            }
+            parent_mover = node.mover as usize;
         }
     }
 
@@ -417,19 +440,25 @@ impl<G: Game> Tree<G> {
         };
         let leaf = leaf as usize;
         if moves.is_empty() {
-            let values = terminal_values(&self.nodes[leaf].state);
+            let values = terminal_values(&self.states[leaf]);
             self.nodes[leaf].status = Status::Terminal(values);
+            if let Some(&parent) = path.len().checked_sub(2).and_then(|i| path.get(i)) {
+                let mover = self.nodes[parent as usize].mover as usize;
+                if let Some(edge) = self.edges.get_mut(self.nodes[leaf].in_edge as usize) {
+                    edge.won = values[mover] >= 1.0;
+                }
+            }
             self.backup(path, &values);
             return;
         }
         let first = self.edges.len();
         let uniform = 1.0 / moves.len() as f32;
-        self.edges
-            .extend(moves.iter().enumerate().map(|(i, &mv)| Edge {
-                mv,
-                prior: priors.map_or(uniform, |p| p[i]),
-                child: NONE,
-            }));
+        self.edges.extend(
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, &mv)| Edge::new(mv, priors.map_or(uniform, |p| p[i]))),
+        );
         let node = &mut self.nodes[leaf];
         node.first_edge = first as u32;
         node.num_edges = moves.len() as u32;
@@ -489,7 +518,7 @@ impl<G: Game> Tree<G> {
         'search: for depth in 0..=max_depth {
             let mut next = Vec::new();
             for &n in &frontier {
-                if same(&self.nodes[n as usize].state) {
+                if same(&self.states[n as usize]) {
                     found = Some(n);
                     break 'search;
                 }
@@ -536,18 +565,20 @@ impl<G: Game> Tree<G> {
     /// Rebuilds the arenas with only the subtree below `root` (breadth first).
     fn keep_subtree(&mut self, root: u32) {
         let mut nodes = Vec::new();
+        let mut states = Vec::new();
         let mut edges = Vec::new();
         let old = std::mem::take(&mut self.nodes);
-        let mut queue = std::collections::VecDeque::from([root]);
-        while let Some(index) = queue.pop_front() {
+        let mut queue = std::collections::VecDeque::from([(root, NONE)]);
+        while let Some((index, in_edge)) = queue.pop_front() {
             let mut node = old[index as usize].clone();
+            node.in_edge = in_edge;
             if node.status == Status::Expanded {
                 let range = node.first_edge as usize..(node.first_edge + node.num_edges) as usize;
                 node.first_edge = edges.len() as u32;
                 for edge in &self.edges[range] {
                     let mut edge = *edge;
                     if edge.child != NONE {
-                        queue.push_back(edge.child);
+                        queue.push_back((edge.child, edges.len() as u32));
                         // Nodes are numbered in the order they are queued: this one will
                         // be `nodes.len()`, the queue holds the next ones.
                         edge.child = (nodes.len() + queue.len()) as u32;
@@ -556,10 +587,24 @@ impl<G: Game> Tree<G> {
                 }
             }
             nodes.push(node);
+            states.push(self.states[index as usize].clone());
         }
         self.nodes = nodes;
+        self.states = states;
         self.edges = edges;
     }
+}
+
+/// The mean value of an edge's child for the mover of the node it leaves, with its
+/// simulations in flight counted as losses, and its visits (real and in flight); `fpu` for
+/// a child never visited.
+#[inline]
+fn child_q<M>(edge: &Edge<M>, vl: f64, fpu: f64) -> (f64, f64) {
+    let n = f64::from(edge.visits + edge.in_flight);
+    if n == 0.0 {
+        return (fpu, 0.0);
+    }
+    ((edge.value_sum - vl * f64::from(edge.in_flight)) / n, n)
 }
 
 /// The move a search chooses from its root statistics: the most visited (ties: the best
@@ -760,21 +805,16 @@ pub fn search<G: Heuristic>(
     while !spent(budget, done) {
         match tree.select(config, &mut path) {
             Leaf::Evaluate(index) => {
-                let state = &tree.nodes[index as usize].state;
+                let state = &tree.states[index as usize];
                 legal_moves(state, &mut moves);
                 let values = if moves.is_empty() {
                     [0.0; MAX_PLAYERS]
                 } else {
-                    let (state, rng) = (&tree.nodes[index as usize].state, &mut tree.rng);
+                    let (state, rng) = (&tree.states[index as usize], &mut tree.rng);
                     evaluation.evaluate(state, rng, &mut scratch)
                 };
                 shuffle(&mut moves, &mut tree.rng);
-                engine_priors(
-                    &tree.nodes[index as usize].state,
-                    &moves,
-                    config,
-                    &mut priors,
-                );
+                engine_priors(&tree.states[index as usize], &moves, config, &mut priors);
                 let priors = (!priors.is_empty()).then_some(priors.as_slice());
                 tree.expand(&path, &moves, priors, &values);
             }
@@ -953,7 +993,7 @@ impl<'t, G: Game> BatchSearch<'t, G> {
                 match tree.select(&self.config, &mut self.scratch) {
                     Leaf::Evaluate(node) => {
                         let first_move = self.moves.len();
-                        let state = &tree.nodes[node as usize].state;
+                        let state = &tree.states[node as usize];
                         state.generate_moves(&mut |mv| self.moves.push(mv));
                         if self.moves.len() == first_move {
                             // The game is over here: no evaluation needed.
@@ -1000,7 +1040,7 @@ impl<'t, G: Game> BatchSearch<'t, G> {
         let tree = &self.trees[leaf.tree];
         (
             leaf.tree,
-            &tree.nodes[leaf.node as usize].state,
+            &tree.states[leaf.node as usize],
             &self.moves[leaf.moves.clone()],
         )
     }
