@@ -11,7 +11,7 @@
   positions, counted from its learner's log), when OpenSpiel is installed.
 
     python benches/learn_speed.py [--games ice_cube_checkers,kuba] [--parts inference,selfplay,openspiel]
-        [--simulations 64] [--search-simulations 2000] [--seconds 20] [--threads 1]
+        [--simulations 64] [--search-simulations 20000] [--seconds 20] [--threads 1]
 """
 
 from __future__ import annotations
@@ -199,7 +199,8 @@ def openspiel_alphazero(game: str, net: learn.Net, simulations: int, steps: int 
 
 def selfplay(games: list[str], simulations: int, seconds: float, threads: int, rounds: int = 3) -> None:
     print(
-        f"self-play, positions per second ({simulations} simulations a move, 256 games at once; "
+        f"self-play, positions per second ({simulations} simulations a move, 256 games: glacier train's "
+        f"self-play {learn.GAMES_PER_THREAD_IN_ENGINE} at a time per thread, the user loop all at once; "
         f"median of {rounds} rounds in turn)"
     )
     for game in games:
@@ -235,7 +236,7 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--parts", default="inference,selfplay,openspiel")
     parser.add_argument("--simulations", type=int, default=64, help="a move, in self-play")
-    parser.add_argument("--search-simulations", type=int, default=2000, help="from each position, in inference")
+    parser.add_argument("--search-simulations", type=int, default=20000, help="from each position, in inference")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

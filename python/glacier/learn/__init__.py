@@ -24,12 +24,13 @@ from .matches import NetSide, match
 from .netfile import NetSpec
 from .nets import Net, baseline, baseline_path, load, save, spec_for
 from .pipeline import DEFAULT_HIDDEN, TrainConfig, TrainResult, evaluate, gate, load_positions, selfplay, train
-from .selfplay_games import AZ_COLUMNS, SelfPlaySettings, play_games
+from .selfplay_games import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
 from .train import ReplayBuffer, Trainer, TrainStats, value_targets
 
 __all__ = [
     "AZ_COLUMNS",
     "DEFAULT_HIDDEN",
+    "GAMES_PER_THREAD_IN_ENGINE",
     "Net",
     "NetSide",
     "NetSpec",

@@ -14,6 +14,7 @@ resignation: every game is played to its end. It returns the rows of a self-play
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, Optional
 
@@ -54,6 +55,22 @@ AZ_COLUMNS = (
 #: Moves per player (so plies: this times the number of players) at the start of each game
 #: drawn in proportion to the visits before play turns to the most visited.
 TEMPERATURE_MOVES_PER_PLAYER = 8
+
+
+#: Games each thread plays at once when the leaves are evaluated in the engine. A thread
+#: runs a round of searches over all of its trees, a leaf from each at a time; with few
+#: trees they stay in its cache (wider batches only help an evaluator in Python).
+GAMES_PER_THREAD_IN_ENGINE = 8
+
+
+def _thread_count(threads: int) -> int:
+    """The threads a search of ``threads`` runs on (0: every core this process may use)."""
+    if threads > 0:
+        return threads
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -131,16 +148,20 @@ def play_games(
 ) -> dict[str, npt.NDArray[Any]]:
     """Plays games ``start..stop`` of a self-play run seeded ``seed`` with ``evaluator`` (a net
     or any evaluator :mod:`glacier.search` takes; unused when ``settings.evaluator`` is
-    ``"engine"``), ``concurrent`` at a time (default: all),
-    and returns their rows as :data:`AZ_COLUMNS` arrays, game after game. ``on_move(k)`` is
-    called after each round of searches with the number of moves made. ``threads``: the
-    search's threads (the trees split among them). The whole run is one call into the
+    ``"engine"``), ``concurrent`` at a time, and returns their rows as :data:`AZ_COLUMNS`
+    arrays, game after game. ``on_move(k)`` is called after each round of searches with the
+    number of moves made. ``threads``: the threads that play (0: every core).
+    ``concurrent`` defaults to all the games for an evaluator in Python (it gets wider
+    batches), and to :data:`GAMES_PER_THREAD_IN_ENGINE` a thread when the leaves are
+    evaluated in the engine (a net, or ``"engine"``). The whole run is one call into the
     engine, with the GIL released; a game depends only on ``seed`` and its number, not on
     ``concurrent`` or ``threads``."""
     settings = settings or SelfPlaySettings()
     settings.check()
     if stop <= start:
         raise InvalidParameterError(f"no games to play: {start}..{stop}")
+    in_engine = settings.evaluator == "engine" or isinstance(evaluator, _native.NativeNet)
+    default_concurrent = GAMES_PER_THREAD_IN_ENGINE * _thread_count(threads) if in_engine else stop - start
     probe = _native.new_game(game, **params)
     params = dict(probe.params)
     players = probe.num_players
@@ -174,7 +195,7 @@ def play_games(
             temperature=settings.temperature,
             temperature_moves=temperature_moves,
             max_moves=settings.max_moves,
-            concurrent=min(concurrent or (stop - start), stop - start),
+            concurrent=min(concurrent or default_concurrent, stop - start),
             on_round=on_move,
             to_play=searcher._to_play,
         )
