@@ -196,9 +196,9 @@ fn selfplay<G: FullGame + Heuristic + Send + Sync>(params: &[(&str, ParamValue)]
     // A game is the same whatever is played beside it, however the trees are split and
     // on whichever thread it is played.
     assert_eq!(with_net(&start, 3..8, 5, 2), rows, "{}", G::NAME);
-    for threads in [1, 2, 3] {
+    for (concurrent, threads) in [(4, 1), (4, 2), (4, 3), (1, 2)] {
         assert_eq!(
-            with_net_split(&start, 3..8, 4, threads),
+            with_net_split(&start, 3..8, concurrent, threads),
             rows,
             "{}",
             G::NAME

@@ -395,7 +395,11 @@ where
 {
     check_start(start, config)?;
     let count = usize::try_from(games.end.saturating_sub(games.start)).unwrap_or(usize::MAX);
-    let shares = crate::threads::thread_count(threads).clamp(1, count.max(1));
+    // No more threads than games at a time: each thread plays at least one.
+    let shares = crate::threads::thread_count(threads)
+        .min(count)
+        .min(config.concurrent)
+        .max(1);
     let concurrent = config.concurrent.div_ceil(shares);
     let supply = Supply::new(games);
     let finished = Mutex::new(Vec::new());
