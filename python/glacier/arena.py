@@ -23,7 +23,6 @@ opening is played from every seat. An opening that ends the game ends it there.
 from __future__ import annotations
 
 import math
-import os
 import random
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Sequence, Union
 
@@ -229,8 +228,10 @@ def arena(
         winner = next((order[s] for s, r in enumerate(returns) if r > 0), None)
         return GameResult(index, order, winner, len(state.moves), state, opening)
 
+    from .search import thread_count
+
     # The searches release the GIL, so games on threads run in parallel.
-    workers = threads or _cpu_count()
+    workers = thread_count(threads)
     results: list[GameResult] = []
     if workers <= 1:
         for i in range(games):
@@ -258,10 +259,6 @@ def _open(state: Any, plies: int, seed: int) -> None:
         if state.is_terminal():
             return
         state.play(rng.choice(state.legal_moves()))
-
-
-def _cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _summarise(

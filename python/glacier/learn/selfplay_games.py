@@ -14,7 +14,6 @@ resignation: every game is played to its end. It returns the rows of a self-play
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, Optional
 
@@ -61,16 +60,6 @@ TEMPERATURE_MOVES_PER_PLAYER = 8
 #: runs a round of searches over all of its trees, a leaf from each at a time; with few
 #: trees they stay in its cache (wider batches only help an evaluator in Python).
 GAMES_PER_THREAD_IN_ENGINE = 8
-
-
-def _thread_count(threads: int) -> int:
-    """The threads a search of ``threads`` runs on (0: every core this process may use)."""
-    if threads > 0:
-        return threads
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -161,7 +150,7 @@ def play_games(
     if stop <= start:
         raise InvalidParameterError(f"no games to play: {start}..{stop}")
     in_engine = settings.evaluator == "engine" or isinstance(evaluator, _native.NativeNet)
-    default_concurrent = GAMES_PER_THREAD_IN_ENGINE * _thread_count(threads) if in_engine else stop - start
+    default_concurrent = GAMES_PER_THREAD_IN_ENGINE * search.thread_count(threads) if in_engine else stop - start
     probe = _native.new_game(game, **params)
     params = dict(probe.params)
     players = probe.num_players
