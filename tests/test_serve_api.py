@@ -155,6 +155,37 @@ def test_analysis_streams_its_top_moves_and_stops(client: TestClient, game: str)
     assert view["reason"] == result.partition(": ")[2]
 
 
+def test_a_version_shows_one_state_of_the_analysis(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page redraws only when the version changes: two views of one version never differ
+    in the analysis, its end included (a stop the page missed left its button enabled). The
+    board is drawn slowly here, as on a busy machine, to give the analysis time to change
+    while a view is made."""
+    from glacier.web import session
+
+    draw = session.render_position
+
+    def slowly(*args: Any) -> str:
+        time.sleep(0.05)
+        return draw(*args)
+
+    monkeypatch.setattr(session, "render_position", slowly)
+    game_id = new(client, game="kuba", seats=["human", "human"])["id"]
+    seen: dict[str, Any] = {}
+    for _ in range(5):
+        client.post(f"/api/games/{game_id}/analyse")
+        deadline = time.monotonic() + 60
+        stopping = time.monotonic() + 0.3
+        while True:
+            view = client.get(f"/api/games/{game_id}").json()
+            analysis = view["analysis"]
+            assert seen.setdefault(view["version"], analysis) == analysis, view["version"]
+            if not analysis["running"]:
+                break
+            if time.monotonic() > stopping:
+                client.post(f"/api/games/{game_id}/stop")
+            assert time.monotonic() < deadline, "the analysis did not stop"
+
+
 @pytest.mark.parametrize("game", glacier.GAMES)
 def test_a_record_is_opened_from_the_request_body(client: TestClient, game: str) -> None:
     state = glacier.new_game(game)

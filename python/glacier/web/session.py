@@ -65,17 +65,22 @@ class Analysis:
     error: Optional[str] = None
     updates: int = 0
     """Written by the worker thread alone (the session's own counter is the event loop's)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the worker writes, so that a view never sees "stopped" with the old count of
+    updates (the page redraws only when the count changes)."""
 
-    def snapshot(self, names: Sequence[str]) -> dict[str, Any]:
-        return {
-            "ply": self.ply,
-            "running": self.running,
-            "simulations": self.simulations,
-            "seconds": round(self.seconds, 1),
-            "values": [{"seat": name, "value": round(v, 3)} for name, v in zip(names, self.values)],
-            "top": self.top,
-            "error": self.error,
-        }
+    def snapshot(self, names: Sequence[str]) -> tuple[int, dict[str, Any]]:
+        """The count of updates and what the page shows, read at one moment."""
+        with self.lock:
+            return self.updates, {
+                "ply": self.ply,
+                "running": self.running,
+                "simulations": self.simulations,
+                "seconds": round(self.seconds, 1),
+                "values": [{"seat": name, "value": round(v, 3)} for name, v in zip(names, self.values)],
+                "top": list(self.top),
+                "error": self.error,
+            }
 
 
 class Session:
@@ -325,16 +330,19 @@ class Session:
                             "share": round(visits / total, 3),
                         }
                     )
-                analysis.simulations += result.simulations
-                analysis.values = list(result.values)
-                analysis.top = top
-                analysis.seconds = time.monotonic() - start
-                analysis.updates += 1
+                with analysis.lock:
+                    analysis.simulations += result.simulations
+                    analysis.values = list(result.values)
+                    analysis.top = top
+                    analysis.seconds = time.monotonic() - start
+                    analysis.updates += 1
         except GlacierError as err:  # reported with the analysis, not lost in a worker thread
-            analysis.error = str(err)
+            with analysis.lock:
+                analysis.error = str(err)
         finally:
-            analysis.running = False
-            analysis.updates += 1
+            with analysis.lock:
+                analysis.running = False
+                analysis.updates += 1
 
     def stop_analysis(self) -> None:
         if self.analysis is not None:
@@ -405,10 +413,11 @@ class Session:
         state = self.state
         arrows: tuple[Any, ...] = ()
         analysis = None
+        updates = 0
         if self.analysis is not None:
-            analysis = self.analysis.snapshot(self.names)
+            updates, analysis = self.analysis.snapshot(self.names)
             if self.analysis.ply == self.cursor and self.analysis.generation == self.generation:
-                arrows = tuple(entry["move"] for entry in self.analysis.top)
+                arrows = tuple(entry["move"] for entry in analysis["top"])
             else:
                 analysis = None
         clickable = self._clickable()
@@ -432,7 +441,7 @@ class Session:
             "title": glacier.game_spec(self.game).title,
             "params": state.params,
             # The page redraws when this changes: the session's changes and the analysis's.
-            "version": f"{self.version}.{self.analysis.updates if self.analysis else 0}",
+            "version": f"{self.version}.{updates}",
             "ply": self.cursor,
             "plies": len(self.line),
             "moves": moves,
