@@ -235,6 +235,14 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert again.exit_code == 1 and "not empty" in again.output and "Traceback" not in again.output
     other = runner.invoke(main, ["train", OTHER, "--out", str(tmp_path / "run"), "--resume", "--iterations", "1"])
     assert other.exit_code == 1 and f"trains {SMALL}" in other.output
+    # A resumed run keeps the options it is not given: its net, parameters and self-play.
+    first = learn.run_config(tmp_path / "run")
+    resumed = runner.invoke(main, ["train", SMALL, "--out", str(tmp_path / "run"), "--resume", "--iterations", "1"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "iteration 2:" in resumed.output
+    assert learn.run_config(tmp_path / "run") == first
+    assert (first.hidden, first.params["max_plies"], first.selfplay.simulations) == ((8,), 8, 4)
+    assert first.games_per_iteration == 4
     hidden = runner.invoke(main, [*args[:4], "--hidden", "8,x"])
     assert hidden.exit_code == 2 and "--hidden" in hidden.output
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
 
 import click
+from click.core import ParameterSource
 
 import glacier
 from glacier import reference
@@ -688,7 +690,11 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     help="Train for this long (wall time), then stop; without it (and --iterations), until Ctrl-C.",
 )
 @click.option("--iterations", type=click.IntRange(min=1), help="Stop after this many iterations.")
-@click.option("--resume", is_flag=True, help="Go on with the run in --out (same game, parameters and net).")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Go on with the run in --out (same game, parameters and net); options not given are the run's.",
+)
 @click.option(
     "--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Search threads (0 = every core)."
 )
@@ -745,17 +751,28 @@ def train(
             widths = tuple(int(w) for w in hidden.split(","))
         except ValueError:
             raise click.BadParameter(f"expected widths such as 128,64, got {hidden!r}", param_hint="--hidden") from None
-    config = learn.TrainConfig(
-        game=game,
-        params=_parse_params(params),
-        hidden=widths,
-        seed=seed,
-        games_per_iteration=games_per_iteration,
-        concurrent_games=games_per_iteration,
-        selfplay=learn.SelfPlaySettings(simulations=simulations),
-        warm_start=warm_start,
-        threads=threads,
-    )
+    if resume:  # what is not given on the command line is the run's own
+        given = click.get_current_context().get_parameter_source
+        base = replace(learn.run_config(out_dir), game=game)
+        base = replace(base, params={**base.params, **_parse_params(params)}, hidden=widths or base.hidden)
+        if given("simulations") is not ParameterSource.DEFAULT:
+            base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
+        if given("games_per_iteration") is not ParameterSource.DEFAULT:
+            base = replace(base, games_per_iteration=games_per_iteration, concurrent_games=games_per_iteration)
+        chosen: dict[str, Any] = {"seed": seed, "warm_start": warm_start, "threads": threads}
+        config = replace(base, **{k: v for k, v in chosen.items() if given(k) is not ParameterSource.DEFAULT})
+    else:
+        config = learn.TrainConfig(
+            game=game,
+            params=_parse_params(params),
+            hidden=widths,
+            seed=seed,
+            games_per_iteration=games_per_iteration,
+            concurrent_games=games_per_iteration,
+            selfplay=learn.SelfPlaySettings(simulations=simulations),
+            warm_start=warm_start,
+            threads=threads,
+        )
     try:
         result = learn.train(
             config,

@@ -10,7 +10,8 @@ True
 - :func:`load` / :func:`save`: a net file (safetensors, see :mod:`glacier.learn.netfile`),
   checked against its game; :func:`baseline` gives the net shipped for a game.
 - :func:`train` (``glacier train GAME --out DIR``): self-play -> shards -> trainer -> gate ->
-  evaluate, iteration after iteration, resumable. Each step is a function of its own:
+  evaluate, iteration after iteration, resumable (:func:`run_config` reads a run's settings).
+  Each step is a function of its own:
   :func:`selfplay`, :func:`load_positions` with :class:`ReplayBuffer`, :class:`Trainer`,
   :func:`gate` and :func:`evaluate`.
 
@@ -23,7 +24,17 @@ from __future__ import annotations
 from .matches import NetSide, match
 from .netfile import NetSpec
 from .nets import Net, baseline, baseline_path, load, save, spec_for
-from .pipeline import DEFAULT_HIDDEN, TrainConfig, TrainResult, evaluate, gate, load_positions, selfplay, train
+from .pipeline import (
+    DEFAULT_HIDDEN,
+    TrainConfig,
+    TrainResult,
+    evaluate,
+    gate,
+    load_positions,
+    run_config,
+    selfplay,
+    train,
+)
 from .selfplay_games import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
 from .train import ReplayBuffer, Trainer, TrainStats, value_targets
 
@@ -48,6 +59,7 @@ __all__ = [
     "load_positions",
     "match",
     "play_games",
+    "run_config",
     "save",
     "selfplay",
     "spec_for",

@@ -646,17 +646,25 @@ def _refill(buffer: ReplayBuffer, newest_first: list[Path], value_mix: float) ->
         buffer.add(data, value_mix)
 
 
+def run_config(out: Union[str, os.PathLike[str]]) -> TrainConfig:
+    """The settings a training directory was last run with (its ``config.json``): what a
+    resumed run starts from."""
+    directory = Path(out)
+    path = directory / "config.json"
+    if not path.exists():
+        raise InvalidNetError(f"{directory} is not a training directory (it has no config.json) to resume")
+    try:
+        return TrainConfig.from_json(json.loads(path.read_text()))
+    except (ValueError, TypeError, AttributeError) as err:
+        raise InvalidNetError(f"{directory}/config.json cannot be read: {err}") from None
+
+
 def _open(run: _Run, config: TrainConfig, resume: bool) -> dict[str, Any]:
     """Creates the training directory, or checks that a resumed one is of this run; returns
     its state."""
     directory = run.directory
     if resume:
-        if not run.config_path.exists():
-            raise InvalidNetError(f"{directory} is not a training directory (it has no config.json) to resume")
-        try:
-            found = TrainConfig.from_json(json.loads(run.config_path.read_text()))
-        except (ValueError, TypeError) as err:
-            raise InvalidNetError(f"{directory}/config.json cannot be read: {err}") from None
+        found = run_config(directory)
         for key in ("game", "params", "hidden"):
             if getattr(found, key) != getattr(config, key):
                 raise InvalidNetError(
