@@ -11,7 +11,7 @@
   positions, counted from its learner's log), when OpenSpiel is installed.
 
     python benches/learn_speed.py [--games ice_cube_checkers,kuba] [--parts inference,selfplay,openspiel]
-        [--simulations 64] [--search-simulations 20000] [--seconds 20] [--threads 1]
+        [--simulations 64] [--search-simulations 20000] [--seconds 20] [--threads 1] [--net PATH]
 """
 
 from __future__ import annotations
@@ -30,9 +30,14 @@ from glacier.learn import netfile
 
 GAMES = list(glacier.GAMES)
 
+#: Nets given on the command line (``--net``), by game: measured instead of the shipped ones.
+GIVEN: dict[str, learn.Net] = {}
+
 
 def net_for(game: str, hidden: tuple[int, ...] | None = None) -> learn.Net:
-    """The shipped net of ``game``, or a random one of its default size."""
+    """The net given for ``game``, its shipped net, or a random one of its default size."""
+    if hidden is None and game in GIVEN:
+        return GIVEN[game]
     if hidden is None:
         try:
             return learn.baseline(game)
@@ -239,8 +244,14 @@ def main() -> None:
     parser.add_argument("--search-simulations", type=int, default=20000, help="from each position, in inference")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--net", help="a net file instead of the game's baseline (one game)")
     args = parser.parse_args()
     games = args.games.split(",")
+    if args.net:
+        net = learn.load(args.net)
+        if games != [net.spec.game]:
+            parser.error(f"--net {args.net} is a net of {net.spec.game}: give --games {net.spec.game}")
+        GIVEN[net.spec.game] = net
     parts = args.parts.split(",")
     if "inference" in parts:
         inference(games, args.search_simulations)
