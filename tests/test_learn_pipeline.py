@@ -235,6 +235,8 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert again.exit_code == 1 and "not empty" in again.output and "Traceback" not in again.output
     other = runner.invoke(main, ["train", OTHER, "--out", str(tmp_path / "run"), "--resume", "--iterations", "1"])
     assert other.exit_code == 1 and f"trains {SMALL}" in other.output
+    other = runner.invoke(main, ["train", MULTI, "--out", str(tmp_path / "run"), "--resume", "-p", "players=3"])
+    assert other.exit_code == 1 and f"trains {SMALL}" in other.output
     # A resumed run keeps the options it is not given: its net, parameters and self-play.
     first = learn.run_config(tmp_path / "run")
     resumed = runner.invoke(main, ["train", SMALL, "--out", str(tmp_path / "run"), "--resume", "--iterations", "1"])

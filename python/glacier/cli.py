@@ -751,10 +751,12 @@ def train(
             widths = tuple(int(w) for w in hidden.split(","))
         except ValueError:
             raise click.BadParameter(f"expected widths such as 128,64, got {hidden!r}", param_hint="--hidden") from None
-    if resume:  # what is not given on the command line is the run's own
+    # Resumed, what is not given on the command line is the run's own. (A run of another game
+    # is refused by learn.train, which says what the directory trains.)
+    run = learn.run_config(out_dir) if resume else None
+    if run is not None and run.game == game:
         given = click.get_current_context().get_parameter_source
-        base = replace(learn.run_config(out_dir), game=game)
-        base = replace(base, params={**base.params, **_parse_params(params)}, hidden=widths or base.hidden)
+        base = replace(run, params={**run.params, **_parse_params(params)}, hidden=widths or run.hidden)
         if given("simulations") is not ParameterSource.DEFAULT:
             base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
         if given("games_per_iteration") is not ParameterSource.DEFAULT:
