@@ -650,7 +650,7 @@ def run_config(out: Union[str, os.PathLike[str]]) -> TrainConfig:
     """The settings a training directory was last run with (its ``config.json``): what a
     resumed run starts from."""
     directory = Path(out)
-    path = directory / "config.json"
+    path = _Run(directory).config_path
     if not path.exists():
         raise InvalidNetError(f"{directory} is not a training directory (it has no config.json) to resume")
     try:
