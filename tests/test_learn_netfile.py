@@ -60,6 +60,44 @@ def test_the_safetensors_package_reads_and_writes_glacier_nets(tmp_path: Path) -
     assert learn.load(tmp_path / "theirs.safetensors").digest() == net.digest()
 
 
+def test_a_net_saved_in_float16_is_half_the_size_and_loads_as_float32(tmp_path: Path) -> None:
+    net = random_net(OTHER, hidden=(64, 64))
+    learn.save(tmp_path / "full.safetensors", net)
+    learn.save(tmp_path / "half.safetensors", net, dtype="float16")
+    full, half = ((tmp_path / f"{n}.safetensors").stat().st_size for n in ("full", "half"))
+    assert 0.49 < half / full < 0.51
+    back = learn.load(tmp_path / "half.safetensors")
+    assert back.spec == net.spec
+    for name, weights in net.tensors.items():
+        assert back.tensors[name].dtype == np.float32
+        assert np.array_equal(back.tensors[name], weights.astype(np.float16).astype(np.float32))
+    # Any safetensors reader sees float16 tensors.
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    theirs = safetensors_numpy.load_file(str(tmp_path / "half.safetensors"))
+    assert all(theirs[k].dtype == np.float16 for k in theirs)
+
+
+def test_weights_too_large_for_float16_or_another_dtype_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "net.safetensors"
+    learn.save(path, random_net(OTHER))
+    before = path.read_bytes()
+    net = random_net(OTHER)
+    net.tensors["dense0.weight"][0, 0] = 1e6  # float16 holds at most 65504
+    with pytest.raises(InvalidNetError, match="too large for float16"):
+        learn.save(path, net, dtype="float16")
+    with pytest.raises(InvalidNetError, match="not 'float64'"):
+        learn.save(path, net, dtype="float64")
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.partial"))
+    learn.save(path, net)  # float32 holds it
+
+    def as_float64(header: dict[str, object]) -> None:
+        header["value.bias"]["dtype"] = "F64"  # type: ignore[index]
+
+    _rewrite(path, as_float64)
+    with pytest.raises(InvalidNetError, match=r"value\.bias is not float32 or float16"):
+        learn.load(path)
+
+
 def test_e_nets_are_per_player_count(tmp_path: Path) -> None:
     net = random_net(MULTI, players=3)
     assert net.spec.num_players == 3 and net.params["players"] == 3

@@ -17,7 +17,8 @@ for, and :func:`read` checks every part of it against the tensors:
 
 The net's input is the flat observation followed by a one-hot of the player to move (the
 games turn the board to the mover's side but number actions the same for every player).
-The tensors, all float32: ``dense{i}.weight`` ``[in, out]`` (``dense0``: ``in`` is the
+The tensors, float32 (or float16, half the size, read back as float32):
+``dense{i}.weight`` ``[in, out]`` (``dense0``: ``in`` is the
 observation's size plus the number of players) and ``dense{i}.bias`` for each hidden
 layer, ``policy.weight`` ``[num_actions, last]`` (a row per action), ``policy.bias``,
 ``value.weight`` ``[last, num_players]`` and ``value.bias``. Values are relative to the
@@ -40,13 +41,17 @@ import numpy.typing as npt
 
 from ..errors import InvalidNetError
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "NetSpec", "read", "tensor_shapes", "write"]
+__all__ = ["DTYPES", "FORMAT", "FORMAT_VERSION", "NetSpec", "read", "tensor_shapes", "write"]
 
 FORMAT = "glacier-net"
 FORMAT_VERSION = 1
 
 #: A header larger than this is not a net's (guards against reading a huge length).
 MAX_HEADER = 1 << 20
+
+#: The dtypes a net's tensors may be stored in: safetensors' name and numpy's (little-endian).
+DTYPES = {"float32": ("F32", "<f4"), "float16": ("F16", "<f2")}
+_NUMPY_OF = dict(DTYPES.values())
 
 
 @dataclass(frozen=True)
@@ -94,10 +99,14 @@ def tensor_shapes(spec: NetSpec) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, Any]) -> None:
+def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, Any], dtype: str = "float32") -> None:
     """Writes a net to ``path`` (safetensors): to a temporary file beside it, then renamed, so
     the file is always whole. ``tensors`` must have exactly the shapes of
-    :func:`tensor_shapes`; every weight must be finite."""
+    :func:`tensor_shapes`; every weight must be finite, also once stored as ``dtype``
+    (``"float32"``, or ``"float16"`` for a file half the size)."""
+    if dtype not in DTYPES:
+        raise InvalidNetError(f"a net is stored as one of {sorted(DTYPES)}, not {dtype!r}")
+    stored, numpy_dtype = DTYPES[dtype]
     shapes = tensor_shapes(spec)
     if set(tensors) != set(shapes):
         raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
@@ -110,8 +119,12 @@ def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, 
             raise InvalidNetError(f"tensor {name} has shape {array.shape}, not {shape}")
         if not np.isfinite(array).all():
             raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+        with np.errstate(over="ignore"):
+            array = array.astype(numpy_dtype)
+        if not np.isfinite(array).all():
+            raise InvalidNetError(f"tensor {name} holds weights too large for {dtype}")
         data = array.tobytes()
-        header[name] = {"dtype": "F32", "shape": list(shape), "data_offsets": [offset, offset + len(data)]}
+        header[name] = {"dtype": stored, "shape": list(shape), "data_offsets": [offset, offset + len(data)]}
         chunks.append(data)
         offset += len(data)
     text = json.dumps(header, separators=(",", ":")).encode()
@@ -183,7 +196,7 @@ def _spec_of(path: Path, meta: Any) -> NetSpec:
 
 
 def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDArray[np.float32]]]:
-    """Reads a net file: its spec and its tensors (float32, the shapes of
+    """Reads a net file: its spec and its tensors (as float32, the shapes of
     :func:`tensor_shapes`). Raises :class:`glacier.errors.InvalidNetError` for a file that
     is missing, truncated, not safetensors, not a glacier net of this format version, whose
     tensors disagree with its metadata, or that holds NaN or infinite weights."""
@@ -216,8 +229,9 @@ def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDA
     tensors: dict[str, npt.NDArray[np.float32]] = {}
     for name, shape in shapes.items():
         info = header[name]
-        if not isinstance(info, dict) or info.get("dtype") != "F32":
-            raise _bad(path, f"tensor {name} is not float32")
+        if not isinstance(info, dict) or info.get("dtype") not in _NUMPY_OF:
+            raise _bad(path, f"tensor {name} is not float32 or float16")
+        numpy_dtype = _NUMPY_OF[info["dtype"]]
         if info.get("shape") != list(shape):
             raise _bad(path, f"tensor {name} has shape {info.get('shape')}, its layer sizes say {list(shape)}")
         offsets = info.get("data_offsets")
@@ -225,13 +239,13 @@ def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDA
             not isinstance(offsets, list)
             or len(offsets) != 2
             or not all(isinstance(o, int) for o in offsets)
-            or offsets[1] - offsets[0] != 4 * math.prod(shape)
+            or offsets[1] - offsets[0] != np.dtype(numpy_dtype).itemsize * math.prod(shape)
             or offsets[0] < 0
         ):
             raise _bad(path, f"tensor {name} has bad data offsets {offsets!r}")
         if offsets[1] > len(data):
             raise _bad(path, f"tensor {name} runs past the end of the file (truncated)")
-        array = np.frombuffer(data[offsets[0] : offsets[1]], dtype="<f4").reshape(shape)
+        array = np.frombuffer(data[offsets[0] : offsets[1]], dtype=numpy_dtype).reshape(shape)
         if not np.isfinite(array).all():
             raise InvalidNetError(f"the net {path} holds NaN or infinite weights (tensor {name})")
         tensors[name] = array.astype(np.float32)

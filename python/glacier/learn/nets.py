@@ -145,9 +145,10 @@ class Net(_native.NativeNet):
         return super().__call__(observations, legal, movers)
 
 
-def save(path: Union[str, os.PathLike[str]], net: Net) -> None:
-    """Writes ``net`` to ``path`` (a temporary file, then renamed)."""
-    netfile.write(path, net.spec, net.tensors)
+def save(path: Union[str, os.PathLike[str]], net: Net, dtype: str = "float32") -> None:
+    """Writes ``net`` to ``path`` (a temporary file, then renamed). ``dtype="float16"``
+    stores the weights at half the size and precision; they load back as float32."""
+    netfile.write(path, net.spec, net.tensors, dtype)
 
 
 def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **params: Any) -> Net:
