@@ -523,6 +523,23 @@ def test_a_bad_movers_value_is_refused(values: Any, message: str) -> None:
     assert searcher.tree_size == 0 and state.moves == []
 
 
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    state = to_play_case(game, params, 3)
+    # One simulation evaluates the root alone: its values are the leaf's.
+    heuristic = np.array(search.mcts(state, evaluator="heuristic", simulations=1).values)
+    evaluator = mover_and_others(state.num_players, False)
+    alone = np.array(search.mcts(state, evaluator=evaluator, simulations=1).values)
+    assert not np.allclose(alone, heuristic)
+    for weight in (0.25, 1.0):
+        mixed = search.mcts(state, evaluator=evaluator, simulations=1, heuristic_mix=weight).values
+        assert np.allclose(mixed, (1 - weight) * alone + weight * heuristic, atol=1e-6)
+    # The engine's own evaluations are mixed alike: a rollout wholly outweighed.
+    rollout = search.mcts(state, evaluator="rollout", simulations=1, heuristic_mix=1.0).values
+    assert np.allclose(rollout, heuristic, atol=1e-6)
+
+
 def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
     state = glacier.new_game(game)
     calls: list[int] = []
@@ -561,6 +578,9 @@ def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
         ({"evaluator": "heuristic", "rollout_policy": "move_priority"}, "is for the 'rollout' evaluator"),
         ({"rollout_policy": "move_priority", "rollout_temperature": -1.0}, "rollout_temperature"),
         ({"rollout_policy": "move_priority", "rollout_temperature": float("nan")}, "rollout_temperature"),
+        ({"heuristic_mix": 1.5}, "heuristic_mix must be between 0 and 1"),
+        ({"heuristic_mix": -0.1}, "heuristic_mix"),
+        ({"heuristic_mix": float("nan")}, "heuristic_mix"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict[str, Any], message: str) -> None:

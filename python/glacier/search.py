@@ -210,8 +210,11 @@ class MCTS:
     priority divided by ``rollout_temperature`` (> 0) instead of uniformly (see the module
     docs). A callable evaluator gives its own priors: ``priors`` must stay ``"uniform"``; it
     is given the players to move as ``to_play=`` when it has a parameter of that name, and
-    may return the mover's value alone (see the module docs). :data:`OPTIONS` lists every
-    option with its default and the values it accepts.
+    may return the mover's value alone (see the module docs). ``heuristic_mix`` (0 to 1)
+    mixes the game's heuristic into every leaf's value: ``(1 - w) * evaluation + w *
+    heuristic``, which tells apart the positions an evaluator (a net early in its
+    training, say) rates alike. :data:`OPTIONS` lists every option with its default and
+    the values it accepts.
     """
 
     def __init__(
@@ -234,6 +237,7 @@ class MCTS:
         prior_temperature: float = 1.0,
         rollout_policy: str = "uniform",
         rollout_temperature: float = 1.0,
+        heuristic_mix: float = 0.0,
     ) -> None:
         if priors not in PRIORS:
             raise InvalidParameterError(f"unknown priors {priors!r}: 'uniform' or 'heuristic'")
@@ -273,6 +277,7 @@ class MCTS:
             prior_temperature=prior_temperature,
             rollout_policy=rollout_policy,
             rollout_temperature=rollout_temperature,
+            heuristic_mix=heuristic_mix,
         )
 
     def search(
@@ -348,6 +353,7 @@ def mcts(
     prior_temperature: float = 1.0,
     rollout_policy: str = "uniform",
     rollout_temperature: float = 1.0,
+    heuristic_mix: float = 0.0,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (left unchanged); see :class:`MCTS` for the
     options. The same seed gives the same result on one thread, and for any thread count
@@ -370,6 +376,7 @@ def mcts(
         prior_temperature=prior_temperature,
         rollout_policy=rollout_policy,
         rollout_temperature=rollout_temperature,
+        heuristic_mix=heuristic_mix,
     )
     return searcher.search(
         state, simulations=simulations, seconds=seconds, temperature=temperature, batch_size=batch_size

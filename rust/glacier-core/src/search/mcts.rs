@@ -60,6 +60,11 @@ pub struct MctsConfig {
     /// that PUCT looks first at the moves the game rates promising. An outside evaluator
     /// gives its own priors and this is not used.
     pub move_priors: Option<f32>,
+    /// The weight `w` of the game's heuristic in a leaf's value: every player's value of a
+    /// leaf is `(1 - w) * evaluation + w * heuristic`, as AlphaGo mixed its value net with
+    /// rollouts; 0 for the evaluation alone. Where the evaluation rates many positions
+    /// alike, the heuristic (material, the race) tells them apart.
+    pub heuristic_mix: f32,
 }
 
 impl Default for MctsConfig {
@@ -71,6 +76,7 @@ impl Default for MctsConfig {
             dirichlet_fraction: 0.0,
             virtual_loss: 1.0,
             move_priors: None,
+            heuristic_mix: 0.0,
         }
     }
 }
@@ -99,6 +105,9 @@ impl MctsConfig {
             .is_some_and(|t| !(t.is_finite() && t > 0.0))
         {
             return bad("prior_temperature must be a finite number > 0");
+        }
+        if !(0.0..=1.0).contains(&self.heuristic_mix) {
+            return bad("heuristic_mix must be between 0 and 1");
         }
         Ok(())
     }
@@ -785,6 +794,20 @@ fn engine_priors<G: Heuristic>(
     }
 }
 
+/// Mixes the game's heuristic of `state` into `values` (its players' values, as many as it
+/// has players) at `config.heuristic_mix`.
+pub(crate) fn mix_heuristic<G: Heuristic>(state: &G, config: &MctsConfig, values: &mut [f32]) {
+    let weight = config.heuristic_mix;
+    if weight == 0.0 {
+        return;
+    }
+    let mut heuristic = [0.0; MAX_PLAYERS];
+    state.heuristic(&mut heuristic);
+    for (v, h) in values.iter_mut().zip(heuristic) {
+        *v = (1.0 - weight) * *v + weight * h;
+    }
+}
+
 /// Whether a search that has run `done` simulations should stop: the limit reached, the
 /// deadline passed or the stop flag raised (every search runs at least one simulation).
 fn spent(budget: &Budget<'_>, done: u64) -> bool {
@@ -811,7 +834,9 @@ pub fn search<G: Heuristic>(
                     [0.0; MAX_PLAYERS]
                 } else {
                     let (state, rng) = (&tree.states[index as usize], &mut tree.rng);
-                    evaluation.evaluate(state, rng, &mut scratch)
+                    let mut values = evaluation.evaluate(state, rng, &mut scratch);
+                    mix_heuristic(state, config, &mut values[..tree.num_players]);
+                    values
                 };
                 shuffle(&mut moves, &mut tree.rng);
                 engine_priors(&tree.states[index as usize], &moves, config, &mut priors);
@@ -867,7 +892,9 @@ pub fn search_shared<G: Heuristic>(
                     let values = if moves.is_empty() {
                         [0.0; MAX_PLAYERS]
                     } else {
-                        evaluation.evaluate(&state, &mut rng, &mut scratch)
+                        let mut values = evaluation.evaluate(&state, &mut rng, &mut scratch);
+                        mix_heuristic(&state, config, &mut values[..state.num_players()]);
+                        values
                     };
                     shuffle(&mut moves, &mut rng);
                     engine_priors(&state, &moves, config, &mut priors);

@@ -64,7 +64,7 @@ pub struct OptionSpec {
 pub const DEFAULT_EXPLORATION: [(&str, f64); 2] = [("uct", 1.0), ("puct", 1.5)];
 
 /// Every option of an MCTS searcher, in the order of the binding's keyword arguments.
-pub const MCTS_OPTIONS: [OptionSpec; 16] = [
+pub const MCTS_OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "evaluator",
         default: OptionValue::Word("rollout"),
@@ -227,6 +227,18 @@ pub const MCTS_OPTIONS: [OptionSpec; 16] = [
         api_default: None,
         help: "the temperature of the move_priority rollouts' softmax",
     },
+    OptionSpec {
+        name: "heuristic_mix",
+        default: OptionValue::Number(0.0),
+        kind: OptionKind::Number {
+            min: 0.0,
+            above: false,
+            max: Some(1.0),
+        },
+        optional: false,
+        api_default: None,
+        help: "the weight of the game's heuristic in a leaf's value, mixed with the evaluator's",
+    },
 ];
 
 /// How several threads share a search of one position.
@@ -257,6 +269,7 @@ pub struct MctsOptions<'a> {
     pub prior_temperature: f64,
     pub rollout_policy: &'a str,
     pub rollout_temperature: f64,
+    pub heuristic_mix: f64,
 }
 
 impl Default for MctsOptions<'_> {
@@ -278,6 +291,7 @@ impl Default for MctsOptions<'_> {
             prior_temperature: 1.0,
             rollout_policy: "uniform",
             rollout_temperature: 1.0,
+            heuristic_mix: 0.0,
         }
     }
 }
@@ -383,6 +397,7 @@ impl MctsOptions<'_> {
             dirichlet_fraction: at_least_zero("dirichlet_fraction", self.dirichlet_fraction)?,
             virtual_loss: at_least_zero("virtual_loss", self.virtual_loss)?,
             move_priors,
+            heuristic_mix: at_least_zero("heuristic_mix", self.heuristic_mix)?,
         };
         config.check()?;
         let threads = usize::try_from(self.threads)
@@ -448,6 +463,7 @@ mod tests {
             ("virtual_loss", d.virtual_loss),
             ("prior_temperature", d.prior_temperature),
             ("rollout_temperature", d.rollout_temperature),
+            ("heuristic_mix", d.heuristic_mix),
         ];
         let optional = [("rollout_plies", d.rollout_plies), ("trees", d.trees)];
         let integers = [("threads", d.threads), ("seed", d.seed as i64)];
@@ -509,6 +525,7 @@ mod tests {
                         "virtual_loss" => o.virtual_loss = bad,
                         "prior_temperature" => o.prior_temperature = min,
                         "rollout_temperature" => o.rollout_temperature = min,
+                        "heuristic_mix" => o.heuristic_mix = bad,
                         _ => panic!("{name} is not a number of MctsOptions"),
                     }
                 }
