@@ -14,7 +14,7 @@ one at a time (``glacier.arena``, one thread, so that each player has the core i
 on), each from two random opening plies (``opening_plies=2``). Prints one line per match.
 
     python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
-        [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta]
+        [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta] [--option NAME=VALUE]
 """
 
 from __future__ import annotations
@@ -49,14 +49,23 @@ def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
 
 
 def timed(
-    label: str, game: str, params: dict[str, int], net: learn.Net, opponent: str, seconds: float, games: int
+    label: str,
+    game: str,
+    params: dict[str, int],
+    net: learn.Net,
+    opponent: str,
+    seconds: float,
+    games: int,
+    options: dict[str, float],
 ) -> None:
     start = time.perf_counter()
-    ours = players.NetPlayer(None, None, 0, seconds=seconds, net=net)
+    ours = players.NetPlayer(None, None, 0, seconds=seconds, net=net, **options)
     ours.path = str(net.path) if net.path else None
     theirs = players.from_spec(opponent)
     result = glacier.arena(game, [ours, theirs], games=games, seed=2026, threads=1, opening_plies=2, **params)
-    print(line(label, f"net at {seconds:g}s vs {opponent}", result, time.perf_counter() - start), flush=True)
+    with_options = "".join(f" {name}={value:g}" for name, value in options.items())
+    what = f"net at {seconds:g}s{with_options} vs {opponent}"
+    print(line(label, what, result, time.perf_counter() - start), flush=True)
 
 
 def main() -> None:
@@ -68,8 +77,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--net", help="a net file instead of the game's baseline (one game)")
     parser.add_argument("--parts", default="sims,mcts,alphabeta", help="sims, mcts (at equal time), alphabeta")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a search option of the net's player at equal time, e.g. heuristic_mix=0.3 or c_puct=2",
+    )
     args = parser.parse_args()
     parts = args.parts.split(",")
+    options = {name: float(value) for name, value in (o.split("=", 1) for o in args.option)}
     for label, game, params in matches():
         if label not in args.only.split(","):
             continue
@@ -81,9 +98,10 @@ def main() -> None:
             result = learn.match(game, [side, f"mcts:{n}:rollout"], games=args.games, seed=2026, params=params)
             print(line(label, f"net vs mcts:{n}:rollout at {n} simulations", result, time.perf_counter() - start))
         if "mcts" in parts:
-            timed(label, game, params, net, f"mcts:{args.seconds:g}s", args.seconds, args.timed_games)
+            timed(label, game, params, net, f"mcts:{args.seconds:g}s", args.seconds, args.timed_games, options)
         if "alphabeta" in parts and glacier.new_game(game, **params).num_players == 2:
-            timed(label, game, params, net, f"alphabeta:{args.seconds:g}s", args.seconds, args.timed_games)
+            opponent = f"alphabeta:{args.seconds:g}s"
+            timed(label, game, params, net, opponent, args.seconds, args.timed_games, options)
 
 
 if __name__ == "__main__":
