@@ -535,9 +535,11 @@ def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str,
     for weight in (0.25, 1.0):
         mixed = search.mcts(state, evaluator=evaluator, simulations=1, heuristic_mix=weight).values
         assert np.allclose(mixed, (1 - weight) * alone + weight * heuristic, atol=1e-6)
-    # The engine's own evaluations are mixed alike: a rollout wholly outweighed.
-    rollout = search.mcts(state, evaluator="rollout", simulations=1, heuristic_mix=1.0).values
-    assert np.allclose(rollout, heuristic, atol=1e-6)
+    # The engine's own evaluations are mixed alike (on one thread and on two sharing the
+    # tree): a rollout wholly outweighed.
+    for threads in (1, 2):
+        rollout = search.mcts(state, evaluator="rollout", simulations=1, threads=threads, heuristic_mix=1.0)
+        assert np.allclose(rollout.values, heuristic, atol=1e-6)
 
 
 def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
