@@ -63,6 +63,13 @@ pub struct OptionSpec {
 /// not given.
 pub const DEFAULT_EXPLORATION: [(&str, f64); 2] = [("uct", 1.0), ("puct", 1.5)];
 
+/// The kind of an option that is a share of a whole: a number from 0 to 1.
+const FRACTION: OptionKind = OptionKind::Number {
+    min: 0.0,
+    above: false,
+    max: Some(1.0),
+};
+
 /// Every option of an MCTS searcher, in the order of the binding's keyword arguments.
 pub const MCTS_OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
@@ -120,11 +127,7 @@ pub const MCTS_OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "dirichlet_fraction",
         default: OptionValue::Number(0.0),
-        kind: OptionKind::Number {
-            min: 0.0,
-            above: false,
-            max: Some(1.0),
-        },
+        kind: FRACTION,
         optional: false,
         api_default: None,
         help: "how much noise is mixed into the root's priors",
@@ -230,11 +233,7 @@ pub const MCTS_OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "heuristic_mix",
         default: OptionValue::Number(0.0),
-        kind: OptionKind::Number {
-            min: 0.0,
-            above: false,
-            max: Some(1.0),
-        },
+        kind: FRACTION,
         optional: false,
         api_default: None,
         help: "the weight of the game's heuristic in a leaf's value, mixed with the evaluator's",
