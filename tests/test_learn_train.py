@@ -69,13 +69,30 @@ def test_the_buffer_keeps_the_newest_positions() -> None:
     data = positions(SMALL, 80)
     assert buffer.add(data) == 50  # the 30 oldest do not fit
     assert len(buffer) == 50
-    newest = data["observation"][-50:].reshape(50, -1)
+    newest = data["observation"][-50:].reshape(50, -1).astype(np.float16)
     kept = {row.tobytes() for row in buffer.observation}
     assert all(row.tobytes() in kept for row in newest)
     batch = buffer.sample(32, np.random.default_rng(0))
     assert batch["observation"].shape == (32, spec.inputs)
+    assert batch["observation"].dtype == np.float32
     assert batch["policy"].shape == (32, spec.num_actions)
     assert np.allclose(batch["policy"].sum(axis=1), 1.0)
+
+
+def test_the_buffer_keeps_observations_in_half_the_memory() -> None:
+    """float16: a 0/1 plane exactly, any other value (a ply's fraction) within 0.05%."""
+    spec = learn.spec_for(OTHER, (8,))
+    data = positions(OTHER, 300)
+    buffer = learn.ReplayBuffer(spec, capacity=300)
+    buffer.add(data)
+    assert buffer.observation.nbytes == 300 * spec.inputs * 2
+    stored = buffer.observation.astype(np.float32)
+    given = data["observation"].reshape(300, -1).astype(np.float32)
+    binary = np.isin(given, (0.0, 1.0))
+    assert binary.any() and not binary.all()
+    assert np.array_equal(stored[binary], given[binary])
+    assert np.allclose(stored, given, rtol=2**-11, atol=0)
+    assert learn.ReplayBuffer.row_bytes(spec) == 2 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players + 4
 
 
 @pytest.mark.parametrize(("game", "params"), [(OTHER, {}), (MULTI, {"players": 3})])
