@@ -12,6 +12,7 @@ cannot hang or kill the test run):
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,7 @@ import pytest
 
 import glacier
 from conftest import deepest_within
+from glacier import search
 
 #: Long calls, interrupted one second in. Each would run for many seconds in any game: the
 #: perfts go three plies deeper than the game's bench perft (five with a table), which lasts
@@ -174,6 +176,15 @@ def test_a_thread_count_beyond_the_maximum_is_refused() -> None:
         glacier.playouts(GAME, 10, threads=257)
     with pytest.raises(glacier.InvalidParameterError, match="threads must be between 0 and 256, got -1"):
         glacier.VectorEnv(GAME, num_envs=4, threads=-1)
+    with pytest.raises(glacier.InvalidParameterError, match="threads must be between 0 and 256, got 300"):
+        search.thread_count(300)
+
+
+def test_pythons_count_of_threads_is_the_engines() -> None:
+    """0 means every core this process may use, as the engine counts them (a CPU quota may
+    leave fewer than the cores it may run on)."""
+    assert 1 <= search.thread_count(0) <= len(os.sched_getaffinity(0))
+    assert search.thread_count(3) == 3
 
 
 def test_under_a_memory_limit_the_threads_that_cannot_be_had_leave_their_work_to_the_others() -> None:

@@ -212,6 +212,10 @@ class NativeSearch:
         to_play: bool = False,
     ) -> list[dict[str, Any]]: ...
 
+def thread_count(threads: int) -> int:
+    """The threads the engine runs a request of ``threads`` on (0: every core this process may
+    use); a count outside 0-256 raises ``InvalidParameterError``."""
+
 def mcts_options() -> list[dict[str, Any]]:
     """The options of ``NativeSearch`` in order: ``name``, ``default``, ``kind`` and the values
     each accepts (``choices``, or ``min``/``max``), ``optional``, ``api_default`` and ``help``."""

@@ -52,7 +52,6 @@ callable's priors select by PUCT. See docs/search.md.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -85,13 +84,8 @@ DEFAULT_C: dict[str, float] = dict(OPTIONS["c_puct"]["by_selection"])
 
 def thread_count(threads: int) -> int:
     """The threads a search given ``threads`` runs on: ``threads`` itself, or with 0 every
-    core this process may use."""
-    if threads > 0:
-        return threads
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
+    core this process may use (the engine's own count, so Python and Rust agree)."""
+    return _native.thread_count(threads)
 
 
 def _takes_to_play(evaluator: Callable[..., Any]) -> bool:

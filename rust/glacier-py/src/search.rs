@@ -4,7 +4,7 @@
 //! interrupt, checked by the calling thread). A Python evaluator becomes a core
 //! `LeafEvaluator` that takes the GIL for each call.
 
-use crate::convert::{extract_params, params_ref};
+use crate::convert::{check_threads, extract_params, params_ref};
 use crate::errors::{to_py_err, unknown_game, GlacierError, InvalidParameterError};
 use crate::evaluator::PyEvaluator;
 use crate::interrupt;
@@ -618,8 +618,16 @@ fn alphabeta_native<'py>(
     }, _ => Err(unknown_game(&game)))
 }
 
+/// The threads the engine runs a request of `threads` on: `threads` itself, or with 0 every
+/// core this process may use.
+#[pyfunction]
+fn thread_count(threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(glacier_core::threads::thread_count(check_threads(threads)?))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeSearch>()?;
+    m.add_function(wrap_pyfunction!(thread_count, m)?)?;
     m.add_function(wrap_pyfunction!(alphabeta_native, m)?)?;
     m.add_function(wrap_pyfunction!(mcts_options, m)?)?;
     Ok(())
