@@ -23,6 +23,7 @@ __all__ = [
     "new_game",
     "playouts_native",
     "selfplay_native",
+    "thread_count",
 ]
 __version__: str
 
