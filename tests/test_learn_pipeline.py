@@ -215,6 +215,9 @@ def test_bad_runs_are_refused(tmp_path: Path) -> None:
         learn.train(config, tmp_path / "zero", minutes=0)
     with pytest.raises(InvalidParameterError, match="integers >= 1"):
         learn.train(tiny(OTHER, {}, gate_games=0), tmp_path / "bad", iterations=1)
+    for discount in (0.0, 1.5):
+        with pytest.raises(InvalidParameterError, match="value_discount"):
+            learn.train(tiny(OTHER, {}, value_discount=discount), tmp_path / "bad", iterations=1)
     with pytest.raises(glacier.GlacierError):
         learn.train(tiny(OTHER, {"max_plies": -1}), tmp_path / "bad2", iterations=1)
 
@@ -227,7 +230,7 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert not (tmp_path / "z").exists()
     args = ["train", SMALL, "--out", str(tmp_path / "run"), "--iterations", "1", "-q"]
     # Few plies: the run ends with games at equal time (0.05 s a move).
-    args += ["--simulations", "4", "--games", "4", "--hidden", "8", "-p", "max_plies=8"]
+    args += ["--simulations", "4", "--games", "4", "--hidden", "8", "-p", "max_plies=8", "--value-discount", "0.9"]
     run = runner.invoke(main, args)
     assert run.exit_code == 0, run.output
     assert "iteration 1:" in run.output and "best.safetensors" in run.output
@@ -244,9 +247,12 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert "iteration 2:" in resumed.output
     assert learn.run_config(tmp_path / "run") == first
     assert (first.hidden, first.params["max_plies"], first.selfplay.simulations) == ((8,), 8, 4)
-    assert first.games_per_iteration == 4
+    assert (first.games_per_iteration, first.value_discount) == (4, 0.9)
     hidden = runner.invoke(main, [*args[:4], "--hidden", "8,x"])
     assert hidden.exit_code == 2 and "--hidden" in hidden.output
+    for bad in ("0", "1.5"):
+        discount = runner.invoke(main, [*args[:4], "--value-discount", bad])
+        assert discount.exit_code == 2 and "--value-discount" in discount.output
 
 
 def test_selfplay_on_ray_writes_the_same_shards(tmp_path: Path) -> None:

@@ -63,6 +63,39 @@ def test_value_targets_are_relative_to_the_mover() -> None:
     assert mixed.tolist() == (targets / 2).tolist()
 
 
+def test_moves_to_end_counts_each_games_moves_from_each_row() -> None:
+    game = np.asarray([4, 4, 4, 1, 1, 4])
+    ply = np.asarray([0, 1, 2, 0, 1, 3])
+    assert learn.moves_to_end(game, ply).tolist() == [4, 3, 2, 2, 1, 1]
+
+
+def test_a_discounted_value_target_is_worth_less_the_further_the_end() -> None:
+    returns = np.asarray([[1.0, -1.0], [1.0, -1.0], [0.0, 0.0]])
+    player = np.asarray([0, 1, 0])
+    moves_left = np.asarray([3, 1, 2])
+    targets = learn.value_targets(returns, player, moves_left=moves_left, discount=0.5)
+    assert targets.tolist() == [[0.25, -0.25], [-1.0, 1.0], [0.0, 0.0]]
+    # The search's root value is mixed in as it is: only the return is discounted.
+    mixed = learn.value_targets(returns, player, np.ones((3, 2)), 0.5, moves_left, 0.5)
+    assert mixed.tolist() == [[0.625, 0.375], [0.0, 1.0], [0.5, 0.5]]
+    assert learn.value_targets(returns, player, discount=1.0).tolist() == [[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]]
+    with pytest.raises(glacier.InvalidParameterError, match="moves to the game's end"):
+        learn.value_targets(returns, player, discount=0.5)
+
+
+def test_the_buffer_discounts_each_return_by_the_moves_to_its_games_end() -> None:
+    spec = learn.spec_for(SMALL, (8,))
+    data = positions(SMALL, 120)
+    plain, discounted = learn.ReplayBuffer(spec, capacity=120), learn.ReplayBuffer(spec, capacity=120)
+    plain.add(data)
+    discounted.add(data, value_discount=0.9)
+    left = learn.moves_to_end(data["game"], data["ply"])
+    assert left.min() == 1 and left.max() > 1
+    assert np.allclose(discounted.value_target, plain.value_target * (0.9 ** (left - 1))[:, None])
+    decided = np.abs(plain.value_target).sum(axis=1) > 0
+    assert decided.any()
+
+
 def test_the_buffer_keeps_the_newest_positions() -> None:
     spec = learn.spec_for(SMALL, (8,))
     buffer = learn.ReplayBuffer(spec, capacity=50)

@@ -714,6 +714,14 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     type=click.IntRange(min=0),
     help="Iterations whose self-play searches as the game's computer player does, not with the net.",
 )
+@click.option(
+    "--value-discount",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0, max=1, min_open=True),
+    help="Each move to a game's end multiplies the return a position learns by this: below 1, "
+    "a near win is worth more than a far one.",
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")
 def train(
@@ -729,6 +737,7 @@ def train(
     games_per_iteration: int,
     hidden: Optional[str],
     warm_start: int,
+    value_discount: float,
     seed: int,
     quiet: bool,
 ) -> None:
@@ -761,7 +770,12 @@ def train(
             base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
         if given("games_per_iteration") is not ParameterSource.DEFAULT:
             base = replace(base, games_per_iteration=games_per_iteration, concurrent_games=games_per_iteration)
-        chosen: dict[str, Any] = {"seed": seed, "warm_start": warm_start, "threads": threads}
+        chosen: dict[str, Any] = {
+            "seed": seed,
+            "warm_start": warm_start,
+            "threads": threads,
+            "value_discount": value_discount,
+        }
         config = replace(base, **{k: v for k, v in chosen.items() if given(k) is not ParameterSource.DEFAULT})
     else:
         config = learn.TrainConfig(
@@ -773,6 +787,7 @@ def train(
             concurrent_games=games_per_iteration,
             selfplay=learn.SelfPlaySettings(simulations=simulations),
             warm_start=warm_start,
+            value_discount=value_discount,
             threads=threads,
         )
     try:

@@ -36,7 +36,7 @@ from .pipeline import (
     train,
 )
 from .selfplay_games import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
-from .train import ReplayBuffer, Trainer, TrainStats, value_targets
+from .train import ReplayBuffer, Trainer, TrainStats, moves_to_end, value_targets
 
 __all__ = [
     "AZ_COLUMNS",
@@ -58,6 +58,7 @@ __all__ = [
     "load",
     "load_positions",
     "match",
+    "moves_to_end",
     "play_games",
     "run_config",
     "save",

@@ -82,6 +82,10 @@ class TrainConfig:
     weight_decay: float = 1e-4
     value_mix: float = 0.5
     """How much of the value target is the search's root value (the rest: the final return)."""
+    value_discount: float = 1.0
+    """Each move between a position and its game's end multiplies the final return in its
+    value target by this (1: none). Below 1 a net values a near win above a far one, so its
+    search converts a won position rather than marking time in it."""
     gate_games: int = 30
     gate_threshold: float = 0.55
     """The score in the gate match that makes a new net the best (above 1: none ever does)."""
@@ -122,6 +126,8 @@ class TrainConfig:
             raise InvalidParameterError(f"these settings must be integers >= 1: {', '.join(bad)}")
         if not (self.gate_threshold > 0 and self.replay_ratio > 0 and self.learning_rate > 0):
             raise InvalidParameterError("gate_threshold, replay_ratio and learning_rate must be > 0")
+        if not 0 < self.value_discount <= 1:
+            raise InvalidParameterError(f"value_discount must be in (0, 1], got {self.value_discount}")
         if self.threads < 0:
             raise InvalidParameterError(f"threads must be >= 0, got {self.threads}")
         if not isinstance(self.warm_start, int) or self.warm_start < 0:
@@ -228,17 +234,21 @@ def selfplay(
 
 
 def load_positions(
-    directories: list[Path], buffer: ReplayBuffer, value_mix: float = 0.0, allow_partial: bool = True
+    directories: list[Path],
+    buffer: ReplayBuffer,
+    value_mix: float = 0.0,
+    allow_partial: bool = True,
+    value_discount: float = 1.0,
 ) -> int:
-    """Adds the positions of the self-play shard ``directories`` (oldest first) to ``buffer``;
-    returns how many."""
+    """Adds the positions of the self-play shard ``directories`` (oldest first) to ``buffer``
+    (``value_mix`` and ``value_discount`` as in :class:`TrainConfig`); returns how many."""
     added = 0
     for directory in directories:
         data = distributed.load_selfplay(directory, allow_partial=allow_partial)
         if data:
             if "searched" not in data:
                 raise InvalidParameterError(f"{directory} holds self-play without search targets (not player='az')")
-            added += buffer.add(data, value_mix)
+            added += buffer.add(data, value_mix, value_discount)
     return added
 
 
@@ -428,7 +438,7 @@ def train(
     capacity = max(1, min(config.buffer_positions, BUFFER_BYTES // ReplayBuffer.row_bytes(spec)))
     buffer = ReplayBuffer(spec, capacity)
     done = first = int(state["iteration"])
-    _refill(buffer, [run.selfplay_dir(i) for i in range(done, 0, -1)], config.value_mix)
+    _refill(buffer, [run.selfplay_dir(i) for i in range(done, 0, -1)], config.value_mix, config.value_discount)
     rng = np.random.default_rng([config.seed, done])
     log: list[dict[str, Any]] = []
     stopped = "iterations"
@@ -496,7 +506,7 @@ def train(
             complete = run_sp.shards == sum(
                 1 for p in run.selfplay_dir(iteration).glob("shard-*") if not p.name.endswith(".partial")
             )
-            new = buffer.add(data, config.value_mix)
+            new = buffer.add(data, config.value_mix, config.value_discount)
             selfplay_seconds = time.monotonic() - t0
             if out_of_time():
                 # The self-play is on disk: a resumed run trains on it.
@@ -630,7 +640,7 @@ def _drop_stale(directory: Path, digest: str) -> None:
             shutil.rmtree(directory)
 
 
-def _refill(buffer: ReplayBuffer, newest_first: list[Path], value_mix: float) -> None:
+def _refill(buffer: ReplayBuffer, newest_first: list[Path], value_mix: float, value_discount: float) -> None:
     """Fills ``buffer`` with the positions of the newest self-play directories it holds."""
     kept: list[dict[str, Any]] = []
     count = 0
@@ -643,7 +653,7 @@ def _refill(buffer: ReplayBuffer, newest_first: list[Path], value_mix: float) ->
                 kept.append(data)
                 count += int(np.count_nonzero(data["searched"]))
     for data in reversed(kept):
-        buffer.add(data, value_mix)
+        buffer.add(data, value_mix, value_discount)
 
 
 def run_config(out: Union[str, os.PathLike[str]]) -> TrainConfig:

@@ -22,7 +22,17 @@ from ..errors import InvalidNetError, InvalidParameterError
 from .netfile import NetSpec
 from .nets import Net
 
-__all__ = ["ReplayBuffer", "TrainStats", "Trainer", "value_targets"]
+__all__ = ["ReplayBuffer", "TrainStats", "Trainer", "moves_to_end", "value_targets"]
+
+
+def moves_to_end(game: npt.NDArray[Any], ply: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """For the rows of whole games (shard columns ``game`` and ``ply``): the moves from each
+    row's position to its game's end, its own move included (1 at the game's last move)."""
+    numbers, index = np.unique(np.asarray(game), return_inverse=True)
+    ply = np.asarray(ply, dtype=np.int64)
+    last = np.full(len(numbers), -1, np.int64)
+    np.maximum.at(last, index, ply)
+    return np.asarray(last[index] - ply + 1, dtype=np.int64)
 
 
 def value_targets(
@@ -30,12 +40,21 @@ def value_targets(
     player: npt.NDArray[Any],
     root_values: Optional[npt.NDArray[Any]] = None,
     mix: float = 0.0,
+    moves_left: Optional[npt.NDArray[Any]] = None,
+    discount: float = 1.0,
 ) -> npt.NDArray[np.float32]:
     """Every player's value target relative to the player to move of each row: column ``k``
     is player ``(player + k) % n``'s final return, mixed with the search's root value by
-    ``mix`` (0: the return alone)."""
+    ``mix`` (0: the return alone). With ``discount`` below 1, each return is first
+    multiplied by ``discount ** (moves_left - 1)``: a win a few moves away is then worth
+    more than one far off, so a net learns to prefer the shorter win."""
     returns = np.asarray(returns, dtype=np.float32)
     rows, players = returns.shape
+    if discount != 1.0:
+        if moves_left is None:
+            raise InvalidParameterError("a discounted value target needs each row's moves to the game's end")
+        scale = np.power(np.float64(discount), np.asarray(moves_left, dtype=np.float64) - 1)
+        returns = (returns * scale[:, None]).astype(np.float32)
     if root_values is not None and mix > 0:
         returns = (1 - mix) * returns + mix * np.asarray(root_values, dtype=np.float32)
     columns = (np.asarray(player, dtype=np.int64)[:, None] + np.arange(players)[None, :]) % players
@@ -73,9 +92,10 @@ class ReplayBuffer:
         """The memory one position takes."""
         return 2 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players + 4
 
-    def add(self, data: dict[str, npt.NDArray[Any]], value_mix: float = 0.0) -> int:
-        """Adds the searched rows of self-play shard columns (:mod:`glacier.learn.selfplay_games`);
-        returns how many."""
+    def add(self, data: dict[str, npt.NDArray[Any]], value_mix: float = 0.0, value_discount: float = 1.0) -> int:
+        """Adds the searched rows of self-play shard columns (:mod:`glacier.learn.selfplay_games`),
+        whole games; returns how many. ``value_mix`` and ``value_discount`` shape the value
+        targets (:func:`value_targets`)."""
         if not len(data.get("game", ())):
             return 0
         searched = np.asarray(data["searched"], dtype=np.bool_)
@@ -88,8 +108,14 @@ class ReplayBuffer:
         policy = np.asarray(data["policy"], dtype=np.float32)[searched]
         if legal.shape[1] != self.spec.num_actions or data["returns"].shape[1] != self.spec.num_players:
             raise InvalidParameterError("these self-play rows are of another game or player count than the net's")
+        moves_left = moves_to_end(data["game"], data["ply"])[searched] if value_discount != 1.0 else None
         targets = value_targets(
-            data["returns"][searched], data["player"][searched], data["root_values"][searched], value_mix
+            data["returns"][searched],
+            data["player"][searched],
+            data["root_values"][searched],
+            value_mix,
+            moves_left,
+            value_discount,
         )
         # Only the newest rows fit when there are more than the buffer holds.
         keep = slice(max(0, n - self.capacity), n)
