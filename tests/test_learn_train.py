@@ -81,6 +81,9 @@ def test_a_discounted_value_target_is_worth_less_the_further_the_end() -> None:
     assert learn.value_targets(returns, player, discount=1.0).tolist() == [[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]]
     with pytest.raises(glacier.InvalidParameterError, match="moves to the game's end"):
         learn.value_targets(returns, player, discount=0.5)
+    for bad in (0.0, 1.5, float("nan")):
+        with pytest.raises(glacier.InvalidParameterError, match="value discount"):
+            learn.value_targets(returns, player, moves_left=moves_left, discount=bad)
 
 
 def test_the_buffer_discounts_each_return_by_the_moves_to_its_games_end() -> None:

@@ -50,6 +50,8 @@ def value_targets(
     more than one far off, so a net learns to prefer the shorter win."""
     returns = np.asarray(returns, dtype=np.float32)
     rows, players = returns.shape
+    if not 0 < discount <= 1:
+        raise InvalidParameterError(f"the value discount must be in (0, 1], got {discount}")
     if discount != 1.0:
         if moves_left is None:
             raise InvalidParameterError("a discounted value target needs each row's moves to the game's end")
