@@ -11,7 +11,8 @@ Games at equal simulations are played all at once (:func:`glacier.learn.match`, 
 searches batched), with two opening moves drawn from the searches' visits (or at random for
 the other player) so that deterministic players do not repeat one game; games at equal time
 one at a time (``glacier.arena``, one thread, so that each player has the core it is timed
-on), each from two random opening plies (``opening_plies=2``). Prints one line per match.
+on), each from two random opening plies (``opening_plies=2``). Prints one line per match,
+with the net's wins-draws-losses from each seat (seat 0 moves first).
 
     python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
         [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta] [--option NAME=VALUE]
@@ -42,9 +43,10 @@ def matches() -> list[tuple[str, str, dict[str, int]]]:
 
 def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
     p = result.players[0]
+    seats = ", ".join(f"seat {r.seat} {r.wins}-{r.draws}-{r.losses}" for r in result.by_seat(0))
     return (
         f"{label}: {what}: {p.wins}-{p.draws}-{p.losses} of {len(result.games)} "
-        f"({100 * p.wins / len(result.games):.0f}% won, score {p.score:.3f}) [{seconds:.0f} s]"
+        f"({100 * p.wins / len(result.games):.0f}% won, score {p.score:.3f}; by seat {seats}) [{seconds:.0f} s]"
     )
 
 

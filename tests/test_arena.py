@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import glacier
 from glacier import errors, players, records, reference
-from glacier.arena import elo, score_interval
+from glacier.arena import ArenaResult, GameResult, PlayerResult, SeatRecord, elo, score_interval
 from glacier.cli import main
 
 
@@ -101,6 +101,39 @@ def test_a_match_swaps_seats_and_does_not_depend_on_threads() -> None:
     first, second = one.players
     assert first.wins == second.losses and first.score + second.score == pytest.approx(1.0)
     assert one.elo == first.elo == pytest.approx(-second.elo)
+
+
+def test_results_by_seat() -> None:
+    """A player's record from each seat, counted by hand from four made-up games: the first
+    player won twice from seat 0, drew and lost from seat 1."""
+    games = tuple(
+        GameResult(i, seats, winner, 10, None)
+        for i, (seats, winner) in enumerate([((0, 1), 0), ((1, 0), None), ((0, 1), 0), ((1, 0), 1)])
+    )
+    two = tuple(PlayerResult(name, 0, 0, 0, 0.5, 0.0, (0.0, 0.0)) for name in ("a", "b"))  # not read
+    made = ArenaResult(QUICK, two, games, None)
+    assert made.by_seat(0) == (SeatRecord(0, 2, 2, 0, 0), SeatRecord(1, 2, 0, 1, 1))
+    assert made.by_seat(1) == (SeatRecord(0, 2, 1, 1, 0), SeatRecord(1, 2, 0, 0, 2))
+    # A real match: the seats add up to the player's totals, and the table says them.
+    match = glacier.arena(QUICK, ["mcts:30", "random"], games=6, seed=2, threads=1)
+    for p, total in enumerate(match.players):
+        seats = match.by_seat(p)
+        assert [r.seat for r in seats] == [0, 1] and all(r.games == 3 for r in seats)
+        assert sum(r.wins for r in seats) == total.wins and sum(r.losses for r in seats) == total.losses
+        assert sum(r.draws for r in seats) == total.draws
+    line = ", ".join(f"seat {r.seat} {r.wins}-{r.draws}-{r.losses}" for r in match.by_seat(0))
+    assert f"mcts:30 by seat (wins-draws-losses; seat 0 moves first): {line}" in match.table()
+    with pytest.raises(errors.InvalidParameterError, match="player must be from 0 to 1"):
+        match.by_seat(2)
+
+
+def test_results_by_seat_with_three_players() -> None:
+    """Seats rotate: in one rotation each player sits once in each seat."""
+    match = glacier.arena(MANY, ["mcts:5", "random"], games=6, seed=1, players=3, max_plies=30)
+    for p, total in enumerate(match.players):
+        seats = match.by_seat(p)
+        assert [(r.seat, r.games) for r in seats] == [(0, 2), (1, 2), (2, 2)]
+        assert sum(r.wins + r.draws + r.losses for r in seats) == total.wins + total.draws + total.losses == 6
 
 
 def test_random_openings_are_shared_by_the_games_of_a_rotation() -> None:

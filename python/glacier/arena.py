@@ -32,7 +32,7 @@ from .errors import InvalidParameterError
 if TYPE_CHECKING:
     from .players import Player
 
-__all__ = ["ArenaResult", "GameResult", "PlayerResult", "arena", "elo", "score_interval"]
+__all__ = ["ArenaResult", "GameResult", "PlayerResult", "SeatRecord", "arena", "elo", "score_interval"]
 
 # Imported by ``glacier`` itself (for ``glacier.arena``), so this module loads nothing heavy
 # at import: the players, threads and copies are imported when a match is played.
@@ -75,6 +75,17 @@ class PlayerResult(NamedTuple):
     """Its 95% interval (from the Wilson interval of the score over the games)."""
 
 
+class SeatRecord(NamedTuple):
+    """A player's results in the games it played from one seat."""
+
+    seat: int
+    """The seat: the game's player number (seat 0 moves first)."""
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
 class ArenaResult(NamedTuple):
     game: str
     players: tuple[PlayerResult, ...]
@@ -100,6 +111,21 @@ class ArenaResult(NamedTuple):
             return len(self.games)
         return sum(g.plies < self.ply_limit for g in self.games)
 
+    def by_seat(self, player: int = 0) -> tuple[SeatRecord, ...]:
+        """``player``'s results (an index into :attr:`players`) from each seat it sat in, in
+        seat order. In a game that favours a seat, equals win from that seat: this shows how
+        much of a score is the seat's."""
+        if not 0 <= player < len(self.players):
+            raise InvalidParameterError(f"player must be from 0 to {len(self.players) - 1}, got {player}")
+        records = []
+        for seat in range(len(self.players)):
+            games = [g for g in self.games if g.seats[seat] == player]
+            if games:
+                wins = sum(g.winner == player for g in games)
+                draws = sum(g.winner is None for g in games)
+                records.append(SeatRecord(seat, len(games), wins, draws, len(games) - wins - draws))
+        return tuple(records)
+
     def table(self) -> str:
         """The results as a text table."""
         width = max(6, *(len(p.name) for p in self.players))
@@ -115,6 +141,9 @@ class ArenaResult(NamedTuple):
         limit = f", {self.finished_before_limit} ended before the ply limit" if self.ply_limit else ""
         opening = f", each from {self.opening_plies} random opening plies" if self.opening_plies else ""
         lines.append(f"{len(self.games)} games of {self.game}{opening}, {mean:.1f} plies on average{limit}")
+        seats = ", ".join(f"seat {r.seat} {r.wins}-{r.draws}-{r.losses}" for r in self.by_seat(0))
+        if seats:
+            lines.append(f"{self.players[0].name} by seat (wins-draws-losses; seat 0 moves first): {seats}")
         return "\n".join(lines)
 
 
