@@ -107,6 +107,25 @@ def test_gating_keeps_the_best_unless_beaten(tmp_path: Path) -> None:
     assert best.training["iteration"] == never.best_iteration
 
 
+def test_evaluations_can_be_left_out(tmp_path: Path) -> None:
+    """evaluate_every=0 evaluates nothing during the run; final_evaluation=False nothing at
+    its end (an evaluation of E against random can take longer than the run)."""
+    none = learn.train(
+        tiny(OTHER, {"max_plies": 40}, evaluate_every=0, final_evaluation=False), tmp_path / "a", iterations=2
+    )
+    assert [e["event"] for e in none.log] == ["iteration", "iteration"]
+    end = learn.train(tiny(OTHER, {"max_plies": 40}, evaluate_every=0), tmp_path / "b", iterations=2)
+    assert [e["event"] for e in end.log] == ["iteration", "iteration", "final evaluation"]
+    every = learn.train(
+        tiny(OTHER, {"max_plies": 40}, evaluate_every=2, final_evaluation=False), tmp_path / "c", iterations=2
+    )
+    assert [e["event"] for e in every.log] == ["iteration", "iteration", "evaluation"]
+    for bad in (-1, 1.5):
+        with pytest.raises(InvalidParameterError, match="evaluate_every must be an integer >= 0"):
+            learn.train(tiny(OTHER, {}, evaluate_every=bad), tmp_path / "bad", iterations=1)
+    assert not (tmp_path / "bad").exists()
+
+
 def test_a_warm_start_plays_its_first_iterations_as_the_games_computer_player(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = learn.train(tiny(SMALL, {"max_plies": 40}, warm_start=1), out, iterations=2)
@@ -248,6 +267,19 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert learn.run_config(tmp_path / "run") == first
     assert (first.hidden, first.params["max_plies"], first.selfplay.simulations) == ((8,), 8, 4)
     assert (first.games_per_iteration, first.value_discount) == (4, 0.9)
+    assert (first.evaluate_every, first.final_evaluation) == (5, True)
+    # Evaluations left out, and a resume that keeps them out.
+    out = str(tmp_path / "quiet")
+    quiet = ["train", SMALL, "--out", out, "--iterations", "1", "-q", "--simulations", "4", "--games", "4"]
+    quiet += ["--hidden", "8", "-p", "max_plies=8", "--evaluate-every", "0", "--no-final-evaluation"]
+    plain = runner.invoke(main, quiet)
+    assert plain.exit_code == 0 and "evaluation" not in plain.output, plain.output
+    kept = runner.invoke(main, ["train", SMALL, "--out", out, "--resume", "--iterations", "1", "-q"])
+    assert kept.exit_code == 0 and "iteration 2:" in kept.output and "evaluation" not in kept.output
+    quiet_run = learn.run_config(out)
+    assert (quiet_run.evaluate_every, quiet_run.final_evaluation) == (0, False)
+    every = runner.invoke(main, [*args[:4], "--evaluate-every", "-1"])
+    assert every.exit_code == 2 and "--evaluate-every" in every.output
     hidden = runner.invoke(main, [*args[:4], "--hidden", "8,x"])
     assert hidden.exit_code == 2 and "--hidden" in hidden.output
     for bad in ("0", "1.5"):

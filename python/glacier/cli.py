@@ -722,6 +722,19 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     help="Each move to a game's end multiplies the return a position learns by this: below 1, "
     "a near win is worth more than a far one.",
 )
+@click.option(
+    "--evaluate-every",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Iterations between evaluations of the best net (0: only the final one).",
+)
+@click.option(
+    "--final-evaluation/--no-final-evaluation",
+    default=True,
+    show_default=True,
+    help="When the run ends, evaluate the best net at equal simulations and at equal time.",
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; the log lines only.")
 def train(
@@ -738,6 +751,8 @@ def train(
     hidden: Optional[str],
     warm_start: int,
     value_discount: float,
+    evaluate_every: int,
+    final_evaluation: bool,
     seed: int,
     quiet: bool,
 ) -> None:
@@ -775,6 +790,8 @@ def train(
             "warm_start": warm_start,
             "threads": threads,
             "value_discount": value_discount,
+            "evaluate_every": evaluate_every,
+            "final_evaluation": final_evaluation,
         }
         config = replace(base, **{k: v for k, v in chosen.items() if given(k) is not ParameterSource.DEFAULT})
     else:
@@ -788,6 +805,8 @@ def train(
             selfplay=learn.SelfPlaySettings(simulations=simulations),
             warm_start=warm_start,
             value_discount=value_discount,
+            evaluate_every=evaluate_every,
+            final_evaluation=final_evaluation,
             threads=threads,
         )
     try:

@@ -92,6 +92,7 @@ class TrainConfig:
     gate_simulations: Optional[int] = None
     """None: the self-play simulations."""
     evaluate_every: int = 5
+    """Iterations between evaluations of the best net (0: none before the final one)."""
     evaluate_games: int = 20
     evaluate_opponents: tuple[str, ...] = ("random", "mcts:{n}:rollout", "mcts:{n}")
     """Player specs; ``{n}`` is the net's simulations."""
@@ -117,7 +118,6 @@ class TrainConfig:
             "buffer_positions": self.buffer_positions,
             "batch_size": self.batch_size,
             "gate_games": self.gate_games,
-            "evaluate_every": self.evaluate_every,
             "evaluate_games": self.evaluate_games,
             "evaluate_timed_games": self.evaluate_timed_games,
         }
@@ -130,8 +130,10 @@ class TrainConfig:
             raise InvalidParameterError(f"value_discount must be in (0, 1], got {self.value_discount}")
         if self.threads < 0:
             raise InvalidParameterError(f"threads must be >= 0, got {self.threads}")
-        if not isinstance(self.warm_start, int) or self.warm_start < 0:
-            raise InvalidParameterError(f"warm_start must be an integer >= 0, got {self.warm_start}")
+        for name in ("warm_start", "evaluate_every"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise InvalidParameterError(f"{name} must be an integer >= 0, got {value}")
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -590,7 +592,7 @@ def train(
                 tick()
             else:
                 bar.update(1)
-            if iteration % config.evaluate_every == 0 and not out_of_time():
+            if config.evaluate_every and iteration % config.evaluate_every == 0 and not out_of_time():
                 results = evaluate(
                     best,
                     config.game,
