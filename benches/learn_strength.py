@@ -43,7 +43,7 @@ def matches() -> list[tuple[str, str, dict[str, int]]]:
 
 def line(label: str, what: str, result: ArenaResult, seconds: float) -> str:
     p = result.players[0]
-    seats = ", ".join(f"seat {r.seat} {r.wins}-{r.draws}-{r.losses}" for r in result.by_seat(0))
+    seats = ", ".join(map(str, result.by_seat(0)))
     return (
         f"{label}: {what}: {p.wins}-{p.draws}-{p.losses} of {len(result.games)} "
         f"({100 * p.wins / len(result.games):.0f}% won, score {p.score:.3f}; by seat {seats}) [{seconds:.0f} s]"

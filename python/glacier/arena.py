@@ -85,6 +85,9 @@ class SeatRecord(NamedTuple):
     draws: int
     losses: int
 
+    def __str__(self) -> str:
+        return f"seat {self.seat} {self.wins}-{self.draws}-{self.losses}"
+
 
 class ArenaResult(NamedTuple):
     game: str
@@ -141,7 +144,7 @@ class ArenaResult(NamedTuple):
         limit = f", {self.finished_before_limit} ended before the ply limit" if self.ply_limit else ""
         opening = f", each from {self.opening_plies} random opening plies" if self.opening_plies else ""
         lines.append(f"{len(self.games)} games of {self.game}{opening}, {mean:.1f} plies on average{limit}")
-        seats = ", ".join(f"seat {r.seat} {r.wins}-{r.draws}-{r.losses}" for r in self.by_seat(0))
+        seats = ", ".join(map(str, self.by_seat(0)))
         if seats:
             lines.append(f"{self.players[0].name} by seat (wins-draws-losses; seat 0 moves first): {seats}")
         return "\n".join(lines)
