@@ -128,7 +128,36 @@ def test_the_buffer_keeps_observations_in_half_the_memory() -> None:
     assert binary.any() and not binary.all()
     assert np.array_equal(stored[binary], given[binary])
     assert np.allclose(stored, given, rtol=2**-11, atol=0)
-    assert learn.ReplayBuffer.row_bytes(spec) == 2 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players + 4
+
+
+def test_the_buffer_keeps_masks_as_bits_and_policies_in_float16() -> None:
+    """Every sampled row is a stored position's: its legal mask exactly, its policy within
+    float16's precision; and a row takes the memory :meth:`row_bytes` says."""
+    spec = learn.spec_for(OTHER, (8,))
+    data = positions(OTHER, 300)
+    rng = np.random.default_rng(1)
+    visits = np.where(data["legal_mask"], rng.integers(0, 50, data["legal_mask"].shape), 0) + data["policy"]
+    data["policy"] = (visits / visits.sum(axis=1, keepdims=True)).astype(np.float32)
+    buffer = learn.ReplayBuffer(spec, capacity=300)
+    buffer.add(data)
+    observation = data["observation"].reshape(300, -1).astype(np.float16).astype(np.float32)
+    legal = np.asarray(data["legal_mask"], dtype=np.bool_)
+    policy = np.asarray(data["policy"], dtype=np.float32)
+    batch = buffer.sample(200, np.random.default_rng(3))
+    assert batch["legal_mask"].dtype == np.bool_ and batch["legal_mask"].shape == (200, spec.num_actions)
+    assert batch["policy"].dtype == np.float32
+    for row in range(200):
+        same = np.flatnonzero((observation == batch["observation"][row]).all(axis=1))
+        assert any(
+            np.array_equal(legal[j], batch["legal_mask"][row])
+            and np.allclose(policy[j], batch["policy"][row], rtol=2**-11, atol=2**-24)
+            for j in same
+        ), row
+    arrays = (buffer.observation, buffer.to_play, buffer.legal_bits, buffer.policy, buffer.value_target)
+    assert sum(a.nbytes for a in arrays) == 300 * learn.ReplayBuffer.row_bytes(spec)
+    assert learn.ReplayBuffer.row_bytes(spec) == (
+        2 * spec.inputs + 2 * spec.num_actions + (spec.num_actions + 7) // 8 + 4 * spec.num_players + 4
+    )
 
 
 @pytest.mark.parametrize(("game", "params"), [(OTHER, {}), (MULTI, {"players": 3})])

@@ -68,9 +68,11 @@ class ReplayBuffer:
 
     Each position holds the observation (flat), the player to move, the legal-action mask, the policy target
     (the search's visits over actions, summing to 1) and the value target (per player,
-    relative to the mover). Observations are kept in float16, half the memory of float32:
-    their 0/1 planes exactly, a fraction such as the ply's to within 0.05% of its value;
-    :meth:`sample` gives them back as float32."""
+    relative to the mover). A position is kept in about half the memory its arrays take:
+    the observation and the policy in float16 (0/1 planes exactly, other values to within
+    0.05%), the legal mask as bits.
+    :meth:`sample` gives back float32 and a boolean mask. Chess, whose 4288 actions outweigh
+    its observation, fits twice the positions in the same memory."""
 
     def __init__(self, spec: NetSpec, capacity: int) -> None:
         if capacity < 1:
@@ -79,8 +81,8 @@ class ReplayBuffer:
         self.capacity = capacity
         self.observation = np.zeros((capacity, spec.inputs), np.float16)
         self.to_play = np.zeros(capacity, np.int32)
-        self.legal_mask = np.zeros((capacity, spec.num_actions), np.bool_)
-        self.policy = np.zeros((capacity, spec.num_actions), np.float32)
+        self.legal_bits = np.zeros((capacity, (spec.num_actions + 7) // 8), np.uint8)
+        self.policy = np.zeros((capacity, spec.num_actions), np.float16)
         self.value_target = np.zeros((capacity, spec.num_players), np.float32)
         self.size = 0
         self._next = 0
@@ -92,7 +94,7 @@ class ReplayBuffer:
     @staticmethod
     def row_bytes(spec: NetSpec) -> int:
         """The memory one position takes."""
-        return 2 * spec.inputs + 5 * spec.num_actions + 4 * spec.num_players + 4
+        return 2 * spec.inputs + 2 * spec.num_actions + (spec.num_actions + 7) // 8 + 4 * spec.num_players + 4
 
     def add(self, data: dict[str, npt.NDArray[Any]], value_mix: float = 0.0, value_discount: float = 1.0) -> int:
         """Adds the searched rows of self-play shard columns (:mod:`glacier.learn.selfplay_games`),
@@ -125,7 +127,7 @@ class ReplayBuffer:
         index = (self._next + np.arange(n)) % self.capacity
         self.observation[index] = observation[keep]
         self.to_play[index] = to_play[keep]
-        self.legal_mask[index] = legal[keep]
+        self.legal_bits[index] = np.packbits(legal[keep], axis=1, bitorder="little")
         self.policy[index] = policy[keep]
         self.value_target[index] = targets[keep]
         self._next = int((self._next + n) % self.capacity)
@@ -141,8 +143,10 @@ class ReplayBuffer:
         return {
             "observation": self.observation[index].astype(np.float32),
             "to_play": self.to_play[index],
-            "legal_mask": self.legal_mask[index],
-            "policy": self.policy[index],
+            "legal_mask": np.unpackbits(
+                self.legal_bits[index], axis=1, count=self.spec.num_actions, bitorder="little"
+            ).astype(np.bool_),
+            "policy": self.policy[index].astype(np.float32),
             "value_target": self.value_target[index],
         }
 
