@@ -442,6 +442,22 @@ def test_a_bad_evaluator_is_refused_and_the_state_unchanged(evaluator: Any, mess
     assert searcher.tree_size == 0
 
 
+@pytest.mark.parametrize("kind", ["python", "net"])
+def test_a_search_with_a_callable_evaluator_refuses_a_time(kind: str) -> None:
+    """Its budget is in simulations: ``seconds`` would be ignored, so it is refused."""
+    from glacier import learn
+
+    state = glacier.new_game(TWO_PLAYERS)
+    evaluator = Recorder(state.num_players) if kind == "python" else learn.baseline(TWO_PLAYERS)
+    before = state.text()
+    with pytest.raises(errors.InvalidParameterError, match="counts simulations, not seconds"):
+        search.mcts(state, evaluator=evaluator, simulations=50, seconds=0.01)
+    with pytest.raises(errors.InvalidParameterError, match="counts simulations, not seconds"):
+        search.MCTS(TWO_PLAYERS, evaluator=evaluator).search(state, simulations=None, seconds=0.01)
+    assert state.text() == before
+    assert search.mcts(state, evaluator=evaluator, simulations=50).simulations == 50
+
+
 def to_play_case(game: str, params: dict[str, Any], plies: int) -> Any:
     rng = random.Random(plies)
     state = glacier.new_game(game, **params)

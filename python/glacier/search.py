@@ -285,9 +285,15 @@ class MCTS:
     ) -> SearchResult:
         """Searches ``state`` for ``simulations`` (or ``seconds``; with both, whichever ends
         first). ``temperature`` > 0 draws the move with probability proportional to
-        ``visits ** (1 / temperature)``. With a callable evaluator, ``batch_size`` leaves
-        are evaluated per call (and ``seconds`` is not available)."""
+        ``visits ** (1 / temperature)``. With a callable evaluator or a net, ``batch_size`` leaves
+        are evaluated per call, and the budget is in simulations only (``seconds`` is refused;
+        :class:`glacier.players.NetPlayer` searches for a time in slices of simulations)."""
         if callable(self.evaluator):
+            if seconds is not None:
+                raise InvalidParameterError(
+                    "a search with a callable evaluator or a net counts simulations, not seconds: "
+                    "give simulations (a net: or baseline player searches for a time)"
+                )
             if simulations is None:
                 raise InvalidParameterError("a search with a callable evaluator needs a number of simulations")
             return self.search_batch([state], simulations=simulations, temperature=temperature, batch_size=batch_size)[
