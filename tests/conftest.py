@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import signal
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Optional
@@ -13,6 +14,12 @@ import glacier
 from glacier import reference
 
 DATA = Path(__file__).parent / "data"
+
+# A suite started in the background by a non-interactive shell inherits SIGINT ignored, and
+# so would the children of the Ctrl-C tests, which then never see the signal they are sent:
+# Python gives a child its KeyboardInterrupt handler only if SIGINT is not ignored at start.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 #: Every game (each has a native and a reference implementation).

@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -702,6 +703,9 @@ def interrupt(code: str, *args: str) -> None:
     is under way, and checks that it caught ``KeyboardInterrupt`` within half a second."""
     with subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True) as child:
         assert child.stdout is not None
+        # A child that never answers is killed, so the reads below end (and the test fails).
+        watchdog = threading.Timer(60, child.kill)
+        watchdog.start()
         try:
             assert child.stdout.readline().strip() == "ready"
             time.sleep(0.3)
@@ -712,6 +716,7 @@ def interrupt(code: str, *args: str) -> None:
             assert time.perf_counter() - sent < 0.5
             assert child.wait(timeout=10) == 0
         finally:
+            watchdog.cancel()
             child.kill()
 
 
