@@ -559,6 +559,43 @@ def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str,
         assert np.allclose(rollout.values, heuristic, atol=1e-6)
 
 
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_rollout_mix_weighs_a_rollout_into_a_leafs_values(case: tuple[str, dict[str, Any]]) -> None:
+    game, params = case
+    state = to_play_case(game, params, 3)
+    # One simulation evaluates the root alone: its values are the leaf's.
+    heuristic = np.array(search.mcts(state, evaluator="heuristic", simulations=1).values)
+    evaluator = mover_and_others(state.num_players, False)
+    alone = search.mcts(state, evaluator=evaluator, simulations=1)
+    # A rollout cut after 0 plies is the heuristic of the leaf itself.
+    for weight in (0.25, 1.0):
+        mixed = search.mcts(state, evaluator=evaluator, simulations=1, rollout_mix=weight, rollout_plies=0)
+        assert np.allclose(mixed.values, (1 - weight) * np.array(alone.values) + weight * heuristic, atol=1e-6)
+        assert mixed.priors == alone.priors
+    # With both mixes, the three weights add up to 1.
+    both = search.mcts(state, evaluator=evaluator, simulations=1, heuristic_mix=0.5, rollout_mix=0.5, rollout_plies=0)
+    assert np.allclose(both.values, heuristic, atol=1e-6)
+    # At weight 1 the values are those of the engine's own rollout from the same seed: the
+    # rollout draws from the tree's random stream alike, and the net's values are unused.
+    for seed in (1, 2):
+        rollout = search.mcts(state, evaluator="rollout", simulations=1, seed=seed, rollout_plies=30)
+        mixed = search.mcts(state, evaluator=evaluator, simulations=1, seed=seed, rollout_mix=1.0, rollout_plies=30)
+        assert np.allclose(mixed.values, rollout.values, atol=1e-6)
+
+
+def test_a_search_with_rollout_mix_is_the_same_for_any_thread_count() -> None:
+    # Each tree draws its rollouts from its own random stream, so trees searched together
+    # on one thread or split across two give the same results.
+    states = [to_play_case(GAME, {}, plies) for plies in (5, 6, 7, 8)]
+    evaluator = mover_and_others(states[0].num_players, True)
+    results = []
+    for threads in (1, 2):
+        searcher = search.MCTS(GAME, evaluator=evaluator, seed=3, threads=threads, rollout_mix=0.5, rollout_plies=10)
+        results.append(searcher.search_batch(states, simulations=60, batch_size=4))
+    assert [r.visits for r in results[0]] == [r.visits for r in results[1]]
+    assert [r.values for r in results[0]] == [r.values for r in results[1]]
+
+
 def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
     state = glacier.new_game(game)
     calls: list[int] = []
@@ -594,12 +631,16 @@ def test_an_evaluator_without_to_play_is_called_as_before(game: str) -> None:
         ({"priors": "heuristic", "prior_temperature": float("inf")}, "prior_temperature"),
         ({"evaluator": Recorder(), "priors": "heuristic"}, "gives its own priors"),
         ({"rollout_policy": "greedy"}, "rollout_policy"),
-        ({"evaluator": "heuristic", "rollout_policy": "move_priority"}, "is for the 'rollout' evaluator"),
+        ({"evaluator": "heuristic", "rollout_policy": "move_priority"}, "is for rollouts"),
         ({"rollout_policy": "move_priority", "rollout_temperature": -1.0}, "rollout_temperature"),
         ({"rollout_policy": "move_priority", "rollout_temperature": float("nan")}, "rollout_temperature"),
         ({"heuristic_mix": 1.5}, "heuristic_mix must be between 0 and 1"),
         ({"heuristic_mix": -0.1}, "heuristic_mix"),
         ({"heuristic_mix": float("nan")}, "heuristic_mix"),
+        ({"rollout_mix": 1.5}, "rollout_mix must be between 0 and 1"),
+        ({"rollout_mix": -0.5}, "rollout_mix"),
+        ({"rollout_mix": float("nan")}, "rollout_mix"),
+        ({"rollout_mix": 0.6, "heuristic_mix": 0.6}, "add up to at most 1"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict[str, Any], message: str) -> None:

@@ -39,7 +39,7 @@ def stub_defaults() -> dict[str, Any]:
 
 
 def test_the_list_has_every_option_once() -> None:
-    assert len(NAMES) == len(set(NAMES)) == 17
+    assert len(NAMES) == len(set(NAMES)) == 18
     for option in OPTIONS:
         assert option["kind"] in {"choice", "number", "integer", "flag"}
         if option["kind"] == "choice":

@@ -194,6 +194,7 @@ class NativeSearch:
         rollout_policy: str = "uniform",
         rollout_temperature: float = 1.0,
         heuristic_mix: float = 0.0,
+        rollout_mix: float = 0.0,
     ) -> NativeSearch: ...
     @property
     def game(self) -> str: ...

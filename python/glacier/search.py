@@ -207,7 +207,10 @@ class MCTS:
     may return the mover's value alone (see the module docs). ``heuristic_mix`` (0 to 1)
     mixes the game's heuristic into every leaf's value: ``(1 - w) * evaluation + w *
     heuristic``, which tells apart the positions an evaluator (a net early in its
-    training, say) rates alike. :data:`OPTIONS` lists every option with its default and
+    training, say) rates alike; ``rollout_mix`` (0 to 1, at most ``1 - heuristic_mix``) mixes
+    in a rollout from the leaf, played as ``rollout_plies`` and ``rollout_policy`` say:
+    ``(1 - w - r) * evaluation + w * heuristic + r * rollout``. At ``rollout_mix=1`` a net
+    gives the priors and rollouts the values. :data:`OPTIONS` lists every option with its default and
     the values it accepts.
     """
 
@@ -232,6 +235,7 @@ class MCTS:
         rollout_policy: str = "uniform",
         rollout_temperature: float = 1.0,
         heuristic_mix: float = 0.0,
+        rollout_mix: float = 0.0,
     ) -> None:
         if priors not in PRIORS:
             raise InvalidParameterError(f"unknown priors {priors!r}: 'uniform' or 'heuristic'")
@@ -239,9 +243,9 @@ class MCTS:
             raise InvalidParameterError(
                 "priors= is for the engine's evaluations: a callable evaluator gives its own priors"
             )
-        if rollout_policy != "uniform" and evaluator != "rollout":
+        if rollout_policy != "uniform" and evaluator != "rollout" and not rollout_mix:
             raise InvalidParameterError(
-                f"rollout_policy={rollout_policy!r} is for the 'rollout' evaluator, not {evaluator!r}"
+                f"rollout_policy={rollout_policy!r} is for rollouts: the 'rollout' evaluator or rollout_mix"
             )
         chosen = _selection(evaluator, selection, priors)
         if chosen not in DEFAULT_C:
@@ -272,6 +276,7 @@ class MCTS:
             rollout_policy=rollout_policy,
             rollout_temperature=rollout_temperature,
             heuristic_mix=heuristic_mix,
+            rollout_mix=rollout_mix,
         )
 
     def search(
@@ -354,6 +359,7 @@ def mcts(
     rollout_policy: str = "uniform",
     rollout_temperature: float = 1.0,
     heuristic_mix: float = 0.0,
+    rollout_mix: float = 0.0,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (left unchanged); see :class:`MCTS` for the
     options. The same seed gives the same result on one thread, and for any thread count
@@ -377,6 +383,7 @@ def mcts(
         rollout_policy=rollout_policy,
         rollout_temperature=rollout_temperature,
         heuristic_mix=heuristic_mix,
+        rollout_mix=rollout_mix,
     )
     return searcher.search(
         state, simulations=simulations, seconds=seconds, temperature=temperature, batch_size=batch_size

@@ -340,7 +340,7 @@ impl NativeSearch {
         c_puct = 1.4, dirichlet_alpha = 0.3, dirichlet_fraction = 0.0, virtual_loss = 1.0,
         threads = 1, parallel = "tree", trees = None, seed = 0, reuse = true,
         priors = "uniform", prior_temperature = 1.0, rollout_policy = "uniform",
-        rollout_temperature = 1.0, heuristic_mix = 0.0
+        rollout_temperature = 1.0, heuristic_mix = 0.0, rollout_mix = 0.0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -362,6 +362,7 @@ impl NativeSearch {
         rollout_policy: &str,
         rollout_temperature: f64,
         heuristic_mix: f64,
+        rollout_mix: f64,
     ) -> PyResult<Self> {
         let options = MctsOptions {
             evaluator,
@@ -381,6 +382,7 @@ impl NativeSearch {
             rollout_policy,
             rollout_temperature,
             heuristic_mix,
+            rollout_mix,
         };
         let settings = options.settings().map_err(to_py_err)?;
         let inner: Box<dyn DynSearcher> = with_game!(game, G => {

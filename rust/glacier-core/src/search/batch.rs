@@ -8,7 +8,7 @@
 //! probability (over the legal actions) of its first action, shared equally by the legal
 //! moves that begin with it ([`priors_of`]), so a leaf's priors sum to 1.
 
-use super::mcts::{mix_heuristic, BatchSearch, MctsConfig, Tree};
+use super::mcts::{BatchSearch, MctsConfig, Tree};
 use super::Heuristic;
 use crate::actions::ActionList;
 use crate::game::ObservationCells;
@@ -312,9 +312,9 @@ where
             &mut b.values[..n * players],
         )?;
         player_values(layout, &b.values, &b.to_play, players, &mut b.player_values)?;
-        if config.heuristic_mix > 0.0 {
+        if config.heuristic_mix > 0.0 || config.rollout_mix > 0.0 {
             for (i, row) in b.player_values.chunks_exact_mut(players).enumerate() {
-                mix_heuristic(search.leaf(i).1, &config, row);
+                search.mix_leaf(i, row);
             }
         }
         b.priors.clear();

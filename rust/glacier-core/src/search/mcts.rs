@@ -65,6 +65,13 @@ pub struct MctsConfig {
     /// rollouts; 0 for the evaluation alone. Where the evaluation rates many positions
     /// alike, the heuristic (material, the race) tells them apart.
     pub heuristic_mix: f32,
+    /// The weight `r` of a rollout in a leaf's value: with the heuristic's weight `w`, every
+    /// player's value is `(1 - w - r) * evaluation + w * heuristic + r * rollout`, the
+    /// rollout played as `mixed_rollout` says. AlphaGo's mix of its value net with rollouts;
+    /// at 1 an outside evaluator gives the priors alone.
+    pub rollout_mix: f32,
+    /// The rollout `rollout_mix` weighs in (one of the rollout evaluations).
+    pub mixed_rollout: LeafEvaluation,
 }
 
 impl Default for MctsConfig {
@@ -77,6 +84,8 @@ impl Default for MctsConfig {
             virtual_loss: 1.0,
             move_priors: None,
             heuristic_mix: 0.0,
+            rollout_mix: 0.0,
+            mixed_rollout: LeafEvaluation::Rollout { plies: None },
         }
     }
 }
@@ -108,6 +117,15 @@ impl MctsConfig {
         }
         if !(0.0..=1.0).contains(&self.heuristic_mix) {
             return bad("heuristic_mix must be between 0 and 1");
+        }
+        if !(0.0..=1.0).contains(&self.rollout_mix) {
+            return bad("rollout_mix must be between 0 and 1");
+        }
+        if self.heuristic_mix + self.rollout_mix > 1.0 {
+            return bad("heuristic_mix and rollout_mix must add up to at most 1");
+        }
+        if matches!(self.mixed_rollout, LeafEvaluation::Heuristic) {
+            return bad("the rollout mixed in must be a rollout, not the heuristic");
         }
         Ok(())
     }
@@ -794,17 +812,31 @@ fn engine_priors<G: Heuristic>(
     }
 }
 
-/// Mixes the game's heuristic of `state` into `values` (its players' values, as many as it
-/// has players) at `config.heuristic_mix`.
-pub(crate) fn mix_heuristic<G: Heuristic>(state: &G, config: &MctsConfig, values: &mut [f32]) {
-    let weight = config.heuristic_mix;
-    if weight == 0.0 {
+/// Mixes the game's heuristic of `state` and a rollout from it into `values` (its players'
+/// values, as many as it has players) at `config.heuristic_mix` and `config.rollout_mix`;
+/// the rollout draws from `rng`, with `moves` as its scratch space.
+pub(crate) fn mix_leaf<G: Heuristic>(
+    state: &G,
+    config: &MctsConfig,
+    rng: &mut SplitMix64,
+    moves: &mut Vec<G::Move>,
+    values: &mut [f32],
+) {
+    let (w, r) = (config.heuristic_mix, config.rollout_mix);
+    if w == 0.0 && r == 0.0 {
         return;
     }
     let mut heuristic = [0.0; MAX_PLAYERS];
-    state.heuristic(&mut heuristic);
-    for (v, h) in values.iter_mut().zip(heuristic) {
-        *v = (1.0 - weight) * *v + weight * h;
+    if w > 0.0 {
+        state.heuristic(&mut heuristic);
+    }
+    let rollout = if r > 0.0 {
+        config.mixed_rollout.evaluate(state, rng, moves)
+    } else {
+        [0.0; MAX_PLAYERS]
+    };
+    for ((v, h), o) in values.iter_mut().zip(heuristic).zip(rollout) {
+        *v = (1.0 - w - r) * *v + w * h + r * o;
     }
 }
 
@@ -835,7 +867,13 @@ pub fn search<G: Heuristic>(
                 } else {
                     let (state, rng) = (&tree.states[index as usize], &mut tree.rng);
                     let mut values = evaluation.evaluate(state, rng, &mut scratch);
-                    mix_heuristic(state, config, &mut values[..tree.num_players]);
+                    mix_leaf(
+                        state,
+                        config,
+                        rng,
+                        &mut scratch,
+                        &mut values[..tree.num_players],
+                    );
                     values
                 };
                 shuffle(&mut moves, &mut tree.rng);
@@ -893,7 +931,14 @@ pub fn search_shared<G: Heuristic>(
                         [0.0; MAX_PLAYERS]
                     } else {
                         let mut values = evaluation.evaluate(&state, &mut rng, &mut scratch);
-                        mix_heuristic(&state, config, &mut values[..state.num_players()]);
+                        let players = state.num_players();
+                        mix_leaf(
+                            &state,
+                            config,
+                            &mut rng,
+                            &mut scratch,
+                            &mut values[..players],
+                        );
                         values
                     };
                     shuffle(&mut moves, &mut rng);
@@ -975,6 +1020,8 @@ pub struct BatchSearch<'t, G: Game> {
     paths: Vec<u32>,
     moves: Vec<G::Move>,
     scratch: Vec<u32>,
+    /// The moves of a rollout mixed into a leaf's values.
+    rollout_moves: Vec<G::Move>,
 }
 
 impl<'t, G: Game> BatchSearch<'t, G> {
@@ -993,6 +1040,7 @@ impl<'t, G: Game> BatchSearch<'t, G> {
             paths: Vec::new(),
             moves: Vec::new(),
             scratch: Vec::new(),
+            rollout_moves: Vec::new(),
         }
     }
 
@@ -1092,6 +1140,24 @@ impl<'t, G: Game> BatchSearch<'t, G> {
             at += count;
         }
         self.pending.clear();
+    }
+}
+
+impl<G: Heuristic> BatchSearch<'_, G> {
+    /// Mixes the heuristic and a rollout into the values of gathered leaf `i` (`values`,
+    /// one per player) as the settings say; the rollout draws from its tree's random
+    /// stream, so a tree's search does not depend on the trees searched beside it.
+    pub fn mix_leaf(&mut self, i: usize, values: &mut [f32]) {
+        let leaf = &self.pending[i];
+        let tree = &mut self.trees[leaf.tree];
+        let state = &tree.states[leaf.node as usize];
+        mix_leaf(
+            state,
+            &self.config,
+            &mut tree.rng,
+            &mut self.rollout_moves,
+            values,
+        );
     }
 }
 

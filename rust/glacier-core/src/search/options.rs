@@ -71,7 +71,7 @@ const FRACTION: OptionKind = OptionKind::Number {
 };
 
 /// Every option of an MCTS searcher, in the order of the binding's keyword arguments.
-pub const MCTS_OPTIONS: [OptionSpec; 17] = [
+pub const MCTS_OPTIONS: [OptionSpec; 18] = [
     OptionSpec {
         name: "evaluator",
         default: OptionValue::Word("rollout"),
@@ -238,6 +238,14 @@ pub const MCTS_OPTIONS: [OptionSpec; 17] = [
         api_default: None,
         help: "the weight of the game's heuristic in a leaf's value, mixed with the evaluator's",
     },
+    OptionSpec {
+        name: "rollout_mix",
+        default: OptionValue::Number(0.0),
+        kind: FRACTION,
+        optional: false,
+        api_default: None,
+        help: "the weight of a rollout (as the rollout options say) in a leaf's value, mixed with the evaluator's",
+    },
 ];
 
 /// How several threads share a search of one position.
@@ -269,6 +277,7 @@ pub struct MctsOptions<'a> {
     pub rollout_policy: &'a str,
     pub rollout_temperature: f64,
     pub heuristic_mix: f64,
+    pub rollout_mix: f64,
 }
 
 impl Default for MctsOptions<'_> {
@@ -291,6 +300,7 @@ impl Default for MctsOptions<'_> {
             rollout_policy: "uniform",
             rollout_temperature: 1.0,
             heuristic_mix: 0.0,
+            rollout_mix: 0.0,
         }
     }
 }
@@ -357,12 +367,16 @@ impl MctsOptions<'_> {
                 )))
             }
         };
-        let evaluation = match self.evaluator {
-            "rollout" if guided => LeafEvaluation::GuidedRollout {
+        let rollout = if guided {
+            LeafEvaluation::GuidedRollout {
                 plies,
                 temperature: rollout_temperature,
-            },
-            "rollout" => LeafEvaluation::Rollout { plies },
+            }
+        } else {
+            LeafEvaluation::Rollout { plies }
+        };
+        let evaluation = match self.evaluator {
+            "rollout" => rollout,
             "heuristic" => LeafEvaluation::Heuristic,
             other => {
                 return Err(invalid(format!(
@@ -397,6 +411,8 @@ impl MctsOptions<'_> {
             virtual_loss: at_least_zero("virtual_loss", self.virtual_loss)?,
             move_priors,
             heuristic_mix: at_least_zero("heuristic_mix", self.heuristic_mix)?,
+            rollout_mix: at_least_zero("rollout_mix", self.rollout_mix)?,
+            mixed_rollout: rollout,
         };
         config.check()?;
         let threads = usize::try_from(self.threads)
@@ -463,6 +479,7 @@ mod tests {
             ("prior_temperature", d.prior_temperature),
             ("rollout_temperature", d.rollout_temperature),
             ("heuristic_mix", d.heuristic_mix),
+            ("rollout_mix", d.rollout_mix),
         ];
         let optional = [("rollout_plies", d.rollout_plies), ("trees", d.trees)];
         let integers = [("threads", d.threads), ("seed", d.seed as i64)];
@@ -525,6 +542,7 @@ mod tests {
                         "prior_temperature" => o.prior_temperature = min,
                         "rollout_temperature" => o.rollout_temperature = min,
                         "heuristic_mix" => o.heuristic_mix = bad,
+                        "rollout_mix" => o.rollout_mix = bad,
                         _ => panic!("{name} is not a number of MctsOptions"),
                     }
                 }
