@@ -11,17 +11,21 @@ Games at equal simulations are played all at once (:func:`glacier.learn.match`, 
 searches batched), with two opening moves drawn from the searches' visits (or at random for
 the other player) so that deterministic players do not repeat one game; games at equal time
 one at a time (``glacier.arena``, one thread, so that each player has the core it is timed
-on), each from two random opening plies (``opening_plies=2``). Prints one line per match,
+on; ``--threads N`` plays N at once, for as many idle cores), each from two random opening
+plies (``opening_plies=2``). The net's player searches as the game declares
+(``glacier.game_spec(game).net_player``), under any ``--option``. Prints one line per match,
 with the net's wins-draws-losses from each seat (seat 0 moves first).
 
     python benches/learn_strength.py [--only GAME,GAME-3p] [--games 100]
         [--timed-games 20] [--net PATH] [--parts sims,mcts,alphabeta] [--option NAME=VALUE]
+        [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import glacier
 from glacier import learn, players
@@ -58,16 +62,27 @@ def timed(
     opponent: str,
     seconds: float,
     games: int,
-    options: dict[str, float],
+    options: dict[str, Any],
+    threads: int = 1,
 ) -> None:
     start = time.perf_counter()
     ours = players.NetPlayer(None, None, 0, seconds=seconds, net=net, **options)
     ours.path = str(net.path) if net.path else None
     theirs = players.from_spec(opponent)
-    result = glacier.arena(game, [ours, theirs], games=games, seed=2026, threads=1, opening_plies=2, **params)
-    with_options = "".join(f" {name}={value:g}" for name, value in options.items())
+    result = glacier.arena(game, [ours, theirs], games=games, seed=2026, threads=threads, opening_plies=2, **params)
+    with_options = "".join(f" {name}={value}" for name, value in options.items())
     what = f"net at {seconds:g}s{with_options} vs {opponent}"
     print(line(label, what, result, time.perf_counter() - start), flush=True)
+
+
+def option_value(text: str) -> Any:
+    """A search option's value as given: a whole number, a number or a word."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def main() -> None:
@@ -77,6 +92,9 @@ def main() -> None:
     parser.add_argument("--timed-games", type=int, default=20, help="games at equal time")
     parser.add_argument("--simulations", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=0.2)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="games at equal time played at once, each on one thread (one per core)"
+    )
     parser.add_argument("--net", help="a net file instead of the game's baseline (one game)")
     parser.add_argument("--parts", default="sims,mcts,alphabeta", help="sims, mcts (at equal time), alphabeta")
     parser.add_argument(
@@ -84,11 +102,11 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a search option of the net's player at equal time, e.g. heuristic_mix=0.3 or c_puct=2",
+        help="a search option of the net's player at equal time, e.g. rollout_mix=1 or rollout_plies=20",
     )
     args = parser.parse_args()
     parts = args.parts.split(",")
-    options = {name: float(value) for name, value in (o.split("=", 1) for o in args.option)}
+    options = {name: option_value(value) for name, value in (o.split("=", 1) for o in args.option)}
     for label, game, params in matches():
         if label not in args.only.split(","):
             continue
@@ -100,10 +118,11 @@ def main() -> None:
             result = learn.match(game, [side, f"mcts:{n}:rollout"], games=args.games, seed=2026, params=params)
             print(line(label, f"net vs mcts:{n}:rollout at {n} simulations", result, time.perf_counter() - start))
         if "mcts" in parts:
-            timed(label, game, params, net, f"mcts:{args.seconds:g}s", args.seconds, args.timed_games, options)
+            opponent = f"mcts:{args.seconds:g}s"
+            timed(label, game, params, net, opponent, args.seconds, args.timed_games, options, args.threads)
         if "alphabeta" in parts and glacier.new_game(game, **params).num_players == 2:
             opponent = f"alphabeta:{args.seconds:g}s"
-            timed(label, game, params, net, opponent, args.seconds, args.timed_games, options)
+            timed(label, game, params, net, opponent, args.seconds, args.timed_games, options, args.threads)
 
 
 if __name__ == "__main__":

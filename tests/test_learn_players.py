@@ -110,3 +110,26 @@ def test_a_timed_net_player_keeps_its_tree_between_slices(net_file: Path) -> Non
     last = player.last  # type: ignore[union-attr]
     assert last is not None and last.simulations > 16
     assert sum(last.visits.values()) >= last.simulations - 1  # the slices' visits add up in one tree
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_net_player_searches_as_its_game_declares(game: str) -> None:
+    # players.NET_DEFAULTS holds each game's declared options for a net's search (in E,
+    # rollouts for the values), under those the player is given.
+    declared = glacier.game_spec(game).net_player
+    assert players.NET_DEFAULTS[game] == declared
+    net = small_net(game)
+    state = glacier.new_game(game)
+    default = players.NetPlayer(None, 40, 2, net=net)
+    named = players.MCTSPlayer(40, net, 2, **declared)
+    plain = players.MCTSPlayer(40, net, 2)
+    for player in (default, named, plain):
+        player.choose(state)
+    assert default.last is not None and named.last is not None and plain.last is not None
+    assert default.last._replace(seconds=0) == named.last._replace(seconds=0)
+    # What the game declares changes the search (or nothing is declared).
+    assert (default.last.values != plain.last.values) == bool(declared)
+    # The player's own options win over the game's (here: no rollouts at all).
+    mine = players.NetPlayer(None, 40, 2, net=net, rollout_mix=0.0, rollout_policy="uniform")
+    mine.choose(state)
+    assert mine.last is not None and mine.last.values == plain.last.values

@@ -122,6 +122,9 @@ class GameSpec(NamedTuple):
     """The name of each seat (``White``, ``Black``), by number of players."""
     mcts_player: dict[str, Union[int, str]]
     """The options of the computer player used when none is named (MCTS, over its defaults)."""
+    net_player: dict[str, Union[int, float, str]]
+    """The search options of a player that searches with a trained net (over MCTS's
+    defaults, the net as the evaluator): how a net is best used in this game."""
     playout_plies: int
     """The plies after which the flat Monte Carlo player cuts its playouts (0: whole games)."""
     bench: BenchDepths
@@ -145,6 +148,7 @@ def _spec(game: dict[str, Any]) -> GameSpec:
         tuple(ParamSpec(**p) for p in game["params"]),
         game["seats"],
         game["mcts_player"],
+        game["net_player"],
         game["playout_plies"],
         BenchDepths(**game["bench"]),
         tuple(PerftCase(*case) for case in game["table_checks"]),

@@ -149,6 +149,11 @@ PLAYOUT_PLIES: dict[str, int] = {g["name"]: g["playout_plies"] for g in _native.
 #: it (``glacier.game_spec(name).mcts_player``).
 MCTS_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["mcts_player"] for g in _native.games()}
 
+#: The search options :class:`NetPlayer` uses in each game, under those it is given: how a
+#: net is best used there (in E, the net's priors with the values of short guided rollouts). Each
+#: game declares them (``glacier.game_spec(name).net_player``).
+NET_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["net_player"] for g in _native.games()}
+
 
 class MCTSPlayer:
     """Monte Carlo tree search in the engine, ``simulations`` per move (or ``seconds``), keeping
@@ -228,7 +233,10 @@ class NetPlayer(MCTSPlayer):
     """MCTS with a trained net as its evaluator (:mod:`glacier.learn`): the net file ``path``,
     or with ``path=None`` the net glacier ships for the game being played
     (:func:`glacier.learn.baseline`, found at the first move). ``simulations`` or ``seconds``
-    a move as for :class:`MCTSPlayer`; further keywords go to the search."""
+    a move as for :class:`MCTSPlayer`; further keywords go to the search, over the game's
+    own options for a net's search (:data:`NET_DEFAULTS`; in E, ``rollout_mix=1``,
+    ``rollout_plies=20`` and ``rollout_policy="move_priority"``: the net gives the priors
+    and short rollouts guided by the game's move priority the values)."""
 
     def __init__(
         self,
@@ -259,6 +267,9 @@ class NetPlayer(MCTSPlayer):
         move = self.choose_until(state, self.seconds)
         assert move is not None
         return move
+
+    def _options(self, game: str) -> dict[str, Any]:
+        return {"evaluator": self.evaluator, **NET_DEFAULTS.get(game, {}), **self.options}
 
     def prepare(self, state: Any) -> None:
         """Loads and checks the net for ``state``'s game now, as the first move would: a net

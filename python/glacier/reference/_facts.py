@@ -44,6 +44,7 @@ class Facts(NamedTuple):
 
     seats: dict[int, tuple[str, ...]]
     mcts_player: dict[str, Union[int, str]]
+    net_player: dict[str, Union[int, float, str]]
     playout_plies: int
     bench: BenchDepths
     table_checks: tuple[PerftCase, ...]

@@ -25,6 +25,7 @@ PARAMS: tuple[Param, ...] = (max_plies(200),)
 FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "heuristic"},
+    net_player={},
     playout_plies=0,
     bench=BenchDepths(perft=(11, 5), playouts=1000, perft_bench=(11, 8, 7), hashed_perft=(13, 327_519_216)),
     table_checks=(PerftCase(None, {}, 9), PerftCase(None, {"max_plies": 7}, 9)),

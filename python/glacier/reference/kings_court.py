@@ -39,6 +39,7 @@ PARAMS: tuple[Param, ...] = (max_plies(300),)
 FACTS = Facts(
     seats={2: ("Red", "Green")},
     mcts_player={"evaluator": "heuristic"},
+    net_player={},
     playout_plies=0,
     bench=BenchDepths(perft=(7, 3), playouts=1000, perft_bench=(7, 5, 4), hashed_perft=(7, 334_122_388)),
     table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 5}, 6)),

@@ -33,6 +33,7 @@ PARAMS: tuple[Param, ...] = (max_plies(1000),)
 FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "rollout"},
+    net_player={},
     playout_plies=0,
     bench=BenchDepths(perft=(7, 4), playouts=1000, perft_bench=(6, 3, 4), hashed_perft=(8, 111_245_108)),
     table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 4}, 6)),

@@ -74,6 +74,10 @@ FACTS = Facts(
     # each move saves): with the priors the simulations go deep on the few moves that matter
     # instead of one visit to each of some 60 moves.
     mcts_player={"evaluator": "rollout", "rollout_plies": 20, "priors": "heuristic"},
+    # A net's priors, and the values of 20-ply rollouts that draw their moves by the game's
+    # move priority: E's nets judge a position worse than such rollouts do, and rate its
+    # moves well at a fraction of the cost of the engine's priors.
+    net_player={"rollout_mix": 1.0, "rollout_plies": 20, "rollout_policy": "move_priority"},
     # Random games of E never finish, so whole ones score 0.
     playout_plies=20,
     bench=BenchDepths(perft=(5, 2), playouts=100, perft_bench=(5, 3, 3), hashed_perft=None),

@@ -628,6 +628,9 @@ pub struct GameFacts {
     pub seats: &'static [(usize, &'static [&'static str])],
     /// The options of the computer player used when none is named (MCTS; over its defaults).
     pub mcts_player: &'static [(&'static str, OptionValue)],
+    /// The search options of a player that searches with a trained net (over MCTS's
+    /// defaults; the net is the evaluator): how a net is best used in this game.
+    pub net_player: &'static [(&'static str, OptionValue)],
     /// The plies after which the flat Monte Carlo player cuts its playouts (0: whole games).
     pub playout_plies: u32,
     /// Workloads of the benchmarks.
@@ -650,10 +653,11 @@ pub struct GameFacts {
 /// Parameters as (name, value) pairs; those not named keep their defaults.
 pub type Params = &'static [(&'static str, i64)];
 
-/// The value of an option of a computer player: a number or a name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The value of an option of a computer player: a whole number, a number or a name.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum OptionValue {
     Int(i64),
+    Number(f64),
     Text(&'static str),
 }
 

@@ -45,6 +45,22 @@ fn params_dict<'py>(py: Python<'py>, params: Params) -> PyResult<Bound<'py, PyDi
     Ok(dict)
 }
 
+/// A computer player's options as a dict.
+fn options_dict<'py>(
+    py: Python<'py>,
+    options: &[(&str, OptionValue)],
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for &(name, value) in options {
+        match value {
+            OptionValue::Int(v) => dict.set_item(name, v)?,
+            OptionValue::Number(v) => dict.set_item(name, v)?,
+            OptionValue::Text(v) => dict.set_item(name, v)?,
+        }
+    }
+    Ok(dict)
+}
+
 /// A game's facts (`glacier_core::game::GameFacts`) as Python data, under the names of
 /// `glacier.GameSpec`'s fields.
 fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> PyResult<()> {
@@ -53,14 +69,8 @@ fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> Py
         seats.set_item(players, PyTuple::new(py, names)?)?;
     }
     dict.set_item("seats", seats)?;
-    let player = PyDict::new(py);
-    for &(name, value) in facts.mcts_player {
-        match value {
-            OptionValue::Int(v) => player.set_item(name, v)?,
-            OptionValue::Text(v) => player.set_item(name, v)?,
-        }
-    }
-    dict.set_item("mcts_player", player)?;
+    dict.set_item("mcts_player", options_dict(py, facts.mcts_player)?)?;
+    dict.set_item("net_player", options_dict(py, facts.net_player)?)?;
     dict.set_item("playout_plies", facts.playout_plies)?;
     let bench = &facts.bench;
     let depths = PyDict::new(py);

@@ -7,6 +7,7 @@ impl Facts for IceAgeChess {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["White", "Black"])],
         mcts_player: &[("evaluator", OptionValue::Text("rollout")), ("rollout_plies", OptionValue::Int(40))],
+        net_player: &[],
         playout_plies: 0,
         bench: BenchDepths { perft: (6, 3), playouts: 1000, perft_bench: (6, 4, 3), hashed_perft: None },
         table_checks: &[

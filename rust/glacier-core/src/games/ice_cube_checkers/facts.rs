@@ -7,6 +7,7 @@ impl Facts for IceCubeCheckers {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["White", "Black"])],
         mcts_player: &[("evaluator", OptionValue::Text("heuristic"))],
+        net_player: &[],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (11, 5),

@@ -7,6 +7,7 @@ impl Facts for KingsCourt {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["Red", "Green"])],
         mcts_player: &[("evaluator", OptionValue::Text("heuristic"))],
+        net_player: &[],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (7, 3),

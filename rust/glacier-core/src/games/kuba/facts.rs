@@ -7,6 +7,7 @@ impl Facts for Kuba {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["White", "Black"])],
         mcts_player: &[("evaluator", OptionValue::Text("rollout"))],
+        net_player: &[],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (7, 4),

@@ -35,6 +35,14 @@ impl Facts for MartianChineseCheckers {
             ("rollout_plies", OptionValue::Int(20)),
             ("priors", OptionValue::Text("heuristic")),
         ],
+        // A net's priors, and the values of 20-ply rollouts that draw their moves by the
+        // game's move priority: E's nets judge a position worse than such rollouts do, and
+        // rate its moves well at a fraction of the cost of the engine's priors.
+        net_player: &[
+            ("rollout_mix", OptionValue::Number(1.0)),
+            ("rollout_plies", OptionValue::Int(20)),
+            ("rollout_policy", OptionValue::Text("move_priority")),
+        ],
         // Random games of E never finish, so whole ones score 0.
         playout_plies: 20,
         bench: BenchDepths { perft: (5, 2), playouts: 100, perft_bench: (5, 3, 3), hashed_perft: None },
