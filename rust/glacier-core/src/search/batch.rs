@@ -312,7 +312,7 @@ where
             &mut b.values[..n * players],
         )?;
         player_values(layout, &b.values, &b.to_play, players, &mut b.player_values)?;
-        if config.heuristic_mix > 0.0 || config.rollout_mix > 0.0 {
+        if config.mixes_leaves() {
             for (i, row) in b.player_values.chunks_exact_mut(players).enumerate() {
                 search.mix_leaf(i, row);
             }

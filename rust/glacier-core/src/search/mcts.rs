@@ -91,6 +91,11 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// Whether a leaf's value mixes in the heuristic or a rollout (`heuristic_mix`, `rollout_mix`).
+    pub fn mixes_leaves(&self) -> bool {
+        self.heuristic_mix > 0.0 || self.rollout_mix > 0.0
+    }
+
     /// Checks the settings; the error says which is wrong.
     pub fn check(&self) -> Result<(), Error> {
         let bad = |what: &str| Err(Error::InvalidParameter(what.to_string()));
@@ -822,10 +827,10 @@ pub(crate) fn mix_leaf<G: Heuristic>(
     moves: &mut Vec<G::Move>,
     values: &mut [f32],
 ) {
-    let (w, r) = (config.heuristic_mix, config.rollout_mix);
-    if w == 0.0 && r == 0.0 {
+    if !config.mixes_leaves() {
         return;
     }
+    let (w, r) = (config.heuristic_mix, config.rollout_mix);
     let mut heuristic = [0.0; MAX_PLAYERS];
     if w > 0.0 {
         state.heuristic(&mut heuristic);
