@@ -540,13 +540,18 @@ def test_a_bad_movers_value_is_refused(values: Any, message: str) -> None:
     assert searcher.tree_size == 0 and state.moves == []
 
 
-@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
-def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str, dict[str, Any]]) -> None:
+def one_leaf(case: tuple[str, dict[str, Any]]) -> tuple[Any, np.ndarray, Any]:
+    """A position of ``case``'s game, its heuristic values and an evaluator that scores it
+    otherwise: one simulation evaluates the root alone, so its values are the leaf's."""
     game, params = case
     state = to_play_case(game, params, 3)
-    # One simulation evaluates the root alone: its values are the leaf's.
     heuristic = np.array(search.mcts(state, evaluator="heuristic", simulations=1).values)
-    evaluator = mover_and_others(state.num_players, False)
+    return state, heuristic, mover_and_others(state.num_players, False)
+
+
+@pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
+def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str, dict[str, Any]]) -> None:
+    state, heuristic, evaluator = one_leaf(case)
     alone = np.array(search.mcts(state, evaluator=evaluator, simulations=1).values)
     assert not np.allclose(alone, heuristic)
     for weight in (0.25, 1.0):
@@ -561,11 +566,7 @@ def test_heuristic_mix_weighs_the_heuristic_into_a_leafs_values(case: tuple[str,
 
 @pytest.mark.parametrize("case", EVERY_GAME, ids=game_id)
 def test_rollout_mix_weighs_a_rollout_into_a_leafs_values(case: tuple[str, dict[str, Any]]) -> None:
-    game, params = case
-    state = to_play_case(game, params, 3)
-    # One simulation evaluates the root alone: its values are the leaf's.
-    heuristic = np.array(search.mcts(state, evaluator="heuristic", simulations=1).values)
-    evaluator = mover_and_others(state.num_players, False)
+    state, heuristic, evaluator = one_leaf(case)
     alone = search.mcts(state, evaluator=evaluator, simulations=1)
     # A rollout cut after 0 plies is the heuristic of the leaf itself.
     for weight in (0.25, 1.0):
