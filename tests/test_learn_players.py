@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import glacier
-from glacier import learn, players
+from glacier import learn, players, search
 from glacier.cli import main
 from glacier.errors import InvalidNetError, InvalidParameterError
 from glacier.learn import netfile
@@ -129,7 +129,8 @@ def test_a_net_player_searches_as_its_game_declares(game: str) -> None:
     assert default.last._replace(seconds=0) == named.last._replace(seconds=0)
     # What the game declares changes the search (or nothing is declared).
     assert (default.last.values != plain.last.values) == bool(declared)
-    # The player's own options win over the game's (here: no rollouts at all).
-    mine = players.NetPlayer(None, 40, 2, net=net, rollout_mix=0.0, rollout_policy="uniform")
+    # The player's own options win over the game's (here: each declared one at its default).
+    off = {name: search.OPTIONS[name]["default"] for name in declared}
+    mine = players.NetPlayer(None, 40, 2, net=net, **off)
     mine.choose(state)
     assert mine.last is not None and mine.last.values == plain.last.values

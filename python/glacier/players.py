@@ -150,8 +150,9 @@ PLAYOUT_PLIES: dict[str, int] = {g["name"]: g["playout_plies"] for g in _native.
 MCTS_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["mcts_player"] for g in _native.games()}
 
 #: The search options :class:`NetPlayer` uses in each game, under those it is given: how a
-#: net is best used there (in E, the net's priors with the values of short guided rollouts). Each
-#: game declares them (``glacier.game_spec(name).net_player``).
+#: net is best used there (in E, the net's priors with the values of short guided rollouts; in
+#: Ice Age Chess, with the heuristic's values). Each game declares them
+#: (``glacier.game_spec(name).net_player``).
 NET_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["net_player"] for g in _native.games()}
 
 
@@ -236,7 +237,8 @@ class NetPlayer(MCTSPlayer):
     a move as for :class:`MCTSPlayer`; further keywords go to the search, over the game's
     own options for a net's search (:data:`NET_DEFAULTS`; in E, ``rollout_mix=1``,
     ``rollout_plies=20`` and ``rollout_policy="move_priority"``: the net gives the priors
-    and short rollouts guided by the game's move priority the values)."""
+    and short rollouts guided by the game's move priority the values; in Ice Age Chess,
+    ``heuristic_mix=1``: the game's heuristic gives the values)."""
 
     def __init__(
         self,
