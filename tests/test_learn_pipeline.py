@@ -193,6 +193,28 @@ def test_a_selfplay_game_depends_on_its_number_alone() -> None:
         learn.SelfPlaySettings(evaluator="rollout").check()
 
 
+def test_selfplay_mixes_the_heuristic_into_its_searches_values() -> None:
+    params = {"max_plies": 40}
+    net = learn.baseline(SMALL)
+    # The same net with other values: a constant lead for the first player.
+    tensors = dict(net.tensors)
+    tensors["value.weight"] = np.zeros_like(tensors["value.weight"])
+    tensors["value.bias"] = np.linspace(0.9, -0.9, len(tensors["value.bias"])).astype(tensors["value.bias"].dtype)
+    other = learn.Net(net.spec, tensors)
+    full = learn.SelfPlaySettings(simulations=12, heuristic_mix=1.0)
+    # At full weight the net's values play no part: the same games, the same targets.
+    ours, theirs = (learn.play_games(SMALL, params, 0, 4, 5, n, full) for n in (net, other))
+    assert all(np.array_equal(ours[c], theirs[c]) for c in learn.AZ_COLUMNS)
+    # Below it they do, and the root values differ.
+    half = dataclasses.replace(full, heuristic_mix=0.5)
+    ours, theirs = (learn.play_games(SMALL, params, 0, 4, 5, n, half) for n in (net, other))
+    n = min(len(ours["root_values"]), len(theirs["root_values"]))
+    assert not np.array_equal(ours["root_values"][:n], theirs["root_values"][:n])
+    for bad in (-0.1, 1.5, math.nan):
+        with pytest.raises(InvalidParameterError, match="heuristic_mix"):
+            learn.play_games(SMALL, params, 0, 2, 5, net, dataclasses.replace(full, heuristic_mix=bad))
+
+
 def test_a_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     # No net passes the gate, so every iteration plays with the same net.
     config = tiny(SMALL, {"max_plies": 40}, gate_threshold=1.0 + 1e-9)
@@ -250,6 +272,7 @@ def test_the_train_command(tmp_path: Path) -> None:
     args = ["train", SMALL, "--out", str(tmp_path / "run"), "--iterations", "1", "-q"]
     # Few plies: the run ends with games at equal time (0.05 s a move).
     args += ["--simulations", "4", "--games", "4", "--hidden", "8", "-p", "max_plies=8", "--value-discount", "0.9"]
+    args += ["--heuristic-mix", "0.25"]
     run = runner.invoke(main, args)
     assert run.exit_code == 0, run.output
     assert "iteration 1:" in run.output and "best.safetensors" in run.output
@@ -266,7 +289,7 @@ def test_the_train_command(tmp_path: Path) -> None:
     assert "iteration 2:" in resumed.output
     assert learn.run_config(tmp_path / "run") == first
     assert (first.hidden, first.params["max_plies"], first.selfplay.simulations) == ((8,), 8, 4)
-    assert (first.games_per_iteration, first.value_discount) == (4, 0.9)
+    assert (first.games_per_iteration, first.value_discount, first.selfplay.heuristic_mix) == (4, 0.9, 0.25)
     assert (first.evaluate_every, first.final_evaluation) == (5, True)
     # Evaluations left out, and a resume that keeps them out.
     out = str(tmp_path / "quiet")
@@ -285,6 +308,8 @@ def test_the_train_command(tmp_path: Path) -> None:
     for bad in ("0", "1.5"):
         discount = runner.invoke(main, [*args[:4], "--value-discount", bad])
         assert discount.exit_code == 2 and "--value-discount" in discount.output
+    mix = runner.invoke(main, [*args[:4], "--heuristic-mix", "1.5"])
+    assert mix.exit_code == 2 and "--heuristic-mix" in mix.output
 
 
 def test_selfplay_on_ray_writes_the_same_shards(tmp_path: Path) -> None:

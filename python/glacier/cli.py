@@ -723,6 +723,14 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     "a near win is worth more than a far one.",
 )
 @click.option(
+    "--heuristic-mix",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(min=0, max=1),
+    help="Weight of the game's heuristic in the self-play searches' leaf values: the root values "
+    "a net learns from then carry it.",
+)
+@click.option(
     "--evaluate-every",
     default=5,
     show_default=True,
@@ -751,6 +759,7 @@ def train(
     hidden: Optional[str],
     warm_start: int,
     value_discount: float,
+    heuristic_mix: float,
     evaluate_every: int,
     final_evaluation: bool,
     seed: int,
@@ -783,6 +792,8 @@ def train(
         base = replace(run, params={**run.params, **_parse_params(params)}, hidden=widths or run.hidden)
         if given("simulations") is not ParameterSource.DEFAULT:
             base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
+        if given("heuristic_mix") is not ParameterSource.DEFAULT:
+            base = replace(base, selfplay=replace(base.selfplay, heuristic_mix=heuristic_mix))
         if given("games_per_iteration") is not ParameterSource.DEFAULT:
             base = replace(base, games_per_iteration=games_per_iteration, concurrent_games=games_per_iteration)
         chosen: dict[str, Any] = {
@@ -802,7 +813,7 @@ def train(
             seed=seed,
             games_per_iteration=games_per_iteration,
             concurrent_games=games_per_iteration,
-            selfplay=learn.SelfPlaySettings(simulations=simulations),
+            selfplay=learn.SelfPlaySettings(simulations=simulations, heuristic_mix=heuristic_mix),
             warm_start=warm_start,
             value_discount=value_discount,
             evaluate_every=evaluate_every,

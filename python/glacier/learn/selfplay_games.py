@@ -83,6 +83,10 @@ class SelfPlaySettings:
     """What the searches evaluate leaves with: ``"net"``, or ``"engine"``: the evaluation and
     move priors of the game's own computer player (``glacier.game_spec(game).mcts_player``),
     a warm start for games that a net knowing nothing yet would not finish."""
+    heuristic_mix: float = 0.0
+    """The weight of the game's heuristic in the searches' leaf values (``heuristic_mix`` of
+    :class:`glacier.search.MCTS`): the root values a net learns from then carry what the
+    heuristic knows (material, say) before the game's results can teach it."""
 
     def check(self) -> None:
         if self.simulations < 1 or self.leaves_per_tree < 1:
@@ -95,6 +99,8 @@ class SelfPlaySettings:
             self.max_moves is not None and self.max_moves < 1
         ):
             raise InvalidParameterError("self-play needs temperature_moves >= 0 and max_moves >= 1 (or None)")
+        if not 0 <= self.heuristic_mix <= 1:
+            raise InvalidParameterError(f"self-play needs 0 <= heuristic_mix <= 1, got {self.heuristic_mix}")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -169,6 +175,7 @@ def play_games(
         selection="puct",
         dirichlet_alpha=alpha,
         dirichlet_fraction=settings.dirichlet_fraction,
+        heuristic_mix=settings.heuristic_mix,
         threads=threads,
     )
     return dict(  # type: ignore[no-any-return]
