@@ -151,7 +151,7 @@ MCTS_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["mcts_player"] for g in
 
 #: The search options :class:`NetPlayer` uses in each game, under those it is given: how a
 #: net is best used there (in E, the net's priors with the values of short guided rollouts; in
-#: Ice Age Chess, with the heuristic's values). Each game declares them
+#: Ice Age Chess, with values half the net's, half the heuristic's). Each game declares them
 #: (``glacier.game_spec(name).net_player``).
 NET_DEFAULTS: dict[str, dict[str, Any]] = {g["name"]: g["net_player"] for g in _native.games()}
 
@@ -238,7 +238,7 @@ class NetPlayer(MCTSPlayer):
     own options for a net's search (:data:`NET_DEFAULTS`; in E, ``rollout_mix=1``,
     ``rollout_plies=20`` and ``rollout_policy="move_priority"``: the net gives the priors
     and short rollouts guided by the game's move priority the values; in Ice Age Chess,
-    ``heuristic_mix=1``: the game's heuristic gives the values)."""
+    ``heuristic_mix=0.5``: the values are half the net's, half the game's heuristic's)."""
 
     def __init__(
         self,

@@ -40,7 +40,7 @@ PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32
 FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "rollout", "rollout_plies": 40},
-    net_player={"heuristic_mix": 1.0},
+    net_player={"heuristic_mix": 0.5},
     playout_plies=0,
     bench=BenchDepths(perft=(6, 3), playouts=1000, perft_bench=(6, 4, 3), hashed_perft=None),
     table_checks=(

@@ -7,10 +7,10 @@ impl Facts for IceAgeChess {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["White", "Black"])],
         mcts_player: &[("evaluator", OptionValue::Text("rollout")), ("rollout_plies", OptionValue::Int(40))],
-        // A net's priors, and the heuristic (material, mobility, the coming Ice Age) for the
-        // values: searched with its own values, the net loses material that even a 1-ply
-        // alpha-beta wins (docs/learning.md).
-        net_player: &[("heuristic_mix", OptionValue::Number(1.0))],
+        // A net's priors, and its values half and half with the heuristic's (material,
+        // mobility, the coming Ice Age): searched with its own values alone, the net loses
+        // material that a 2-ply alpha-beta wins (docs/learning.md).
+        net_player: &[("heuristic_mix", OptionValue::Number(0.5))],
         playout_plies: 0,
         bench: BenchDepths { perft: (6, 3), playouts: 1000, perft_bench: (6, 4, 3), hashed_perft: None },
         table_checks: &[
