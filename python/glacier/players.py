@@ -235,10 +235,7 @@ class NetPlayer(MCTSPlayer):
     or with ``path=None`` the net glacier ships for the game being played
     (:func:`glacier.learn.baseline`, found at the first move). ``simulations`` or ``seconds``
     a move as for :class:`MCTSPlayer`; further keywords go to the search, over the game's
-    own options for a net's search (:data:`NET_DEFAULTS`; in E, ``rollout_mix=1``,
-    ``rollout_plies=20`` and ``rollout_policy="move_priority"``: the net gives the priors
-    and short rollouts guided by the game's move priority the values; in Ice Age Chess,
-    ``heuristic_mix=0.5``: the values are half the net's, half the game's heuristic's)."""
+    own options for a net's search (:data:`NET_DEFAULTS`, which each game declares)."""
 
     def __init__(
         self,
