@@ -19,6 +19,11 @@
 //! All weights live in one flat buffer, in the order [`NetShape::tensors`] lists them (the
 //! order and the shapes a saved net's tensors have). Nothing allocates per leaf: the
 //! activations go to a [`Scratch`] made once and reused.
+//!
+//! The forward pass is compiled twice: for the build's target (x86-64-v2 on x86-64, whose
+//! vectors hold four floats) and for AVX2 (eight), the second chosen at run time on a CPU
+//! that has it. Both do the same operations in the same order, with no fused multiply-add,
+//! so a net gives the same results to the bit on every CPU.
 
 #[cfg(test)]
 mod tests;
@@ -26,6 +31,7 @@ mod tests;
 use crate::game::{observation_cells_of, Cell, ObservationCells};
 use crate::search::batch::{LeafBatch, LeafEvaluator, LeafInput, ValueLayout};
 use crate::Error;
+use multiversion::multiversion;
 use std::sync::Arc;
 
 /// The sizes of a net's layers.
@@ -298,6 +304,7 @@ impl Net {
 
     /// Runs the hidden layers on one observation of `mover`, given whole; the last layer's
     /// activations are left in `scratch.front[..last width]`.
+    #[inline(always)]
     fn trunk_dense(&self, observation: &[f32], mover: usize, scratch: &mut Scratch) {
         let (mut cells, mut planes) = (
             std::mem::take(&mut scratch.cells),
@@ -313,6 +320,7 @@ impl Net {
     /// Runs the hidden layers on one observation of `mover` given as its non-zero cells
     /// and uniform planes ([`crate::game::Observation::observation_cells`]); the last
     /// layer's activations are left in `scratch.front[..last width]`.
+    #[inline(always)]
     fn trunk(&self, cells: &[Cell], planes: &[Cell], mover: usize, scratch: &mut Scratch) {
         let first = self.layers[0];
         let out = &mut scratch.front[..first.outputs];
@@ -349,6 +357,7 @@ impl Net {
     }
 
     /// The value head on the trunk's output: `relative[k]` for player `to_play + k`.
+    #[inline(always)]
     fn values(&self, hidden: &[f32], relative: &mut [f32]) {
         let value = self.value;
         let width = value.inputs;
@@ -359,7 +368,7 @@ impl Net {
     }
 
     /// The logit of `action` from the trunk's output.
-    #[inline]
+    #[inline(always)]
     fn logit(&self, hidden: &[f32], action: usize) -> f32 {
         let policy = self.policy;
         let width = policy.inputs;
@@ -444,8 +453,7 @@ impl Net {
             listed,
         } = *leaves;
         self.check_batch(n, observations, logits, values)?;
-        let shape = &self.shape;
-        let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+        let actions = self.shape.actions;
         if legal.len() != n * actions && !(legal.is_empty() && listed.is_some()) {
             return Err(Error::InvalidParameter(format!(
                 "the net's legal mask is for {} rows, not {n}",
@@ -469,50 +477,7 @@ impl Net {
             }
         }
         scratch.fit(self);
-        let last = self.layers[self.layers.len() - 1].outputs;
-        let mut at = 0;
-        for row in 0..n {
-            match observations {
-                LeafObservations::Dense(rows) => self.trunk_dense(
-                    &rows[row * inputs..(row + 1) * inputs],
-                    to_play[row],
-                    scratch,
-                ),
-                LeafObservations::Cells(rows) => {
-                    let (cells, planes) = rows.row(row);
-                    self.trunk(cells, planes, to_play[row], scratch);
-                }
-            }
-            let hidden = &scratch.front[..last];
-            let out = &mut logits[row * actions..(row + 1) * actions];
-            if let Some((counts, listed)) = listed {
-                for &action in &listed[at..at + counts[row]] {
-                    out[action] = self.logit(hidden, action);
-                }
-                at += counts[row];
-            } else {
-                // The mask is mostly false (a few dozen of thousands of actions): skip it
-                // a block at a time.
-                const BLOCK: usize = 32;
-                for (b, block) in legal[row * actions..(row + 1) * actions]
-                    .chunks(BLOCK)
-                    .enumerate()
-                {
-                    if block.iter().any(|&is| is) {
-                        for (i, _) in block.iter().enumerate().filter(|(_, &is)| is) {
-                            let action = b * BLOCK + i;
-                            out[action] = self.logit(hidden, action);
-                        }
-                    }
-                }
-            }
-            let relative = &mut scratch.relative[..players];
-            self.values(hidden, relative);
-            let out = &mut values[row * players..(row + 1) * players];
-            for (k, &v) in relative.iter().enumerate() {
-                out[(to_play[row] + k) % players] = v;
-            }
-        }
+        evaluate_rows(self, leaves, logits, values, scratch);
         Ok(())
     }
 
@@ -530,32 +495,113 @@ impl Net {
         scratch: &mut Scratch,
     ) -> Result<(), Error> {
         self.check_batch(n, LeafObservations::Dense(observations), logits, values)?;
-        let shape = &self.shape;
-        let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
         self.check_players(n, to_play)?;
         scratch.fit(self);
-        let last = self.layers[self.layers.len() - 1].outputs;
-        for row in 0..n {
-            self.trunk_dense(
-                &observations[row * inputs..(row + 1) * inputs],
-                to_play[row],
-                scratch,
-            );
-            let hidden = &scratch.front[..last];
-            for (action, out) in logits[row * actions..(row + 1) * actions]
-                .iter_mut()
-                .enumerate()
-            {
-                *out = self.logit(hidden, action);
-            }
-            self.values(hidden, &mut values[row * players..(row + 1) * players]);
-        }
+        forward_rows(self, n, observations, to_play, logits, values, scratch);
         Ok(())
     }
 }
 
+/// The rows of [`Net::evaluate`], checked. Compiled twice, for the build's target and for
+/// x86-64 with AVX2, which is chosen at run time on a CPU that has it: the same operations
+/// in the same order (no fused multiply-add), so that both give results equal to the bit.
+/// What it calls is `#[inline(always)]`, so that the AVX2 build covers it too.
+#[multiversion(targets("x86_64+avx2"))]
+fn evaluate_rows<'a>(
+    net: &Net,
+    leaves: &Leaves<'a>,
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    let Leaves {
+        len: n,
+        observations,
+        legal,
+        to_play,
+        listed,
+    } = *leaves;
+    let shape = &net.shape;
+    let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+    let last = net.layers[net.layers.len() - 1].outputs;
+    let mut at = 0;
+    for row in 0..n {
+        match observations {
+            LeafObservations::Dense(rows) => net.trunk_dense(
+                &rows[row * inputs..(row + 1) * inputs],
+                to_play[row],
+                scratch,
+            ),
+            LeafObservations::Cells(rows) => {
+                let (cells, planes) = rows.row(row);
+                net.trunk(cells, planes, to_play[row], scratch);
+            }
+        }
+        let hidden = &scratch.front[..last];
+        let out = &mut logits[row * actions..(row + 1) * actions];
+        if let Some((counts, listed)) = listed {
+            for &action in &listed[at..at + counts[row]] {
+                out[action] = net.logit(hidden, action);
+            }
+            at += counts[row];
+        } else {
+            // The mask is mostly false (a few dozen of thousands of actions): skip it
+            // a block at a time.
+            const BLOCK: usize = 32;
+            for (b, block) in legal[row * actions..(row + 1) * actions]
+                .chunks(BLOCK)
+                .enumerate()
+            {
+                if block.iter().any(|&is| is) {
+                    for (i, _) in block.iter().enumerate().filter(|(_, &is)| is) {
+                        let action = b * BLOCK + i;
+                        out[action] = net.logit(hidden, action);
+                    }
+                }
+            }
+        }
+        let relative = &mut scratch.relative[..players];
+        net.values(hidden, relative);
+        let out = &mut values[row * players..(row + 1) * players];
+        for (k, &v) in relative.iter().enumerate() {
+            out[(to_play[row] + k) % players] = v;
+        }
+    }
+}
+
+/// The rows of [`Net::forward_all`], checked; compiled twice as [`evaluate_rows`] is.
+#[multiversion(targets("x86_64+avx2"))]
+fn forward_rows(
+    net: &Net,
+    n: usize,
+    observations: &[f32],
+    to_play: &[usize],
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    let shape = &net.shape;
+    let (inputs, actions, players) = (shape.inputs, shape.actions, shape.players);
+    let last = net.layers[net.layers.len() - 1].outputs;
+    for row in 0..n {
+        net.trunk_dense(
+            &observations[row * inputs..(row + 1) * inputs],
+            to_play[row],
+            scratch,
+        );
+        let hidden = &scratch.front[..last];
+        for (action, out) in logits[row * actions..(row + 1) * actions]
+            .iter_mut()
+            .enumerate()
+        {
+            *out = net.logit(hidden, action);
+        }
+        net.values(hidden, &mut values[row * players..(row + 1) * players]);
+    }
+}
+
 /// `out += x * row`.
-#[inline]
+#[inline(always)]
 fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
     for (o, &w) in out.iter_mut().zip(row) {
         *o += x * w;
@@ -565,9 +611,11 @@ fn axpy(out: &mut [f32], x: f32, row: &[f32]) {
 /// `out += x * row i` for every `(i, x)` of `terms`, row `i` being `rows[i * width..][..width]`:
 /// a block of `out` at a time, kept in registers while every term's row is added to it (an
 /// `axpy` per term would load and store the whole of `out` each time). Each entry adds the
-/// terms in order, as a loop of `axpy`s would.
+/// terms in order, as a loop of `axpy`s would. A block is 32 floats, eight vectors of four
+/// or four of eight with AVX2: several sums under way at once, each add not waiting on one.
+#[inline(always)]
 fn accumulate(out: &mut [f32], rows: &[f32], width: usize, terms: &[Cell]) {
-    const BLOCK: usize = 16;
+    const BLOCK: usize = 32;
     let blocks = out.len() / BLOCK * BLOCK;
     for start in (0..blocks).step_by(BLOCK) {
         let mut sum = [0.0f32; BLOCK];
@@ -589,6 +637,7 @@ fn accumulate(out: &mut [f32], rows: &[f32], width: usize, terms: &[Cell]) {
     }
 }
 
+#[inline(always)]
 fn relu(values: &mut [f32]) {
     for v in values {
         *v = v.max(0.0);
@@ -597,7 +646,7 @@ fn relu(values: &mut [f32]) {
 
 /// The dot product of two slices of equal length, summed in eight lanes so that the
 /// compiler can keep them in vector registers (a single running sum cannot be reordered).
-#[inline]
+#[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     const LANES: usize = 8;
     let mut lanes = [0.0f32; LANES];
