@@ -7,13 +7,30 @@
 
 use super::*;
 use crate::actions::{fraction, ActionList, QuickTake};
-use crate::game::{ActionEncoding, Observation};
+use crate::game::{ActionEncoding, Cell, Observation};
 
 /// The first drop action; `DROP + kind` drops a piece of that kind.
 const DROP: usize = SLOTS;
 
 /// The rows of the observation tensor.
 const ROWS: usize = 10;
+
+/// `SHARES[kind][count]`: `count` pieces of `kind` as a fraction of all of them, the value
+/// the observation gives a slot (looked up: the listing of cells would spend most of its
+/// time dividing).
+const SHARES: [[f32; 6]; 3] = {
+    let mut shares = [[0.0; 6]; 3];
+    let mut kind = 0;
+    while kind < 3 {
+        let mut count = 0;
+        while count <= TOTALS[kind] as usize {
+            shares[kind][count] = count as f32 / TOTALS[kind] as f32;
+            count += 1;
+        }
+        kind += 1;
+    }
+    shares
+};
 
 impl ActionEncoding for IceCubeCheckers {
     /// 15 actions: 12 slots and 3 kinds of piece to drop.
@@ -76,6 +93,39 @@ impl ActionEncoding for IceCubeCheckers {
     }
 }
 
+impl IceCubeCheckers {
+    /// The board in the middle of a move whose actions so far are `pending` (the slot
+    /// lifted, then each piece dropped): the slots with the lifted slot emptied and the
+    /// drops made, the pieces still in hand, and the slots sown from and to be dropped on
+    /// next (`None` before a move is begun).
+    fn mid_move(&self, pending: &[u16]) -> MidMove {
+        let mut slots = self.slots;
+        let mut hand = [0u8; 3];
+        let mut next = None;
+        if let Some((&slot, drops)) = pending.split_first() {
+            let from = usize::from(slot);
+            hand = slots[from];
+            slots[from] = [0; 3];
+            let mut to = from;
+            for &drop in drops {
+                to = (to + 1) % SLOTS;
+                let kind = usize::from(drop) - DROP;
+                hand[kind] -= 1;
+                slots[to][kind] += 1;
+            }
+            next = Some((from, (to + 1) % SLOTS));
+        }
+        MidMove { slots, hand, next }
+    }
+}
+
+/// The board in the middle of a move, as [`IceCubeCheckers::mid_move`] finds it.
+struct MidMove {
+    slots: [[u8; 3]; SLOTS],
+    hand: [u8; 3],
+    next: Option<(usize, usize)>,
+}
+
 impl Observation for IceCubeCheckers {
     /// Ten rows over the twelve slots, numbered from `player`'s first slot (a for White, g
     /// for Black) counter-clockwise, so each player sees its own row first (index
@@ -94,22 +144,7 @@ impl Observation for IceCubeCheckers {
 
     fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]) {
         let me = player.min(1);
-        let mut slots = self.slots;
-        let mut hand = [0u8; 3];
-        let mut next = None;
-        if let Some((&slot, drops)) = pending.split_first() {
-            let from = usize::from(slot);
-            hand = slots[from];
-            slots[from] = [0; 3];
-            let mut to = from;
-            for &drop in drops {
-                to = (to + 1) % SLOTS;
-                let kind = usize::from(drop) - DROP;
-                hand[kind] -= 1;
-                slots[to][kind] += 1;
-            }
-            next = Some((from, (to + 1) % SLOTS));
-        }
+        let MidMove { slots, hand, next } = self.mid_move(pending);
         let row = |r: usize, slot: usize| r * SLOTS + (slot + SLOTS - me * 6) % SLOTS;
         let totals = TOTALS.map(|t| t as f32);
         for (slot, counts) in slots.iter().enumerate() {
@@ -134,6 +169,89 @@ impl Observation for IceCubeCheckers {
         );
         if self.side as usize == me {
             fill(out, 9, 1.0);
+        }
+    }
+
+    /// Straight from the slots: no tensor written or scanned. Each entry is the value
+    /// [`Observation::observation`] writes, listed in the order a scan would find it.
+    fn observation_cells(
+        &self,
+        pending: &[u16],
+        player: usize,
+        _dense: &mut Vec<f32>,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) {
+        let me = player.min(1);
+        let MidMove { slots, hand, next } = self.mid_move(pending);
+        let totals = TOTALS.map(|t| t as f32);
+        // At most five pieces of a kind on twelve slots: no row of the board is one
+        // non-zero value everywhere, so each is listed a cell at a time, written whether
+        // empty or not and kept if not (a branch per cell would be mispredicted).
+        let start = cells.len();
+        cells.resize(start + 3 * SLOTS, (0, 0.0));
+        let mut kept = start;
+        for (r, kind) in [me, 1 - me, KING].into_iter().enumerate() {
+            // The player's first slot first: row position i shows slot i + 6 * me.
+            for (i, slot) in (me * 6..SLOTS).chain(0..me * 6).enumerate() {
+                let count = usize::from(slots[slot][kind]);
+                cells[kept] = ((r * SLOTS + i) as u32, SHARES[kind][count]);
+                kept += usize::from(count != 0);
+            }
+        }
+        cells.truncate(kept);
+        if let Some((from, to)) = next {
+            let seen = |slot: usize| (slot + SLOTS - me * 6) % SLOTS;
+            cells.push(((3 * SLOTS + seen(from)) as u32, 1.0));
+            cells.push(((4 * SLOTS + seen(to)) as u32, 1.0));
+        }
+        let constant = [
+            (5, f32::from(hand[me]) / totals[me]),
+            (6, f32::from(hand[1 - me]) / totals[1 - me]),
+            (7, f32::from(hand[KING]) / totals[KING]),
+            (8, fraction(u64::from(self.ply), u64::from(self.params.max_plies))),
+            (9, if self.side as usize == me { 1.0 } else { 0.0 }),
+        ];
+        for (plane, value) in constant {
+            if value != 0.0 {
+                planes.push((plane, value));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{observation_cells_of, Game};
+
+    /// The cells listed from the slots are those found in the whole tensor, in the same
+    /// order, for both players' views, along random games and in the middle of their moves.
+    #[test]
+    fn observation_cells_are_the_tensors_non_zero_cells() {
+        let mut rng = SplitMix64::new(5);
+        let params = IceCubeCheckersParams::default();
+        for _ in 0..30 {
+            let mut state = IceCubeCheckers::start(&params);
+            while state.count_moves() > 0 {
+                let mv = state.nth_move(rng.below(state.count_moves())).expect("a move");
+                let mut actions = ActionList::new();
+                state.move_actions(mv, &mut actions);
+                for taken in 0..actions.len() {
+                    let pending = &actions.as_slice()[..taken];
+                    for player in 0..2 {
+                        let mut dense = vec![0.0; ROWS * SLOTS];
+                        state.observation(pending, player, &mut dense);
+                        let (mut want_cells, mut want_planes) = (Vec::new(), Vec::new());
+                        observation_cells_of(&dense, SLOTS, &mut want_cells, &mut want_planes);
+                        let (mut cells, mut planes) = (Vec::new(), Vec::new());
+                        state.observation_cells(pending, player, &mut Vec::new(), &mut cells, &mut planes);
+                        let context = format!("{} {pending:?} player {player}", state.text());
+                        assert_eq!((cells, planes), (want_cells, want_planes), "{context}");
+                    }
+                }
+                state.play_unchecked(mv);
+            }
         }
     }
 }
