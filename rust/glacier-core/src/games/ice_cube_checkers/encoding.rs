@@ -16,8 +16,8 @@ const DROP: usize = SLOTS;
 const ROWS: usize = 10;
 
 /// `SHARES[kind][count]`: `count` pieces of `kind` as a fraction of all of them, the value
-/// the observation gives a slot (looked up: the listing of cells would spend most of its
-/// time dividing).
+/// the observation gives a slot or a row of pieces in hand (looked up: the listing of cells
+/// would spend most of its time dividing).
 const SHARES: [[f32; 6]; 3] = {
     let mut shares = [[0.0; 6]; 3];
     let mut kind = 0;
@@ -117,6 +117,25 @@ impl IceCubeCheckers {
         }
         MidMove { slots, hand, next }
     }
+
+    /// Rows 5 to 9 of the observation for player `me`, each one value throughout: the
+    /// pieces in `hand`, the fraction of the ply limit used, and whether `me` is to move.
+    fn constant_rows(&self, me: usize, hand: [u8; 3]) -> [(usize, f32); 5] {
+        let share = |kind: usize| SHARES[kind][usize::from(hand[kind])];
+        [
+            (5, share(me)),
+            (6, share(1 - me)),
+            (7, share(KING)),
+            (8, fraction(u64::from(self.ply), u64::from(self.params.max_plies))),
+            (9, if self.side as usize == me { 1.0 } else { 0.0 }),
+        ]
+    }
+}
+
+/// The position in a row of the observation of `slot`, for player `me`: rows start at the
+/// player's first slot (a for White, g for Black).
+fn seen(slot: usize, me: usize) -> usize {
+    (slot + SLOTS - me * 6) % SLOTS
 }
 
 /// The board in the middle of a move, as [`IceCubeCheckers::mid_move`] finds it.
@@ -145,30 +164,18 @@ impl Observation for IceCubeCheckers {
     fn observation(&self, pending: &[u16], player: usize, out: &mut [f32]) {
         let me = player.min(1);
         let MidMove { slots, hand, next } = self.mid_move(pending);
-        let row = |r: usize, slot: usize| r * SLOTS + (slot + SLOTS - me * 6) % SLOTS;
-        let totals = TOTALS.map(|t| t as f32);
+        let cell = |r: usize, slot: usize| r * SLOTS + seen(slot, me);
         for (slot, counts) in slots.iter().enumerate() {
-            out[row(0, slot)] = f32::from(counts[me]) / totals[me];
-            out[row(1, slot)] = f32::from(counts[1 - me]) / totals[1 - me];
-            out[row(2, slot)] = f32::from(counts[KING]) / totals[KING];
+            for (r, kind) in [me, 1 - me, KING].into_iter().enumerate() {
+                out[cell(r, slot)] = SHARES[kind][usize::from(counts[kind])];
+            }
         }
         if let Some((from, to)) = next {
-            out[row(3, from)] = 1.0;
-            out[row(4, to)] = 1.0;
+            out[cell(3, from)] = 1.0;
+            out[cell(4, to)] = 1.0;
         }
-        let fill = |out: &mut [f32], r: usize, value: f32| {
+        for (r, value) in self.constant_rows(me, hand) {
             out[r * SLOTS..(r + 1) * SLOTS].fill(value);
-        };
-        fill(out, 5, f32::from(hand[me]) / totals[me]);
-        fill(out, 6, f32::from(hand[1 - me]) / totals[1 - me]);
-        fill(out, 7, f32::from(hand[KING]) / totals[KING]);
-        fill(
-            out,
-            8,
-            fraction(u64::from(self.ply), u64::from(self.params.max_plies)),
-        );
-        if self.side as usize == me {
-            fill(out, 9, 1.0);
         }
     }
 
@@ -184,7 +191,6 @@ impl Observation for IceCubeCheckers {
     ) {
         let me = player.min(1);
         let MidMove { slots, hand, next } = self.mid_move(pending);
-        let totals = TOTALS.map(|t| t as f32);
         // At most five pieces of a kind on twelve slots: no row of the board is one
         // non-zero value everywhere, so each is listed a cell at a time, written whether
         // empty or not and kept if not (a branch per cell would be mispredicted).
@@ -201,20 +207,12 @@ impl Observation for IceCubeCheckers {
         }
         cells.truncate(kept);
         if let Some((from, to)) = next {
-            let seen = |slot: usize| (slot + SLOTS - me * 6) % SLOTS;
-            cells.push(((3 * SLOTS + seen(from)) as u32, 1.0));
-            cells.push(((4 * SLOTS + seen(to)) as u32, 1.0));
+            cells.push(((3 * SLOTS + seen(from, me)) as u32, 1.0));
+            cells.push(((4 * SLOTS + seen(to, me)) as u32, 1.0));
         }
-        let constant = [
-            (5, f32::from(hand[me]) / totals[me]),
-            (6, f32::from(hand[1 - me]) / totals[1 - me]),
-            (7, f32::from(hand[KING]) / totals[KING]),
-            (8, fraction(u64::from(self.ply), u64::from(self.params.max_plies))),
-            (9, if self.side as usize == me { 1.0 } else { 0.0 }),
-        ];
-        for (plane, value) in constant {
+        for (r, value) in self.constant_rows(me, hand) {
             if value != 0.0 {
-                planes.push((plane, value));
+                planes.push((r as u32, value));
             }
         }
     }
