@@ -248,7 +248,7 @@ class NetPlayer(MCTSPlayer):
         **options: Any,
     ) -> None:
         if net is None and path is not None:
-            from .learn.nets import load
+            from .nets import load
 
             net = load(path)
         super().__init__(simulations, net, seed, seconds=seconds, **options)
@@ -287,7 +287,7 @@ class NetPlayer(MCTSPlayer):
                 f"the net {self.path} is for {spec.game} with {spec.num_players} players, "
                 f"not {state.game} with {state.num_players}"
             )
-        from .learn.nets import baseline
+        from .nets import baseline
 
         self.evaluator = baseline(state.game, **state.params)
         self._searcher = None
