@@ -26,6 +26,14 @@ and, where the game has them (absent: nothing of the kind):
   moves, when one cell may hold several pieces the player can move;
 - ``read_move(position, text) -> Optional[str]``: the legal move a person means by ``text``
   written in a shorter way than the move itself, or None.
+- ``first_move_number(text) -> int``: the number a game record gives the first move of a
+  game from the position ``text`` (1 where absent).
+
+The game that plays chess (its ``FACTS.kin`` names ``"chess"``) has the hooks of its game
+records, which are PGN (:mod:`glacier.records`): ``san(position, move)`` and
+``parse_san(position, text)`` (a move in SAN, both ways), and ``is_plain_chess(params,
+text)`` (whether a game from that position is standard chess, whose record any chess
+program reads).
 """
 
 from __future__ import annotations

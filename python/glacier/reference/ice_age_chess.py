@@ -12,7 +12,7 @@ pseudo-legally and kept when the mover's king is not attacked afterwards: slow a
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from ..errors import IllegalMoveError
 from . import _zobrist
@@ -612,6 +612,19 @@ def _san_body(position: IceAgeChessPosition, move: str) -> str:
         same_rank = any(f // 8 == frm // 8 for f in rivals)  # type: ignore[operator]
         out += move[0] if not same_file else move[1] if not same_rank else move[:2]
     return out + ("x" if capture else "") + move[2:4]
+
+
+def is_plain_chess(params: Mapping[str, Optional[int]], text: str) -> bool:
+    """Whether a game with ``params`` from the position ``text`` is standard chess: no Ice
+    Age to come (``ice_age_period=0``) and no ice on the board. Its game record is then
+    plain PGN, which any chess program reads (:mod:`glacier.records`)."""
+    return params.get("ice_age_period") == 0 and ICE not in text.split(" ")[0]
+
+
+def first_move_number(text: str) -> int:
+    """The number of the first move of a game record from the position ``text``: its
+    fullmove number, as in PGN."""
+    return int(text.split(" ")[-1])
 
 
 def san(position: IceAgeChessPosition, move: str) -> str:
