@@ -329,6 +329,15 @@ def test_each_game_declares_the_same_facts_in_both_twins(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
+def test_each_games_facts_rs_is_written_from_its_reference_facts(game: str) -> None:
+    """The facts are declared once, in the reference module: ``python tests/facts_rs.py``
+    writes the engine's facts.rs from them (and the test above checks the built engine)."""
+    import facts_rs
+
+    assert facts_rs.path(game).read_text() == facts_rs.source(game), "run python tests/facts_rs.py"
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
 def test_each_game_names_the_seats_of_every_number_of_players_it_allows(game: str) -> None:
     spec = glacier.game_spec(game)
     players = next((p for p in spec.params if p.name == "players"), None)

@@ -40,6 +40,9 @@ PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32
 FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "rollout", "rollout_plies": 40},
+    # A net's priors, and its values half and half with the heuristic's (material, mobility,
+    # the coming Ice Age): searched with its own values alone, the net loses material that a
+    # 2-ply alpha-beta wins (docs/learning.md).
     net_player={"heuristic_mix": 0.5},
     playout_plies=0,
     bench=BenchDepths(perft=(6, 3), playouts=1000, perft_bench=(6, 4, 3), hashed_perft=None),
