@@ -556,6 +556,131 @@ def arena(
 
 
 @main.command()
+@game_argument
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="SPEC",
+    help="A player of the ladder (repeat the option; as in glacier arena). Default: random, flat "
+    "Monte Carlo, MCTS with each evaluation, alpha-beta and the shipped net, at --seconds-per-move.",
+)
+@click.option(
+    "--results",
+    "results_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="The results file: every game is kept there, and a ladder run again with it goes on "
+    "where it stopped. Default: ladder-GAME.jsonl.",
+)
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1), help="Games per table.")
+@click.option(
+    "--seconds-per-move",
+    default=0.2,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="The time per move of the default players' specs (part of the ladder's settings).",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Start no game after this long (the games under way end, and are kept).",
+)
+@click.option("--seed", default=0, show_default=True, help="Seed of the ladder's players and openings.")
+@click.option(
+    "--opening-plies",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="Start each game with K random plies (the games of one rotation of the seats share them).",
+)
+@click.option(
+    "--threads",
+    "-t",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Games played at once (each player searches on one thread).",
+)
+@click.option("--anchor", default="random", show_default=True, help="The player rated 0.")
+@click.option(
+    "--picture",
+    "picture_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also draw the ratings with their intervals into this SVG file.",
+)
+@param_option
+def ladder(
+    game: str,
+    players: tuple[str, ...],
+    results_path: Optional[str],
+    games: int,
+    seconds_per_move: float,
+    minutes: Optional[float],
+    seed: int,
+    opening_plies: int,
+    threads: int,
+    anchor: str,
+    picture_path: Optional[str],
+    params: tuple[str, ...],
+) -> None:
+    """Rate GAME's players: a round-robin of GAMES games per table (every pair, or every set
+    of as many players as E has seats), seats rotated, each game from random opening
+    plies, then Elo ratings with 95% intervals (random = 0) fitted to every game in the
+    results file. Stopped (--minutes, Ctrl-C), it goes on from its results file when run
+    again; given more players, it plays only their tables."""
+    from tqdm import tqdm
+
+    from glacier import ladder as ladders
+
+    game_params = _parse_params(params)
+    roster = list(players) or ladders.default_players(game, seconds_per_move, **game_params)
+    path = results_path or f"ladder-{game}.jsonl"
+    bars: list[Any] = []
+
+    def advance(game_played: Any, done: int, total: int) -> None:
+        if game_played is None:
+            bars.append(tqdm(total=total, desc=f"ladder {game}", unit="game"))
+        else:
+            bars[0].update(1)
+
+    try:
+        ratings = ladders.run(
+            game,
+            roster,
+            path,
+            games=games,
+            seconds_per_move=seconds_per_move,
+            opening_plies=opening_plies,
+            seed=seed,
+            minutes=minutes,
+            threads=threads,
+            anchor=anchor,
+            progress=advance,
+            **game_params,
+        )
+    except glacier.InvalidParameterError as err:
+        raise click.UsageError(str(err)) from None
+    finally:
+        for bar in bars:
+            bar.close()
+    played = len(ladders.read(path)[1])
+    if not ratings:
+        click.echo(f"no game has ended yet; {path} holds {played} games")
+        return
+    click.echo(ladders.table(ratings))
+    click.echo(f"{played} games in {path}")
+    if picture_path:
+        _write_atomically(Path(picture_path), ladders.picture(ratings, f"{game}: ratings"))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+@main.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--html", "html_path", type=click.Path(dir_okay=False, writable=True), help="Write the replay page to this file."
