@@ -15,6 +15,7 @@ import glacier
 from glacier import ladder
 from glacier.cli import main
 from glacier.errors import InvalidParameterError, LadderResultsError
+from glacier.svg import ratings as chart
 
 
 def _luce_games(true: dict[str, float], seats: int, rounds: int, seed: int, draw: float = 0.0) -> list[ladder.Outcome]:
@@ -210,7 +211,7 @@ def test_the_default_players_of_each_game() -> None:
 
 def test_the_picture_shows_every_player() -> None:
     ratings = ladder.fit(_luce_games({"random": 0.0, "b": 200.0, "long-player-name": 400.0}, 2, 50, seed=2))
-    svg = ladder.picture(ratings, "a title")
+    svg = chart.draw([(r.player, r.elo, r.low, r.high) for r in ratings.values()], "a title")
     assert svg.startswith("<svg") and svg.count("<circle") == 3
     assert "long-player-name" in svg and "a title" in svg
     table = ladder.table(ratings)

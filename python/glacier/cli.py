@@ -671,7 +671,10 @@ def ladder(
     click.echo(ladders.table(ratings))
     click.echo(f"{played} games in {path}")
     if picture_path:
-        _write_atomically(Path(picture_path), ladders.picture(ratings, f"{game}: ratings"))
+        from glacier.svg import ratings as chart
+
+        rows = [(r.player, r.elo, r.low, r.high) for r in ratings.values()]
+        _write_atomically(Path(picture_path), chart.draw(rows, f"{game}: ratings"))
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -52,7 +52,6 @@ __all__ = [
     "Settings",
     "default_players",
     "fit",
-    "picture",
     "read",
     "run",
     "schedule",
@@ -531,46 +530,3 @@ def table(ratings: dict[str, Rating]) -> str:
 def _elo(value: float) -> str:
     rounded = round(value)
     return f"{rounded:+d}" if rounded else "0"
-
-
-def picture(ratings: dict[str, Rating], title: str = "") -> str:
-    """The ratings as an SVG picture: one line per player, strongest on top, its interval
-    as a bar and its rating as a dot."""
-    from .svg import Svg
-
-    rows = sorted(ratings.values(), key=lambda r: -r.elo)
-    label = 7.0 * max(len(r.player) for r in rows) + 20
-    width, plot = label + 460.0, 420.0
-    top = 40.0 if title else 16.0
-    height = top + 22.0 * len(rows) + 36
-    low = min(r.low for r in rows)
-    high = max(r.high for r in rows)
-    step = _tick_step(high - low)
-    first, last = math.floor(low / step) * step, math.ceil(high / step) * step
-
-    def x(elo: float) -> float:
-        return label + plot * (elo - first) / (last - first or 1.0)
-
-    svg = Svg(width, height)
-    if title:
-        svg.text(width / 2, 22, title, size=15)
-    bottom = top + 22.0 * len(rows)
-    tick = first
-    while tick <= last + 1e-9:
-        svg.add("line", x1=x(tick), y1=top - 6, x2=x(tick), y2=bottom, stroke="#dddddd")
-        svg.text(x(tick), bottom + 16, f"{tick:+.0f}" if tick else "0", size=11, fill="#555555")
-        tick += step
-    svg.text(label + plot / 2, bottom + 32, "Elo (random = 0), 95% intervals", size=11, fill="#555555")
-    for k, r in enumerate(rows):
-        y = top + 22.0 * k + 8
-        svg.text(label - 10, y, r.player, size=12, anchor="end")
-        svg.add("line", x1=x(r.low), y1=y, x2=x(r.high), y2=y, stroke="#1f6fd1", stroke_width=3)
-        svg.add("circle", cx=x(r.elo), cy=y, r=4, fill="#0b3d91")
-    return str(svg)
-
-
-def _tick_step(span: float) -> float:
-    for step in (50.0, 100.0, 200.0, 250.0, 500.0, 1000.0):
-        if span / step <= 8:
-            return step
-    return 2000.0
