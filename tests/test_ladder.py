@@ -186,7 +186,7 @@ def test_bad_results_files_and_parameters(tmp_path: Path) -> None:
     (tmp_path / "cut.jsonl").write_text(lines[0] + '\n{"table": ["random"')
     with pytest.raises(LadderResultsError, match="not a readable"):
         ladder.read(tmp_path / "cut.jsonl")
-    for bad in ({"games": 0}, {"minutes": 0}, {"seconds_per_move": 0}, {"threads": 0}, {"opening_plies": -1}):
+    for bad in ({"games": 0}, {"minutes": 0}, {"seconds_per_move": 0}, {"threads": -1}, {"opening_plies": -1}):
         with pytest.raises(InvalidParameterError):
             ladder.run(QUICK, PLAYERS, tmp_path / "x.jsonl", **bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match="anchor"):

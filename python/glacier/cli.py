@@ -594,14 +594,7 @@ def arena(
     metavar="K",
     help="Start each game with K random plies (the games of one rotation of the seats share them).",
 )
-@click.option(
-    "--threads",
-    "-t",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="Games played at once (each player searches on one thread).",
-)
+@threads_option(1, "Games played at once (0 = one per core); each player searches on one thread.")
 @click.option("--anchor", default="random", show_default=True, help="The player rated 0.")
 @click.option(
     "--picture",

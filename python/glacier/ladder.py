@@ -362,7 +362,7 @@ def default_players(game: str, seconds_per_move: float = 0.2, **params: Any) -> 
     anchor), flat Monte Carlo, MCTS at 100 simulations and at ``seconds_per_move`` with each
     evaluation, alpha-beta (two-player games) and the shipped net (where glacier ships one),
     each at ``seconds_per_move``."""
-    from .learn.nets import baseline_path
+    from .nets import baseline_path
     from .players import MCTS_DEFAULTS
 
     state = _native.new_game(game, **params)
@@ -456,7 +456,7 @@ def run(
     :func:`glacier.players.from_spec`), ``games`` games per table, recording every game in
     the file ``results`` (and skipping the games it already holds), then fits the ratings
     of every game in the file. ``minutes`` stops starting games after that long;
-    ``threads`` games are played at once. ``progress(game, done, total)`` is called after
+    ``threads`` games are played at once (0: one per core). ``progress(game, done, total)`` is called after
     every game (and once before the first, with ``None``). ``seconds_per_move`` is the
     time the players' specs are written for: it is part of the ladder's settings, which the
     results file must share."""
@@ -468,8 +468,8 @@ def run(
         raise InvalidParameterError(f"seconds_per_move must be > 0, got {seconds_per_move}")
     if opening_plies < 0:
         raise InvalidParameterError(f"opening_plies must be >= 0, got {opening_plies}")
-    if threads < 1:
-        raise InvalidParameterError(f"threads must be >= 1, got {threads}")
+    if threads < 0:
+        raise InvalidParameterError(f"threads must be >= 0 (0 = one per core), got {threads}")
     if anchor not in players:
         raise InvalidParameterError(f"the anchor {anchor!r} must be one of the players")
     start = _native.new_game(game, **params)
@@ -477,6 +477,9 @@ def run(
 
     for spec in players:
         from_spec(spec, 0)  # a bad spec fails here, before any game is played
+    from .search import thread_count
+
+    threads = thread_count(threads)
     planned = schedule(players, start.num_players, games)
     settings = Settings(game, dict(start.params), float(seconds_per_move), opening_plies, seed)
     record = LadderResults(results, settings)
