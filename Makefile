@@ -11,7 +11,7 @@ GAME    ?= ice_age_chess
 DEPTH   ?= 7
 THREADS ?= 0
 
-.PHONY: dev test test-rust test-python browser perft bench lint docs fmt fuzz dist clean
+.PHONY: dev test test-rust test-python browser perft bench lint docs notebook fmt fuzz dist clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +103,11 @@ lint: dev
 ## API reference, or a page left out of the navigation fails the build.
 docs: dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## Runs docs/quickstart.ipynb and stores its outputs (tests/test_notebook.py checks they are
+## what it prints).
+notebook: dev
+	$(BIN)/python tests/test_notebook.py
 
 fmt:
 	cargo fmt --all
