@@ -42,12 +42,14 @@ test-rust:
 test-python: dev browser
 	$(BIN)/pytest -n auto --durations=30
 
-## Headless Chromium and its driver (Debian packages) for the replay page's browser test;
-## where they cannot be installed that test is skipped with a message.
+## Headless Chromium and its driver (Debian packages) for the browser tests (the replay page,
+## glacier serve); where they cannot be installed those tests are skipped with a message.
+## Debian's packages are installed as root, or through sudo (as a CI runner's user is).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) || \
-	  echo "could not install chromium: the browser test of the replay page will be skipped"
+	  ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver) || \
+	  echo "could not install chromium: the browser tests will be skipped"
 
 ## Benchmarks with timings: pytest-benchmark, the Rust comparison with shakmaty, the summary table.
 bench: dev
@@ -69,7 +71,7 @@ FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   -Cllvm-args=-simplifycfg-branch-fold-threshold=0 --cfg fuzzing -Cdebug-assertions -Ccodegen-units=1
 fuzz: dev
 	@# libFuzzer itself is C++, compiled by the libfuzzer-sys crate.
-	@command -v c++ >/dev/null || (apt-get update -qq && apt-get install -y -qq g++)
+	@command -v c++ >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq g++)
 	cargo fmt --check --manifest-path fuzz/Cargo.toml
 	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo clippy --release --locked --manifest-path fuzz/Cargo.toml \
 	  --target $(FUZZ_TRIPLE) --all-targets -- -D warnings
