@@ -746,11 +746,15 @@ def browser_scenario(table: Any) -> None:
     page.computer_replies()
     page.screenshot()
     page.select("b7")
-    page.browser.find_element("css selector", page.cell("b8")).click()
+    page.tap(page.cell("b8"))
     assert sorted(page.choices()) == ["b7b8b", "b7b8n", "b7b8q", "b7b8r"]
+    # Each promotion is a button with its piece's picture, the square marked.
+    assert sorted(page.labels()) == [f"promote to a {p}" for p in ("bishop", "knight", "queen", "rook")]
+    assert page.script("return document.querySelectorAll('[data-choice] svg [data-piece]').length;") == 4
+    assert page.acted_on() == {"b8"}
     page.choose("b7b8q")
     page.played("b7b8q")
-    assert page.page_moves()[-1] == "b7b8q"
+    assert page.page_moves()[len(page.mine.moves) - 1] == "b7b8q"
     if not page.mine.is_terminal():
         page.computer_replies()
     assert page.mine.is_terminal()

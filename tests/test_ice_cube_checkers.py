@@ -443,6 +443,9 @@ def browser_scenario(table: Any) -> None:
     page = table.start(GAME, SOWING, {"max_plies": 2})
     page.click(page.cell("d"))
     assert page.choices() == ["drop B", "drop K"]
+    # Each drop says what falls where, the cup marked.
+    assert page.labels() == ["drop a Black cube into cup e", "drop a King Kube into cup e"]
+    assert page.acted_on() == {"e"}
     page.screenshot()
     page.choose("drop K")
     page.played("d:KBW")
