@@ -744,7 +744,6 @@ def browser_scenario(table: Any) -> None:
     page.played("e1g1")
     assert page.script("return document.querySelector('#moves .move').textContent;") == "O-O"
     page.computer_replies()
-    page.screenshot()
     page.select("b7")
     page.tap(page.cell("b8"))
     assert sorted(page.choices()) == ["b7b8b", "b7b8n", "b7b8q", "b7b8r"]
@@ -752,6 +751,7 @@ def browser_scenario(table: Any) -> None:
     assert sorted(page.labels()) == [f"promote to a {p}" for p in ("bishop", "knight", "queen", "rook")]
     assert page.script("return document.querySelectorAll('[data-choice] svg [data-piece]').length;") == 4
     assert page.acted_on() == {"b8"}
+    page.screenshot()
     page.choose("b7b8q")
     page.played("b7b8q")
     assert page.page_moves()[len(page.mine.moves) - 1] == "b7b8q"

@@ -923,9 +923,9 @@ def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str,
         landing = pending[0].split("-")[1] if pending else ""
         return f"no exchange: the move ends on {landing}", (landing,) if landing else ()
     if action.startswith("x"):
-        return f"exchange your piece on {action[1:]}", (action[1:],)
+        return f"guard exchange: your piece on {action[1:]}", (action[1:],)
     if action.startswith("="):
-        whose = "the moved piece" if pending and "-" in pending[0] else "your piece"
+        whose = "the moved piece" if pending and "-" in pending[0] else "it"
         return f"swap {whose} with the guard on {action[1:]}", (action[1:],)
     if action.startswith("/") and pending and pending[-1][:1] in "x=":
         hex_name = pending[-1][1:]

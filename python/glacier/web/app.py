@@ -62,6 +62,7 @@ class Games:
 
     def __init__(self) -> None:
         self.sessions: dict[str, Session] = {}
+        self.preloaded: set[str] = set()  # opened with the server (glacier replay --serve)
 
     def add(self, session: Session) -> Session:
         """Keeps ``session``, closing the game shown longest ago if the server is full (never
@@ -92,6 +93,7 @@ class Games:
     def close(self, game_id: str) -> None:
         self.get(game_id).close()
         del self.sessions[game_id]
+        self.preloaded.discard(game_id)
 
     def close_all(self) -> None:
         for game_id in list(self.sessions):
@@ -264,7 +266,11 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
 
     async def info(request: Request, games: Games) -> Any:
         open_games = [
-            {"id": s.id, "title": f"{glacier.game_spec(s.game).title}, {_plies(len(s.line.moves))}"}
+            {
+                "id": s.id,
+                "title": f"{glacier.game_spec(s.game).title}, {_plies(len(s.line.moves))}",
+                "preloaded": s.id in games.preloaded,
+            }
             for s in games.sessions.values()
         ]
         return {**_info(), "open": open_games}
@@ -391,6 +397,7 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for session in preload or []:
             games.add(session)
+            games.preloaded.add(session.id)
         try:
             yield
         finally:

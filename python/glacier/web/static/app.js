@@ -714,13 +714,23 @@ function renderAnalysis() {
   if (a.values.length) {
     const values = document.createElement("div");
     values.className = "values";
-    values.textContent = "values: " + a.values.map(v => v.seat + " " + v.value.toFixed(2)).join(", ");
+    const shown = value => (Math.abs(value) < 0.005 ? 0 : value).toFixed(2);
+    values.textContent = "values: " + a.values.map(v => v.seat + " " + shown(v.value)).join(", ");
     box.appendChild(values);
   }
   if (a.error) say(a.error);
   const table = document.createElement("table");
+  if (a.top.length) {
+    const head = table.createTHead().insertRow();
+    for (const name of ["move", "share", "visits"]) {
+      const th = document.createElement("th");
+      th.textContent = name;
+      head.appendChild(th);
+    }
+  }
+  const rows = table.createTBody();
   for (const entry of a.top) {
-    const row = table.insertRow();
+    const row = rows.insertRow();
     row.className = "top-move";
     row.dataset.move = entry.move;
     row.insertCell().textContent = entry.notation;
@@ -807,12 +817,13 @@ async function start() {
   buildForm();
   $("#new-game").addEventListener("submit", newGame);
   $("#new-game").record.addEventListener("change", recordChosen);
-  if (info.open.length > 1) {  // several games opened (glacier replay --serve): a chooser
+  const opened = info.open.filter(g => g.preloaded);
+  if (opened.length > 1) {  // several games opened (glacier replay --serve): a chooser
     const label = document.createElement("label");
     label.textContent = "Open game ";
     const select = document.createElement("select");
     select.name = "open";
-    info.open.forEach((g, i) => {
+    opened.forEach((g, i) => {
       const option = document.createElement("option");
       option.value = g.id;
       option.textContent = (i + 1) + ": " + g.title;
@@ -822,7 +833,7 @@ async function start() {
     label.appendChild(select);
     $("#open-games").appendChild(label);
   }
-  const wanted = new URLSearchParams(location.search).get("game") || (info.open[0] && info.open[0].id);
+  const wanted = new URLSearchParams(location.search).get("game") || (opened[0] && opened[0].id);
   if (wanted) {
     try { show(await call("GET", "/api/games/" + wanted)); } catch (err) { say(err.message); }
   }
