@@ -101,29 +101,28 @@ def new_game(port: int) -> dict[str, Any]:
     return dict(view)
 
 
-def test_the_stream_sends_the_view_then_what_changed(server: tuple[int, Any]) -> None:
+def test_the_stream_sends_what_changes_by_itself_and_names_the_rest(server: tuple[int, Any]) -> None:
+    from glacier.web.session import LIVE
+
     port, _ = server
     view = new_game(port)
     game_id = view["id"]
     events = Events(port, game_id)
     try:
         name, first = events.next()
-        assert name == "message" and set(first) == set(view) and first["svg"] == view["svg"]
+        assert name == "message" and set(first) == set(LIVE) and first["position"] == view["position"]
         state = glacier.new_game(GAME)
-        move = state.legal_moves()[0]
-        status, after = call(port, "POST", f"/api/games/{game_id}/move", {"move": move})
+        status, after = call(port, "POST", f"/api/games/{game_id}/move", {"move": state.legal_moves()[0]})
         assert status == 200
-        change = events.until(lambda e: "moves" in e)
-        assert change["version"] > first["version"] and change["moves"] == after["moves"]
-        assert {"title", "game", "params"}.isdisjoint(change)  # only what changed
-        # The analysis's updates carry its figures and arrows, not the board.
+        change = events.until(lambda e: e["position"] != first["position"])
+        assert change["version"] > first["version"] and change["position"] == after["position"]
+        assert "svg" not in change and "moves" not in change  # the page asks for those
+        # The analysis's updates carry its figures and arrows; the position stays.
         call(port, "POST", f"/api/games/{game_id}/analyse")
         update = events.until(lambda e: (e.get("analysis") or {}).get("simulations", 0) > 0)
-        assert "svg" not in update and 'class="arrow"' in update["arrows"]
-        update = events.until(lambda e: "analysis" in e)
-        assert "svg" not in update and "moves" not in update
+        assert update["position"] == after["position"] and 'class="arrow"' in update["arrows"]
         call(port, "POST", f"/api/games/{game_id}/stop")
-        events.until(lambda e: e.get("analysing") is False)
+        events.until(lambda e: e["analysing"] is False)
         # Closing the game ends the stream with a closed event.
         call(port, "DELETE", f"/api/games/{game_id}")
         while True:
@@ -133,6 +132,26 @@ def test_the_stream_sends_the_view_then_what_changed(server: tuple[int, Any]) ->
                 break
     finally:
         events.close()
+
+
+def test_a_computers_move_and_the_end_of_its_thinking_are_one_change(server: tuple[int, Any]) -> None:
+    """The page asks for the whole view once per computer move, not once more when the
+    thinking ends."""
+    port, _ = server
+    seats = ["human"] * glacier.new_game(GAME).num_players
+    seats[0] = "easy"
+    _, view = call(port, "POST", "/api/games", {"game": GAME, "seats": seats, "seed": 3})
+    events = Events(port, view["id"])
+    try:
+        positions = [events.next()[1]]
+        while positions[-1]["thinking"] or len(positions) < 2:
+            positions.append(events.next()[1])
+        named = [e["position"] for e in positions]
+        assert len(set(named)) <= 2, positions  # the start, then the position after the move
+        assert call(port, "GET", f"/api/games/{view['id']}")[1]["ply"] == 1
+    finally:
+        events.close()
+        call(port, "DELETE", f"/api/games/{view['id']}")
 
 
 def test_a_page_listening_shows_the_game_and_leaving_is_noticed(server: tuple[int, Any]) -> None:

@@ -3,8 +3,9 @@
 The page (``static/``) is plain HTML, CSS and JavaScript with no rules inside: it shows the
 board the server draws, marks what the view says can be clicked, and reports the clicks.
 It hears of every change of the game it shows (a computer's move, the analysis going on)
-from the game's event stream (``/api/games/<id>/events``, Server-Sent Events), each event
-holding only what changed.
+from the game's event stream (``/api/games/<id>/events``, Server-Sent Events): each event
+holds the analysis and whether a computer thinks, and names the position; the whole view
+(the board's picture, the moves) the page asks for, compressed, only when that changed.
 
 Every ``/api/`` answer is JSON; a bad request (an unknown game, session or route, a
 malformed or illegal move, a bad parameter, a body over :data:`MAX_BODY` bytes or nested
@@ -316,9 +317,10 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
         return {"games": found}
 
     async def events(request: Request) -> Response:
-        """The game's changes as Server-Sent Events: first the whole view, then at every
-        change the parts of the view that changed (with ``id`` and ``version``); ``closed``
-        when the game is."""
+        """The game's changes as Server-Sent Events: at once and at every change what
+        :meth:`Session.live` says (the thinking, the analysis, and the name of the rest,
+        ``position``: a page whose position differs asks for the whole view, compressed);
+        ``closed`` when the game is."""
         try:
             session = games.get(request.path_params["game_id"])
         except BadRequest as err:
@@ -326,14 +328,10 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
 
         async def stream() -> AsyncIterator[str]:
             listener = session.listen()
-            sent: dict[str, Any] = {}
             try:
                 while not session.closed:
                     listener.clear()
-                    view = session.view()
-                    changed = {k: v for k, v in view.items() if k in ("id", "version") or sent.get(k, _NONE) != v}
-                    sent = view
-                    yield f"data: {json.dumps(changed, separators=(',', ':'))}\n\n"
+                    yield f"data: {json.dumps(session.live(), separators=(',', ':'))}\n\n"
                     while not session.closed:
                         with contextlib.suppress(asyncio.TimeoutError):
                             await asyncio.wait_for(listener.wait(), HEARTBEAT_SECONDS)
@@ -411,6 +409,3 @@ def create_app(preload: Optional[list[Session]] = None) -> Starlette:
     )
     app.state.games = games
     return app
-
-
-_NONE = object()

@@ -12,8 +12,10 @@ they found. Every change bumps :attr:`Session.version` and wakes the pages that 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
+import zlib
 from typing import Any, Optional, Sequence
 
 from glacier import play
@@ -25,10 +27,13 @@ from .computers import Computers
 from .history import Line
 from .view import gesture
 
-__all__ = ["HUMAN", "UNWATCHED_SECONDS", "Session", "gesture"]
+__all__ = ["HUMAN", "LIVE", "UNWATCHED_SECONDS", "Session", "gesture"]
 
 #: The seat of a person (every other seat is a computer level of :data:`glacier.play.LEVELS`).
 HUMAN = "human"
+
+#: The keys of the view that an event stream sends (see :meth:`Session.live`).
+LIVE = ("id", "version", "position", "thinking", "error", "analysing", "analysis", "arrows")
 
 #: The computers and the analysis of a game no page has shown for this long stop (a page
 #: that was closed listens no more); the computers go on when it is shown again.
@@ -207,6 +212,7 @@ class Session:
         self._notify()
 
     async def _think(self) -> None:
+        told = False  # whether the page has been told that the thinking ended
         try:
             while not self.closed and self.line.at_end and not self.state.is_terminal():
                 player = self.state.current_player
@@ -224,12 +230,16 @@ class Session:
                 if stop():
                     break
                 self.line.play(move)
+                if self.state.is_terminal() or not self.computers.plays(self.state.current_player):
+                    self.thinking = None  # the move and the end of the thinking in one change
+                    told = True
                 self._moved_by_computer()
         except (GlacierError, RuntimeError) as err:
             self.computer_error = f"the computer player failed: {err}"
+            told = False
         finally:
             self.thinking = None
-            if not self.closed:
+            if not self.closed and not told:
                 self._notify()
         if not self.closed and self.line.at_end:
             self._maybe_think()  # a change made while the last search ran
@@ -323,8 +333,16 @@ class Session:
             "clickable": clickable,
             "svg": svg,
         }
+        part["position"] = f"{self.id}.{zlib.crc32(json.dumps(part, sort_keys=True).encode()):08x}"
         self._view_cache = (key, part)
         return part
+
+    def live(self) -> dict[str, Any]:
+        """What a page's event stream sends at every change: the parts of the view that
+        change by themselves (the thinking, the analysis), and ``position``, which names the
+        rest (a page whose ``position`` differs asks for the whole view)."""
+        view = self.view()
+        return {key: view[key] for key in LIVE}
 
     def view(self) -> dict[str, Any]:
         """Everything the page shows of the game, as JSON."""

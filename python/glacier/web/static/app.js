@@ -2,8 +2,9 @@
 // whose cells carry data-cell, and for the position shown what can be clicked (moves from a
 // cell to a cell, cells to tap, buttons); the page marks them and reports the clicks. The
 // game's changes (a computer's move, the analysis) come from its event stream, each event
-// holding only what changed; the board is drawn again only when its picture changed, and
-// the analysis's arrows lie in a layer of their own over it.
+// naming the position (the whole view is asked for when that changed); the board is drawn
+// again only when its picture changed, and the analysis's arrows lie in a layer of their
+// own over it.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -11,7 +12,6 @@ const $ = selector => document.querySelector(selector);
 let info = null;       // the games, their parameters and seats, the levels
 let view = null;       // the view shown (the latest the server sent)
 let stream = null;     // the event stream of the game shown
-let streamed = null;   // the view the stream's events add up to
 let selected = null;   // the cell a move starts from
 let piece = null;      // in a stack of several movable pieces (E), the one chosen
 let pendingChoice = null;  // actions that share the gesture just made (promotions)
@@ -231,14 +231,13 @@ function show(next) {
 
 function listen() {
   if (stream) stream.close();
-  streamed = null;
   const id = view.id;
   stream = new EventSource("/api/games/" + id + "/events");
   stream.onmessage = event => {
     const part = JSON.parse(event.data);
-    if (!view || part.id !== view.id) return;
-    streamed = streamed ? Object.assign({}, streamed, part) : part;
-    if (streamed.svg !== undefined) show(streamed);
+    if (!view || part.id !== view.id || part.version <= view.version) return;
+    if (part.position !== view.position) refresh();  // the board or the moves changed
+    else show(Object.assign({}, view, part));
   };
   stream.addEventListener("closed", () => {
     stream.close();
@@ -249,6 +248,21 @@ function listen() {
       call("GET", path()).then(show).catch(err => say(err.message + ": start a new game."));
     }
   };
+}
+
+// The whole view, asked for once at a time (a change during the request asks again).
+let refreshing = false, again = false;
+async function refresh() {
+  if (refreshing) { again = true; return; }
+  refreshing = true;
+  try {
+    show(await call("GET", path()));
+  } catch (err) {
+    say(err.message);
+  } finally {
+    refreshing = false;
+    if (again) { again = false; refresh(); }
+  }
 }
 
 // --- the board ------------------------------------------------------------------------------
