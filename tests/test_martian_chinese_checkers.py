@@ -983,13 +983,13 @@ def browser_scenario(table: Any) -> None:
         "no exchange: the move ends on j5",
     ]
     assert page.acted_on() == {"h5", "h8", "j5"}
+    page.screenshot()
     page.choose("=h5")
     page.played("l5/0-j5xj5/3=h5/1")
     module = reference.game_module(GAME)
     stack = reference.from_text(GAME, page.mine.text(), **page.mine.params).position.board
     assert stack[module.HEX_BY_NAME["j5"]] == ((3, 3), (0, 3), (3, 2), (3, 2), (3, 1))
     page.computer_replies()
-    page.screenshot()
     # Any movement, then (if an exchange could end it) none.
     move = next(m for m in page.mine.legal_moves() if "-" in m and "x" not in m)
     place, _, to = move.partition("-")

@@ -498,7 +498,6 @@ def test_a_move_by_hand_while_the_analysis_runs(laptop: Any, server: str) -> Non
     page.until(lambda: page.page_text() == state.text(), "the game shown")
     page.tap('[data-action="analyse"]')
     page.until(lambda: page.script("return document.querySelectorAll('#layer-arrows .arrow').length") >= 2, "arrows")
-    page.screenshot("analysis")
     page.script(
         "window.drawn = 0; new MutationObserver(() => window.drawn++).observe("
         "document.getElementById('board'), {childList: true});"
@@ -510,6 +509,7 @@ def test_a_move_by_hand_while_the_analysis_runs(laptop: Any, server: str) -> Non
     updates = page.script("return window.updates;")
     page.until(lambda: page.script("return window.updates;") >= updates + 3, "the analysis going on")
     assert page.selected() == [frm] and to in page.targets()  # the selection survives its updates
+    page.screenshot("analysis")
     page.tap(page.cell(to))
     page.played(move)
     page.until(lambda: page.script("return document.querySelector('#analysis .top-move') !== null"), "a new analysis")

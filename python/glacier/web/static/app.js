@@ -385,7 +385,7 @@ function mark() {
     } else if (name in c.cells) {
       overlay(layer, "circle", {cx: box.cx, cy: box.cy, r: size * 0.42, class: "mark-tap"});
     }
-    if (acted.has(name)) overlay(layer, "circle", {cx: box.cx, cy: box.cy, r: size * 0.45, class: "mark-acted"});
+    if (acted.has(name)) overlay(layer, "circle", {cx: box.cx, cy: box.cy, r: size * 0.36, class: "mark-acted"});
   }
   renderChoices();
 }
@@ -441,7 +441,7 @@ function renderChoices() {
     element.onmouseleave = element.onblur = () => hint(choice.cells, false);
     box.appendChild(element);
   }
-  if (pendingChoice || alsoMove || (selected && !view.clickable.selected)) {
+  if (pendingChoice || alsoMove) {  // a plain selection needs none: a tap elsewhere, or Escape
     box.appendChild(button("cancel", {class: "cancel"}, clearSelection));
   }
 }
@@ -723,7 +723,7 @@ function renderAnalysis() {
   const head = document.createElement("div");
   head.className = "analysis-head";
   const state = a.running ? "analysing" : "analysis" + (a.ended ? " (" + a.ended + ")" : "");
-  head.textContent = state + ": " + a.simulations.toLocaleString() + " simulations, " + a.seconds + " s";
+  head.textContent = state + ": " + a.simulations.toLocaleString() + " simulations, " + a.seconds.toFixed(1) + " s";
   box.appendChild(head);
   if (a.values.length) {
     const values = document.createElement("div");
