@@ -301,7 +301,7 @@ function fitBoard() {
     height = area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
   } else {  // above the panel: leave the status and the buttons in sight below it
     const top = area.getBoundingClientRect().top + window.scrollY;
-    height = Math.max(window.innerHeight - top - 150, width * 0.6);
+    height = Math.max(window.innerHeight - top - 240, width * 0.6);
   }
   const scale = Math.max(0.1, Math.min(width / box.width, height / box.height));
   svg.style.width = Math.floor(box.width * scale) + "px";
