@@ -30,7 +30,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import pytest
 
@@ -247,16 +247,18 @@ class Game:
         hand.pointer_action.move_to_location(int(x), int(y)).pointer_down().pointer_up()
         hand.perform()
 
-    def drag(self, frm: str, to: str, pause: float = 0.0) -> None:
-        """Presses on cell ``frm``, moves through the points between to cell ``to`` (waiting
-        ``pause`` seconds halfway, the piece held) and lets go there."""
+    def drag(self, frm: str, to: str, halfway: Optional[Callable[[], None]] = None) -> None:
+        """Presses on cell ``frm``, moves through the points between to cell ``to`` and lets
+        go there; ``halfway()`` is called with the piece held halfway."""
         (x1, y1), (x2, y2) = self.centre(self.cell(frm)), self.centre(self.cell(to))
         hand = self._hand()
         hand.pointer_action.move_to_location(int(x1), int(y1)).pointer_down()
         for step in (1, 2):
             hand.pointer_action.move_to_location(int(x1 + (x2 - x1) * step / 4), int(y1 + (y2 - y1) * step / 4))
-        if pause:
-            hand.pointer_action.pause(pause)
+        if halfway is not None:
+            hand.perform()
+            halfway()
+            hand = self._hand()  # the same input source (by its name): the button stays down
         for step in (3, 4):
             hand.pointer_action.move_to_location(int(x1 + (x2 - x1) * step / 4), int(y1 + (y2 - y1) * step / 4))
         hand.pointer_action.pointer_up()
@@ -516,9 +518,18 @@ def test_a_move_by_hand_while_the_analysis_runs(laptop: Any, server: str) -> Non
     assert page.script("return window.drawn;") == 1  # the board is drawn again for the move alone
     # A drag held while the analysis goes on.
     move, frm, to = plain_move(server, game_id, state)
-    updates = page.script("return window.updates;")
-    page.drag(frm, to, pause=1.0)
-    assert page.script("return window.updates;") > updates
+
+    def held() -> None:
+        """The piece follows the pointer, and stays in hand while the analysis goes on."""
+        lifted = "return document.querySelector('#layer-ghost').childElementCount"
+        assert page.script(lifted) > 0 and page.script("return document.querySelectorAll('#board .lifted').length")
+        moved = "return document.querySelector('#layer-ghost').getAttribute('transform')"
+        assert page.script(moved) not in (None, "translate(0 0)")
+        updates = page.script("return window.updates;")
+        page.until(lambda: page.script("return window.updates;") >= updates + 2, "the analysis going on")
+        assert page.script(lifted) > 0
+
+    page.drag(frm, to, halfway=held)
     page.played(move)
     page.tap('[data-action="stop"]')
     page.until(lambda: "stopped" in page.script("return document.getElementById('analysis').textContent;"), "a stop")
