@@ -819,3 +819,11 @@ def end_reason(position: IceAgeChessPosition) -> str:
 def gesture(action: str) -> tuple[str, ...]:
     """Every move goes from a square to a square (a promotion's piece is chosen after)."""
     return ("move", action[:2], action[2:4])
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """A pawn move to the last rank is one gesture for four promotions: each button names
+    its piece and marks the promotion square."""
+    if len(action) == 5:
+        return f"promote to a {ROLE_NAMES[action[4].upper()]}", (action[2:4],)
+    return action, (action[2:4],)

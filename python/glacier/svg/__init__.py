@@ -10,7 +10,7 @@ glyphs), so the pictures look the same in every renderer.
 
 from __future__ import annotations
 
-from ._canvas import Arrow, Svg, View
-from ._render import render, render_position
+from ._canvas import Arrow, View
+from ._render import choice_picture, render, render_position
 
-__all__ = ["Arrow", "Svg", "View", "render", "render_position"]
+__all__ = ["Arrow", "View", "choice_picture", "render", "render_position"]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import IllegalMoveError
 from ..reference import ice_age_chess as chess
 from ._canvas import Svg, View, status
 from ._squares import SquareBoard
 
-__all__ = ["PIECE_BOX", "draw", "move_cells"]
+__all__ = ["PIECE_BOX", "choice_picture", "draw", "move_cells"]
 
 #: Every piece is drawn in a 100 x 100 box (then scaled to the square): its base rests at
 #: y = 90 and its top reaches y = 10 at most, centred on x = 50, so a piece sits in the
@@ -144,4 +144,14 @@ def draw(position: Any, view: View) -> str:
         ice_age = f", next Ice Age after Black's move {next_age}"
     svg.text(svg.width / 2, size + 2 * margin + 8, line, 14)
     svg.text(svg.width / 2, size + 2 * margin + 27, f"move {position.fullmove}, castling {rights}{ice_age}", 12)
+    return str(svg)
+
+
+def choice_picture(action: str) -> Optional[str]:
+    """The piece a promotion (``b7b8q``) makes, pictured alone (the web app's buttons)."""
+    if len(action) != 5 or action[4] not in "qrbn":
+        return None
+    letter = action[4].upper() if action[3] == "8" else action[4]
+    svg = Svg(PIECE_BOX, PIECE_BOX, "none")
+    piece(svg, letter, 0, 0, PIECE_BOX)
     return str(svg)
