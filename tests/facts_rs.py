@@ -159,6 +159,15 @@ class Writer:
             ),
             ("mcts_player", self.options(facts.mcts_player)),
             ("net_player", self.options(facts.net_player)),
+            (
+                "levels",
+                slice_of(
+                    [
+                        tuple_of(number(n), slice_of([tuple_of(string(name), string(spec)) for name, spec in levels]))
+                        for n, levels in facts.levels.items()
+                    ]
+                ),
+            ),
             ("playout_plies", number(facts.playout_plies)),
             (
                 "bench",

@@ -8,6 +8,7 @@ workflow on every wheel it builds where that wheel runs):
   reference twin's from each start (up to a thousand);
 - a search of each kind (MCTS, alpha-beta) choosing a legal move;
 - every net shipped for a game loaded and searching with it, a game played by its player;
+- every game's levels resolved, each rated by the ladder shipped for it;
 - ``glacier perft`` and ``python -m glacier perft`` printing the same count;
 - ``glacier serve`` started on a free port of 127.0.0.1 answering ``/api/info`` with every game.
 
@@ -112,6 +113,20 @@ def nets() -> None:
     check("nets load and play without JAX", "jax" in sys.modules, False)
 
 
+def levels() -> None:
+    """The levels of every game resolve, each rated where the wheel ships the game's ladder."""
+    from glacier import play, ratings
+
+    for game in glacier.GAMES:
+        for players in sorted(glacier.game_spec(game).levels):
+            found = play.levels(game, players)
+            if ratings.shipped(game, players) is None:
+                check(f"{game}, {players} players: levels without a ladder", len(found) > 0, True)
+                continue
+            rated = [level.name for level in found if level.rating is not None]
+            check(f"{game}, {players} players: levels rated by the shipped ladder", rated, [lv.name for lv in found])
+
+
 def glacier_command() -> str:
     """The ``glacier`` command installed with the package (beside this Python's scripts)."""
     found = shutil.which("glacier", path=sysconfig.get_path("scripts"))
@@ -164,6 +179,7 @@ def main() -> None:
     perft(read_perft(Path(sys.argv[1])))
     searches()
     nets()
+    levels()
     commands()
     serve()
     print("smoke test passed")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import glacier
-from glacier import ladder
+from glacier import ladder, ratings
 from glacier.cli import main
 from glacier.errors import InvalidParameterError, LadderResultsError
 from glacier.svg import ratings as chart
@@ -45,6 +45,24 @@ def test_the_fit_recovers_known_elo_from_two_player_games() -> None:
         assert r.games == 3 * 600
     # The intervals are about as wide as a binomial's: a few tens of Elo with 1,800 games each.
     assert 20 < ratings["c"].high - ratings["c"].low < 120
+
+
+def test_the_gaps_between_neighbours_hold_the_true_gaps() -> None:
+    true = {"random": 0.0, "b": 150.0, "c": 400.0, "d": 650.0}
+    games = _luce_games(true, 2, 100, seed=4)
+    found = ratings.gaps(games, list(true), prior_draws=0.0)
+    assert [(g.lower, g.upper) for g in found] == [("random", "b"), ("b", "c"), ("c", "d")]
+    fitted = ladder.fit(games, prior_draws=0.0)
+    for gap in found:
+        assert gap.low <= true[gap.upper] - true[gap.lower] <= gap.high, gap
+        # A gap is known more closely than the two ratings from the anchor say (beside the
+        # anchor, whose own interval is empty, exactly as closely).
+        widths = fitted[gap.upper].high - fitted[gap.upper].low + fitted[gap.lower].high - fitted[gap.lower].low
+        assert gap.high - gap.low <= widths + 1e-9
+        if gap.lower != "random":
+            assert gap.high - gap.low < 0.8 * widths
+    with pytest.raises(InvalidParameterError, match="not rated"):
+        ratings.gaps(games, ["b", "nobody"])
 
 
 def test_the_fit_recovers_known_ratings_from_tables_of_three_and_six() -> None:

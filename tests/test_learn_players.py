@@ -97,7 +97,7 @@ def test_glacier_play_takes_a_net_opponent(net_file: Path) -> None:
     count = next(
         n for n in sorted(glacier.game_spec(MULTI).seats) if not learn.baseline_path(MULTI, players=n).exists()
     )
-    level = ["play", MULTI, "-p", f"players={count}", "--level", "baseline"]
+    level = ["play", MULTI, "-p", f"players={count}", "--opponent", "baseline"]
     unshipped = CliRunner().invoke(main, level, input="quit\n")
     assert unshipped.exit_code == 2 and "ships no net" in unshipped.output, unshipped.output
 

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 import glacier
 from conftest import game_tests
-from glacier import records
+from glacier import players, records
 from glacier.web import create_app
 from glacier.web.app import MAX_BODY
 
@@ -44,6 +44,17 @@ def seat_counts(game: str) -> list[tuple[str, dict[str, int]]]:
 def client() -> Iterator[TestClient]:
     with TestClient(create_app()) as test_client:
         yield test_client
+
+
+@pytest.fixture()
+def slow(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A level ``slow`` in every game, 5 s a move, for the cases that need a computer still
+    thinking when they look (the shipped levels answer in a fraction of a second)."""
+    levels = {
+        game: {n: (*named, ("slow", "mcts:5s")) for n, named in table.items()} for game, table in players.LEVELS.items()
+    }
+    monkeypatch.setattr(players, "LEVELS", levels)
+    return "slow"
 
 
 def new(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -78,7 +89,13 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     for game in info["games"]:
         seats = glacier.game_spec(game["name"]).seats
         assert game["seats"] == {str(count): list(names) for count, names in seats.items()}
-    assert [level["name"] for level in info["levels"]] == ["easy", "medium", "hard", "baseline"]
+        levels = glacier.game_spec(game["name"]).levels
+        assert game["levels"].keys() == {str(count) for count in levels}
+        for count, named in levels.items():
+            shown = game["levels"][str(count)]
+            assert [level["name"] for level in shown] == [name for name, _ in named]
+            assert all(level["summary"] for level in shown)
+    assert info["levels"] == ["easy", "medium", "hard", "strongest"]
 
 
 @pytest.mark.parametrize(("game", "params"), [case for game in glacier.GAMES for case in seat_counts(game)])
@@ -120,11 +137,11 @@ def test_the_computer_answers(client: TestClient, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
-def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClient, game: str) -> None:
-    seats = ["hard"] * glacier.new_game(game).num_players
+def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClient, slow: str, game: str) -> None:
+    seats = [slow] * glacier.new_game(game).num_players
     seats[0] = "easy"
     view = new(client, game=game, seats=seats)
-    view = wait(client, view["id"], lambda v: v["ply"] >= 1 and v["thinking"])  # hard: 5 s a move
+    view = wait(client, view["id"], lambda v: v["ply"] >= 1 and v["thinking"])
     session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
     assert session.thinking is not None
     assert client.delete(f"/api/games/{view['id']}").status_code == 200
@@ -249,7 +266,7 @@ def test_bad_requests_change_nothing(client: TestClient, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
-def test_moves_out_of_turn_are_refused(client: TestClient, game: str) -> None:
+def test_moves_out_of_turn_are_refused(client: TestClient, slow: str, game: str) -> None:
     if game in declaring("WIN_IN_ONE"):
         text, params, move, _ = game_tests(game).WIN_IN_ONE
         seats = ["human"] * glacier.new_game(game).num_players
@@ -257,7 +274,7 @@ def test_moves_out_of_turn_are_refused(client: TestClient, game: str) -> None:
         client.post(f"/api/games/{view['id']}/move", json={"move": move})
         refused(client.post(f"/api/games/{view['id']}/move", json={"move": move}), 400, "the game is over")
     state = glacier.new_game(game)
-    seats = ["hard"] * state.num_players
+    seats = [slow] * state.num_players
     seats[0] = "human"
     view = new(client, game=game, seats=seats)
     first = state.legal_moves()[0]
@@ -359,8 +376,8 @@ def test_glacier_replay_serve_opens_every_game_at_its_start(tmp_path: Any) -> No
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
-def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient, game: str) -> None:
-    view = new(client, game=game, seats=["hard"] * glacier.new_game(game).num_players)  # 5 s a move
+def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: TestClient, slow: str, game: str) -> None:
+    view = new(client, game=game, seats=[slow] * glacier.new_game(game).num_players)
     session = client.app.state.games.sessions[view["id"]]  # type: ignore[attr-defined]
     assert session.thinking is not None
     session.seen -= 3600  # as if the page had been closed an hour ago
@@ -537,8 +554,10 @@ def test_bad_values_for_a_game_shown_are_answered_4xx_json(client: TestClient) -
 
 
 @pytest.mark.parametrize(("game", "params"), [case for game in glacier.GAMES for case in seat_counts(game)])
-def test_a_rematch_moves_each_player_one_seat_on(client: TestClient, game: str, params: dict[str, int]) -> None:
-    seats = ["human", "easy", "hard", "medium", "easy", "hard"][: glacier.new_game(game, **params).num_players]
+def test_a_rematch_moves_each_player_one_seat_on(
+    client: TestClient, slow: str, game: str, params: dict[str, int]
+) -> None:
+    seats = ["human", "easy", slow, "medium", "easy", slow][: glacier.new_game(game, **params).num_players]
     view = new(client, game=game, params={**params, "max_plies": 30}, seats=seats)
     rematch = client.post(f"/api/games/{view['id']}/rematch", json={}).json()
     assert [s["player"] for s in rematch["seats"]] == seats[-1:] + seats[:-1]  # two players swap

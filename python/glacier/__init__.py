@@ -125,6 +125,10 @@ class GameSpec(NamedTuple):
     net_player: dict[str, Union[int, float, str]]
     """The search options of a player that searches with a trained net (over MCTS's
     defaults, the net as the evaluator): how a net is best used in this game."""
+    levels: dict[int, tuple[tuple[str, str], ...]]
+    """The levels a person chooses among (``glacier play``, ``glacier serve``), weakest
+    first, by number of players: each a name and a player spec
+    (:func:`glacier.players.from_spec`), ordered by the game's rating ladder."""
     playout_plies: int
     """The plies after which the flat Monte Carlo player cuts its playouts (0: whole games)."""
     bench: BenchDepths
@@ -149,6 +153,7 @@ def _spec(game: dict[str, Any]) -> GameSpec:
         game["seats"],
         game["mcts_player"],
         game["net_player"],
+        game["levels"],
         game["playout_plies"],
         BenchDepths(**game["bench"]),
         tuple(PerftCase(*case) for case in game["table_checks"]),

@@ -14,7 +14,7 @@ from click.core import ParameterSource
 
 import glacier
 from glacier import reference
-from glacier.play import LEVELS
+from glacier.play import DEFAULT_LEVEL, LEVEL_NAMES
 
 
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -304,22 +304,41 @@ def show(game: str, text: Optional[str], params: tuple[str, ...], svg_path: Opti
         click.echo(str(state))
 
 
-@main.command()
+class _PlayCommand(click.Command):
+    """glacier play, whose help ends with every game's levels and their ratings."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from glacier import play as terminal
+
+        rows = []
+        for game in glacier.GAMES:
+            spec = glacier.game_spec(game)
+            for players in sorted(spec.levels):
+                title = spec.title if players == 2 and len(spec.levels) == 1 else f"{spec.title}, {players} players"
+                shown = terminal.levels(game, players)
+                rows += [(title if i == 0 else "", level.describe()) for i, level in enumerate(shown)]
+        with formatter.section("Levels, weakest first, with their ratings in each game's ladder (docs/strength.md)"):
+            formatter.write_dl(rows)
+
+
+@main.command(cls=_PlayCommand)
 @game_argument
 @param_option
 @click.option(
     "--level",
-    type=click.Choice(list(LEVELS)),
-    help="The computer's strength: a search budget of the game's own tree search (the default, medium).",
+    type=click.Choice(list(LEVEL_NAMES)),
+    help=f"The computer's strength (the default, {DEFAULT_LEVEL}): each game's levels are listed below.",
 )
 @click.option(
     "--opponent",
     callback=lambda ctx, param, value: _check_opponent(value),
-    metavar="mcts|alphabeta|montecarlo|random|baseline|net:PATH",
+    metavar="mcts|alphabeta|montecarlo|random|baseline|net:PATH|level:NAME|strongest[:Ts]",
     help="Another kind of computer player instead of a level: mcts: tree search in the engine; "
     "alphabeta: alpha-beta (two-player games); montecarlo: each move scored by random playouts; "
     "random: uniformly random moves; baseline: tree search with the trained net glacier ships "
-    "for the game; net:PATH: tree search with the net file PATH (see 'glacier train').",
+    "for the game; net:PATH: tree search with the net file PATH (see 'glacier train'); "
+    "level:NAME: a level, as --level; strongest: the game's highest-rated player, for its "
+    "ladder's time a move or T seconds.",
 )
 @click.option(
     "--seconds",
@@ -393,7 +412,10 @@ def play(
             continue
         player_seed = None if seed is None else seed + player
         if opponent is None:
-            computers[player] = terminal.computer(level or "medium", game, player_seed)
+            try:
+                computers[player] = terminal.computer(level or DEFAULT_LEVEL, game, player_seed, state.num_players)
+            except glacier.GlacierError as err:
+                raise click.UsageError(str(err)) from None
         else:
             computers[player] = terminal.PlayerComputer(
                 of_kind(
@@ -412,7 +434,7 @@ def play(
                 chooser.prepare(state)
             except glacier.GlacierError as err:
                 raise click.UsageError(str(err)) from None
-    opponent_name = level or opponent or "medium"
+    opponent_name = level or opponent or DEFAULT_LEVEL
 
     def prompt(text: str) -> str:
         try:

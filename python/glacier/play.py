@@ -1,9 +1,9 @@
 """Playing a game against the computer: what the terminal game (``glacier play``) and the web
 app (``glacier serve``) both show a person, and the computer players they both use.
 
-- :data:`LEVELS`: the named computer players (``easy``, ``medium``, ``hard``: search budgets
-  of the game's default MCTS player; ``baseline``: the trained net glacier ships for the
-  game), a table that can grow;
+- :func:`levels`, :func:`computer`: the computer players a person chooses by name
+  (``easy``, ``medium``, ``hard``, ``strongest``): each game's facts say which player each
+  level is, chosen and ordered by the game's rating ladder, whose ratings they show;
 - :func:`seat_names`, :func:`goals`: who plays which side, and in E which territory each
   seat must fill;
 - :func:`end_reason`, :func:`result_text`: why a finished game ended, derived from the state;
@@ -20,27 +20,29 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from . import _native, records, reference, search
+from . import _native, ratings, records, reference, search
 from .errors import GlacierError, IllegalMoveError, InvalidParameterError
-from .players import MCTS_DEFAULTS
+from .players import LEVELS, MCTS_DEFAULTS, STRONGEST, LevelPlayer, from_spec, level_spec
+from .players import SLICE_SECONDS as SLICE
+from .players import levels as players_levels
 
 __all__ = [
-    "LEVELS",
+    "DEFAULT_LEVEL",
+    "LEVEL_NAMES",
     "Cancelled",
     "Computer",
     "Level",
-    "NetComputer",
     "PlayerComputer",
-    "SearchComputer",
     "computer",
     "default_search",
+    "describe",
     "end_reason",
     "goals",
+    "levels",
     "notation",
     "read_move",
     "result_text",
@@ -78,85 +80,90 @@ def default_search(game: str, seed: int = 0) -> search.MCTS:
     return search.MCTS(game, seed=seed, **MCTS_DEFAULTS.get(game, {}))
 
 
-#: A search of a computer's move is run in slices of at most this long, so that a closed
-#: game (or Ctrl-C in the terminal) stops it soon.
-SLICE_SECONDS = 0.2
+#: The analysis of the web app searches in slices of at most this long, so that a closed
+#: game stops it soon.
+SLICE_SECONDS = SLICE
 
 
-class SearchComputer(Computer):
-    """The game's default MCTS player (:data:`glacier.players.MCTS_DEFAULTS`) with a budget of
-    ``simulations`` or ``seconds`` per move, searched in slices that reuse the tree."""
-
-    def __init__(self, game: str, name: str, simulations: Optional[int], seconds: Optional[float], seed: int) -> None:
-        self.name = name
-        self.simulations = simulations
-        self.seconds = seconds
-        self._search = default_search(game, seed)
-        self.last: Optional[search.SearchResult] = None
-        self._spent = (0, 0.0)
-
-    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
-        start = time.monotonic()
-        done = 0
-        while True:
-            elapsed = time.monotonic() - start
-            seconds = SLICE_SECONDS if self.seconds is None else max(0.001, min(SLICE_SECONDS, self.seconds - elapsed))
-            simulations = None if self.simulations is None else self.simulations - done
-            result = self._search.search(state, simulations=simulations, seconds=seconds)
-            done += result.simulations
-            if stop():
-                raise Cancelled
-            if (self.simulations is not None and done >= self.simulations) or (
-                self.seconds is not None and time.monotonic() - start >= self.seconds
-            ):
-                break
-        self.last = result
-        self._spent = (done, time.monotonic() - start)
-        return result.move
-
-    def summary(self) -> str:
-        if self.last is None:
-            return ""
-        done, seconds = self._spent
-        return f"{done:,} simulations in {seconds:.1f} s"
+def describe(spec: str) -> str:
+    """A player spec (:func:`glacier.players.from_spec`) in words: ``mcts:0.2s`` is "tree
+    search, 0.2 s a move"."""
+    kind, _, rest = spec.partition(":")
+    parts = rest.split(":") if rest else []
+    budget = ""
+    if parts and kind in ("mcts", "alphabeta", "baseline"):
+        b = parts.pop(0)
+        budget = f", {b[:-1]} s a move" if b.endswith("s") else f", {int(b):,} simulations a move"
+        if kind == "alphabeta" and not b.endswith("s"):
+            budget = f" to depth {b}"
+    if kind == "mcts":
+        evaluation = {"rollout": " with random playouts", "heuristic": " with the game's heuristic"}
+        words = "tree search" + "".join(evaluation.get(p, "") for p in parts)
+    elif kind == "alphabeta":
+        net = any(p.startswith("net=") for p in parts)
+        words = "alpha-beta" + (" with the learned evaluation glacier ships" if net else "")
+    elif kind == "baseline":
+        words = "tree search with the net glacier ships"
+    elif kind == "flat":
+        return f"flat Monte Carlo, {int(parts[0]):,} playouts a move"
+    elif kind == "random":
+        return "uniformly random moves"
+    else:
+        return spec
+    return words + budget
 
 
 @dataclass(frozen=True)
 class Level:
-    """A named computer player: ``make(game, seed)`` builds it for one game."""
+    """A level a person may choose in a game: its name, the player it is (a spec of
+    :func:`glacier.players.from_spec`, the strongest one resolved), that player in words, and
+    its rating in the game's shipped ladder (None where it has none)."""
 
     name: str
+    spec: str
     summary: str
-    make: Callable[[str, int], Computer]
+    rating: Optional[ratings.Rating]
+
+    def describe(self) -> str:
+        """The level in a line: ``hard: alpha-beta, 0.2 s a move (Elo +1450 ± 60)``."""
+        if self.rating is None:
+            return f"{self.name}: {self.summary}"
+        half = (self.rating.high - self.rating.low) / 2
+        return f"{self.name}: {self.summary} (Elo {self.rating.elo:+.0f} ± {half:.0f})"
 
 
-def _search_level(name: str, summary: str, simulations: Optional[int] = None, seconds: Optional[float] = None) -> Level:
-    return Level(name, summary, lambda game, seed: SearchComputer(game, name, simulations, seconds, seed))
+#: Every level name some game has, weakest first (what each is depends on the game).
+LEVEL_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(name for table in LEVELS.values() for named in table.values() for name, _ in named)
+)
+
+#: The level played when none is chosen.
+DEFAULT_LEVEL = "medium"
 
 
-#: The computer players a person can choose, weakest first.
-LEVELS: dict[str, Level] = {
-    level.name: level
-    for level in (
-        _search_level("easy", "tree search, 100 simulations a move", simulations=100),
-        _search_level("medium", "tree search, 1 second a move", seconds=1.0),
-        _search_level("hard", "tree search, 5 seconds a move", seconds=5.0),
-        Level(
-            "baseline",
-            "the trained net glacier ships for the game (docs/learning.md), 1 second a move",
-            lambda game, seed: NetComputer("baseline", None, 1.0, seed),
-        ),
-    )
-}
+def levels(game: str, num_players: int = 2) -> list[Level]:
+    """The levels of ``game`` played by ``num_players``, weakest first, each with what it is
+    and its rating: the game's facts name them (``glacier.game_spec(game).levels``) and its
+    rating ladder orders them (docs/strength.md)."""
+    shipped = ratings.shipped(game, num_players)
+    rated = {} if shipped is None else shipped[1]
+    found = []
+    for name, _ in players_levels(game, num_players):
+        spec = level_spec(game, num_players, name)
+        summary = describe(spec)
+        if name == STRONGEST:
+            summary = f"the highest-rated player: {summary}"
+        found.append(Level(name, spec, summary, rated.get(spec)))
+    return found
 
 
-def computer(level: str, game: str, seed: Optional[int] = None) -> Computer:
-    """The computer player of ``level`` (a key of :data:`LEVELS`) for ``game``."""
-    if level not in LEVELS:
-        raise InvalidParameterError(f"unknown level {level!r}: {', '.join(LEVELS)}")
+def computer(level: str, game: str, seed: Optional[int] = None, num_players: int = 2) -> Computer:
+    """The computer player of ``level`` (one of :func:`levels`) for ``game`` played by
+    ``num_players``."""
+    spec = level_spec(game, num_players, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    return LEVELS[level].make(game, seed)
+    return PlayerComputer(from_spec(spec, seed), name=level)
 
 
 # --- who plays what ---------------------------------------------------------------------------
@@ -251,38 +258,29 @@ def read_move(state: Any, text: str) -> str:
 # --- the terminal game ------------------------------------------------------------------------
 
 
-class NetComputer(Computer):
-    """MCTS with a net (:class:`glacier.players.NetPlayer`: the net file ``path``, or the one
-    glacier ships for the game played) for ``seconds`` a move, stopping between slices."""
-
-    def __init__(self, name: str, path: Optional[str], seconds: float, seed: int) -> None:
-        from .players import NetPlayer
-
-        self.name = name
-        self.seconds = seconds
-        self.player = NetPlayer(path, None, seed, seconds=seconds)
-
-    def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
-        move = self.player.choose_until(state, self.seconds, stop)
-        if move is None:
-            raise Cancelled
-        return move
-
-    def summary(self) -> str:
-        last = self.player.last
-        return "" if last is None else f"{last.simulations:,} simulations in {last.seconds:.1f} s"
-
-
 class PlayerComputer(Computer):
     """A player of :mod:`glacier.players` (anything with ``choose(state)`` and ``name``) as a
-    :class:`Computer`."""
+    :class:`Computer`, named ``name`` (the player's own name by default). A move chosen
+    after ``stop()`` turned true is not played: :class:`Cancelled` is raised instead."""
 
-    def __init__(self, player: Any) -> None:
+    def __init__(self, player: Any, name: Optional[str] = None) -> None:
         self.player = player
-        self.name = str(getattr(player, "name", "computer"))
+        self.name = name or str(getattr(player, "name", "computer"))
 
     def choose(self, state: Any, stop: Callable[[], bool] = lambda: False) -> str:
-        return str(self.player.choose(state))
+        player = self.player.player_for(state) if isinstance(self.player, LevelPlayer) else self.player
+        seconds = getattr(player, "seconds", None)
+        until = getattr(player, "choose_until", None)
+        if callable(until) and seconds:
+            # A search for a time is made in slices, so that stop() is heard soon.
+            found = until(state, seconds, stop)
+            if found is None:
+                raise Cancelled
+            return str(found)
+        move = str(player.choose(state))
+        if stop():
+            raise Cancelled
+        return move
 
     def summary(self) -> str:
         last = getattr(self.player, "last", None)

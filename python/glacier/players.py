@@ -20,15 +20,18 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from . import _native, search
+from . import _native, ratings, search
 from .batch import playouts
 from .errors import InvalidParameterError
 
 __all__ = [
     "KINDS",
+    "LEVELS",
     "MCTS_DEFAULTS",
     "PLAYOUT_PLIES",
+    "STRONGEST",
     "AlphaBetaPlayer",
+    "LevelPlayer",
     "MCTSPlayer",
     "MonteCarloPlayer",
     "NetPlayer",
@@ -36,7 +39,10 @@ __all__ = [
     "RandomPlayer",
     "check_kind",
     "from_spec",
+    "level_spec",
+    "levels",
     "of_kind",
+    "strongest_spec",
 ]
 
 
@@ -217,6 +223,30 @@ class MCTSPlayer:
         )
         return self.last.move
 
+    def choose_until(self, state: Any, seconds: float, stop: Optional[Callable[[], bool]] = None) -> Optional[str]:
+        """Searches for ``seconds`` on its kept tree, in slices of at most
+        :data:`SLICE_SECONDS`, asking ``stop()`` between two; None if it said stop."""
+        if self._searcher is None or self._searcher.game != state.game:
+            self._searcher = search.MCTS(state.game, seed=self.seed, **self._options(state.game))
+        start = time.monotonic()
+        done = 0
+        while True:
+            left = seconds - (time.monotonic() - start)
+            result = self._searcher.search(
+                state,
+                simulations=None,
+                seconds=max(0.001, min(SLICE_SECONDS, left)),
+                temperature=self.temperature,
+                batch_size=self.batch_size,
+            )
+            done += result.simulations
+            if stop is not None and stop():
+                return None
+            if time.monotonic() - start >= seconds:
+                break
+        self.last = result._replace(simulations=done, seconds=time.monotonic() - start)
+        return result.move
+
     def spawn(self, seed: int) -> MCTSPlayer:
         return MCTSPlayer(
             self.simulations,
@@ -228,6 +258,10 @@ class MCTSPlayer:
             **self.options,
         )
 
+
+#: The longest slice of a timed search that can be stopped (:meth:`MCTSPlayer.choose_until`):
+#: how long a closed game's computer may go on.
+SLICE_SECONDS = 0.2
 
 #: The longest slice of a timed search with a net (:class:`NetPlayer`): how far past its time
 #: a move may run.
@@ -360,7 +394,125 @@ class AlphaBetaPlayer:
         return AlphaBetaPlayer(self.depth, self.seconds)
 
 
-Player = Union[RandomPlayer, MonteCarloPlayer, MCTSPlayer, NetPlayer, AlphaBetaPlayer]
+#: The levels of every game (``glacier.game_spec(name).levels``): by number of players, each
+#: level's name and player spec, weakest first, as the game's rating ladder ordered them.
+LEVELS: dict[str, dict[int, tuple[tuple[str, str], ...]]] = {g["name"]: g["levels"] for g in _native.games()}
+
+#: The spec of a level that stands for the game's strongest player (:func:`strongest_spec`).
+STRONGEST = "strongest"
+
+#: The kinds of player whose budget is their spec's second part (``mcts:0.2s:rollout``).
+_BUDGETED = ("mcts", "alphabeta", "baseline")
+
+
+def levels(game: str, num_players: int = 2) -> tuple[tuple[str, str], ...]:
+    """The levels of ``game`` played by ``num_players``: (name, player spec), weakest first."""
+    found = LEVELS.get(game, {}).get(num_players)
+    if found is None:
+        raise InvalidParameterError(f"{game} has no levels for {num_players} players")
+    return found
+
+
+def level_spec(game: str, num_players: int, name: str) -> str:
+    """The player spec the level ``name`` of ``game`` stands for (``strongest`` resolved)."""
+    named = dict(levels(game, num_players))
+    if name not in named:
+        raise InvalidParameterError(f"{game} with {num_players} players has no level {name!r}: {', '.join(named)}")
+    spec = named[name]
+    return strongest_spec(game, num_players) if spec == STRONGEST else spec
+
+
+def _budget_part(spec: str) -> Optional[str]:
+    kind, _, rest = spec.partition(":")
+    return rest.split(":")[0] if kind in _BUDGETED and rest else None
+
+
+def strongest_spec(game: str, num_players: int = 2, seconds: Optional[float] = None) -> str:
+    """The spec of the highest-rated player of the rating ladder glacier ships for ``game``
+    played by ``num_players`` (:func:`glacier.ratings.shipped`) among those searching for
+    the ladder's time per move; given ``seconds``, the same player for that time a move."""
+    found = ratings.shipped(game, num_players)
+    if found is None:
+        raise InvalidParameterError(
+            f"glacier ships no rating ladder of {game} with {num_players} players, so none of its players is "
+            "known strongest: name a player or a level"
+        )
+    settings, rated = found
+    budget = f"{settings.seconds_per_move:g}s"
+    timed = [r for r in rated.values() if _budget_part(r.player) == budget]
+    if not timed:
+        raise InvalidParameterError(f"the ladder of {game} rates no player searching {budget} a move")
+    best = max(timed, key=lambda r: r.elo).player
+    if seconds is None:
+        return best
+    kind, _, rest = best.partition(":")
+    return ":".join([kind, f"{seconds:g}s", *rest.split(":")[1:]])
+
+
+class LevelPlayer:
+    """A player named by what it is to the game it plays, made on its first move from the
+    game's facts: ``level:NAME``, a level of ``glacier play`` (:func:`level_spec`), or
+    ``strongest[:Ts]``, the game's highest-rated player (:func:`strongest_spec`), for the
+    ladder's time a move or ``T`` seconds. ``player_for(state)`` is the player it plays as."""
+
+    def __init__(self, spec: str, seed: Optional[int] = None) -> None:
+        kind, _, arg = spec.partition(":")
+        self.level: Optional[str] = None
+        self.seconds: Optional[float] = None
+        if kind == "level":
+            known = {name for table in LEVELS.values() for named in table.values() for name, _ in named}
+            if arg not in known:
+                raise InvalidParameterError(f"{spec}: no game has a level {arg!r} ({', '.join(sorted(known))})")
+            self.level = arg
+        elif kind == STRONGEST and arg:
+            _, seconds = _budget(arg, spec)
+            if seconds is None or not seconds > 0:
+                raise InvalidParameterError(f"{spec}: the strongest player's budget is a time a move, such as 1s")
+            self.seconds = seconds
+        elif kind != STRONGEST:
+            raise InvalidParameterError(f"{spec}: expected level:NAME or strongest[:Ts]")
+        self.spec = spec
+        self.seed = seed
+        self._players: dict[tuple[str, int], Player] = {}
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    def resolve(self, game: str, num_players: int = 2) -> str:
+        """The spec of the player this stands for in ``game`` played by ``num_players``."""
+        if self.level is not None:
+            return level_spec(game, num_players, self.level)
+        return strongest_spec(game, num_players, self.seconds)
+
+    def player_for(self, state: Any) -> Player:
+        key = (state.game, state.num_players)
+        if key not in self._players:
+            self._players[key] = from_spec(self.resolve(*key), 0 if self.seed is None else self.seed)
+        return self._players[key]
+
+    def choose(self, state: Any) -> str:
+        return self.player_for(state).choose(state)
+
+    def prepare(self, state: Any) -> None:
+        """Makes the player it is for ``state``'s game now, so that a level the game lacks, or
+        a net that does not fit it, is said before the first move."""
+        player = self.player_for(state)
+        if hasattr(player, "prepare"):
+            player.prepare(state)
+
+    @property
+    def last(self) -> Any:
+        """The latest search result of the player it last played as (None before)."""
+        if not self._players:
+            return None
+        return getattr(next(reversed(self._players.values())), "last", None)
+
+    def spawn(self, seed: int) -> LevelPlayer:
+        return LevelPlayer(self.spec, seed)
+
+
+Player = Union[RandomPlayer, MonteCarloPlayer, MCTSPlayer, NetPlayer, AlphaBetaPlayer, LevelPlayer]
 
 
 def _budget(text: str, what: str) -> tuple[Optional[int], Optional[float]]:
@@ -415,8 +567,13 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     - ``alphabeta[:D]``: alpha-beta to depth D, or for a time such as ``0.2s`` (1s);
     - ``net:PATH[:N]``: MCTS with the net file PATH as its evaluator (:mod:`glacier.learn`),
       N simulations (800) or a time such as ``0.2s``;
-    - ``baseline[:N]``: the same with the net glacier ships for the game played.
+    - ``baseline[:N]``: the same with the net glacier ships for the game played;
+    - ``level:NAME``: the level NAME of ``glacier play`` of the game played (:func:`levels`);
+    - ``strongest[:Ts]``: the game's highest-rated player in the rating ladder glacier ships
+      (:func:`strongest_spec`), for the ladder's time a move or ``T`` seconds.
     """
+    if spec.partition(":")[0] in ("level", STRONGEST):
+        return LevelPlayer(spec, seed)
     if spec.startswith("net:"):
         path, _, budget_text = spec[4:].rpartition(":")
         if not path or not _is_budget(budget_text):
@@ -457,7 +614,7 @@ def from_spec(spec: str, seed: int = 0) -> Player:
         return MCTSPlayer(simulations, evaluator, seed, seconds=seconds, **options)
     raise InvalidParameterError(
         f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D], "
-        "net:PATH[:N], baseline[:N]"
+        "net:PATH[:N], baseline[:N], level:NAME, strongest[:Ts]"
     )
 
 
@@ -466,10 +623,14 @@ KINDS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
 
 
 def check_kind(kind: str) -> str:
-    """``kind`` if it is one of :data:`KINDS` or ``net:PATH``."""
+    """``kind`` if it is one of :data:`KINDS`, ``net:PATH``, ``level:NAME`` or
+    ``strongest[:Ts]``."""
     if kind in KINDS or (kind.startswith("net:") and len(kind) > 4):
         return kind
-    raise InvalidParameterError(f"{kind!r} is not one of {', '.join(KINDS)} or net:PATH")
+    if kind.partition(":")[0] in ("level", STRONGEST):
+        LevelPlayer(kind)  # a level no game has, or a bad budget, is said here
+        return kind
+    raise InvalidParameterError(f"{kind!r} is not one of {', '.join(KINDS)}, net:PATH, level:NAME or strongest[:Ts]")
 
 
 def of_kind(
@@ -480,13 +641,16 @@ def of_kind(
     playouts: int = 200,
     seed: Optional[int] = None,
 ) -> Player:
-    """A player of ``kind`` (:data:`KINDS`, or ``net:PATH``): a search (``mcts``, a net's
-    ``baseline`` or ``net:PATH``) of ``simulations`` a move, or else ``seconds``; alpha-beta
-    for ``seconds``; flat Monte Carlo of ``playouts`` per move; or random moves. ``seed``
-    None draws one from the system."""
+    """A player of ``kind`` (:data:`KINDS`, ``net:PATH``, ``level:NAME`` or
+    ``strongest[:Ts]``): a search (``mcts``, a net's ``baseline`` or ``net:PATH``) of
+    ``simulations`` a move, or else ``seconds``; alpha-beta for ``seconds``; flat Monte
+    Carlo of ``playouts`` per move; random moves; or the :class:`LevelPlayer` a level or
+    the strongest player is, with its own budget. ``seed`` None draws one from the system."""
     check_kind(kind)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    if kind.partition(":")[0] in ("level", STRONGEST):
+        return LevelPlayer(kind, seed)
     if kind == "baseline" or kind.startswith("net:"):
         path = None if kind == "baseline" else kind[4:]
         return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)

@@ -46,6 +46,7 @@ class Facts(NamedTuple):
     seats: dict[int, tuple[str, ...]]
     mcts_player: dict[str, Union[int, str]]
     net_player: dict[str, Union[int, float, str]]
+    levels: dict[int, tuple[tuple[str, str], ...]]
     playout_plies: int
     bench: BenchDepths
     table_checks: tuple[PerftCase, ...]

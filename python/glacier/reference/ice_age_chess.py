@@ -44,6 +44,11 @@ FACTS = Facts(
     # the coming Ice Age): searched with its own values alone, the net loses material that a
     # 2-ply alpha-beta wins (docs/learning.md).
     net_player={"heuristic_mix": 0.5},
+    # Chosen by the game's rating ladder (glacier/ladders/, docs/strength.md): each level's gap
+    # to the one below has its 95% interval above 0.
+    levels={
+        2: (("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("hard", "mcts:0.2s:heuristic"), ("strongest", "strongest"))
+    },
     playout_plies=0,
     bench=BenchDepths(perft=(6, 3), playouts=1000, perft_bench=(6, 4, 3), hashed_perft=None),
     table_checks=(

@@ -26,6 +26,9 @@ FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "heuristic"},
     net_player={},
+    # Chosen by the game's rating ladder (glacier/ladders/, docs/strength.md): each level's gap
+    # to the one below has its 95% interval above 0.
+    levels={2: (("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("strongest", "strongest"))},
     playout_plies=0,
     bench=BenchDepths(perft=(11, 5), playouts=1000, perft_bench=(11, 8, 7), hashed_perft=(13, 327_519_216)),
     table_checks=(PerftCase(None, {}, 9), PerftCase(None, {"max_plies": 7}, 9)),

@@ -40,6 +40,9 @@ FACTS = Facts(
     seats={2: ("Red", "Green")},
     mcts_player={"evaluator": "heuristic"},
     net_player={},
+    # Chosen by the game's rating ladder (glacier/ladders/, docs/strength.md): each level's gap
+    # to the one below has its 95% interval above 0.
+    levels={2: (("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("strongest", "strongest"))},
     playout_plies=0,
     bench=BenchDepths(perft=(7, 3), playouts=1000, perft_bench=(7, 5, 4), hashed_perft=(7, 334_122_388)),
     table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 5}, 6)),

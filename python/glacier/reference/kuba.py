@@ -34,6 +34,9 @@ FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "rollout"},
     net_player={},
+    # Chosen by the game's rating ladder (glacier/ladders/, docs/strength.md): each level's gap
+    # to the one below has its 95% interval above 0.
+    levels={2: (("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("strongest", "strongest"))},
     playout_plies=0,
     bench=BenchDepths(perft=(7, 4), playouts=1000, perft_bench=(6, 3, 4), hashed_perft=(8, 111_245_108)),
     table_checks=(PerftCase(None, {}, 5), PerftCase(None, {"max_plies": 4}, 6)),

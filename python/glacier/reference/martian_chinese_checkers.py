@@ -78,6 +78,10 @@ FACTS = Facts(
     # move priority: E's nets judge a position worse than such rollouts do, and rate its
     # moves well at a fraction of the cost of the engine's priors.
     net_player={"rollout_mix": 1.0, "rollout_plies": 20, "rollout_policy": "move_priority"},
+    # Random moves and the game's MCTS at 0.2 s a move: the ladders of 2 and 3 players tell these
+    # two apart and no others (glacier/ladders/, docs/strength.md); with 4 to 6 the matches of
+    # the search players do.
+    levels=dict.fromkeys(range(2, 7), (("easy", "random"), ("medium", "mcts:0.2s"))),
     # Random games of E never finish, so whole ones score 0.
     playout_plies=20,
     bench=BenchDepths(perft=(5, 2), playouts=100, perft_bench=(5, 3, 3), hashed_perft=None),

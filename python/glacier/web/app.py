@@ -222,10 +222,17 @@ def _info() -> dict[str, Any]:
                 "title": spec.title,
                 "params": params,
                 "seats": {str(n): list(play.seat_names(name, n)) for n in counts},
+                "levels": {str(n): [_level(level) for level in play.levels(name, n)] for n in sorted(spec.levels)},
             }
         )
-    levels = [{"name": level.name, "summary": level.summary} for level in play.LEVELS.values()]
-    return {"games": games, "levels": levels, "human": HUMAN}
+    return {"games": games, "levels": list(play.LEVEL_NAMES), "human": HUMAN}
+
+
+def _level(level: play.Level) -> dict[str, Any]:
+    """A level as the level chooser shows it: what it is, and its rating with its 95% interval."""
+    rating = level.rating
+    elo = None if rating is None else {"elo": round(rating.elo), "low": round(rating.low), "high": round(rating.high)}
+    return {"name": level.name, "summary": level.summary, "rating": elo}
 
 
 def _plies(count: int) -> str:

@@ -34,8 +34,10 @@ class Computers:
     """The computer players of a game's seats: ``levels[p]`` is seat ``p``'s level, or None
     for a person."""
 
-    def __init__(self, game: str, levels: list[Optional[str]], seed: int) -> None:
-        self.players = {p: play.computer(level, game, seed + p) for p, level in enumerate(levels) if level is not None}
+    def __init__(self, game: str, num_players: int, levels: list[Optional[str]], seed: int) -> None:
+        self.players = {
+            p: play.computer(level, game, seed + p, num_players) for p, level in enumerate(levels) if level is not None
+        }
 
     def plays(self, seat: int) -> bool:
         return seat in self.players

@@ -18,7 +18,7 @@ import time
 import zlib
 from typing import Any, Optional, Sequence
 
-from glacier import play
+from glacier import play, players
 from glacier.errors import GlacierError, IllegalMoveError, InvalidParameterError
 
 from . import view as views
@@ -29,7 +29,7 @@ from .view import gesture
 
 __all__ = ["HUMAN", "LIVE", "UNWATCHED_SECONDS", "Session", "gesture"]
 
-#: The seat of a person (every other seat is a computer level of :data:`glacier.play.LEVELS`).
+#: The seat of a person (every other seat is a computer level of :func:`glacier.play.levels`).
 HUMAN = "human"
 
 #: The keys of the view that an event stream sends (see :meth:`Session.live`).
@@ -48,16 +48,17 @@ class Session:
     ) -> None:
         if len(seats) != start.num_players:
             raise InvalidParameterError(f"{start.game} has {start.num_players} seats, got {len(seats)} players")
+        names = [name for name, _ in players.levels(start.game, start.num_players)]
         for seat in seats:
-            if seat != HUMAN and seat not in play.LEVELS:
-                raise InvalidParameterError(f"unknown player {seat!r}: {HUMAN} or a level ({', '.join(play.LEVELS)})")
+            if seat != HUMAN and seat not in names:
+                raise InvalidParameterError(f"unknown player {seat!r}: {HUMAN} or a level ({', '.join(names)})")
         self.id = secrets.token_hex(8)
         self.game: str = start.game
         self.seats = list(seats)
         self.seed = seed
         self.names = list(play.seat_names(self.game, start.num_players))
         self.humans = [seat == HUMAN for seat in seats]
-        self.computers = Computers(self.game, [None if s == HUMAN else s for s in seats], seed)
+        self.computers = Computers(self.game, start.num_players, [None if s == HUMAN else s for s in seats], seed)
         self.line = Line(start, line, cursor)
         humans = [i for i, s in enumerate(seats) if s == HUMAN]
         self.perspective: Optional[int] = humans[0] if len(humans) == 1 else None

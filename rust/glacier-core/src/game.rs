@@ -631,6 +631,10 @@ pub struct GameFacts {
     /// The search options of a player that searches with a trained net (over MCTS's
     /// defaults; the net is the evaluator): how a net is best used in this game.
     pub net_player: &'static [(&'static str, OptionValue)],
+    /// The levels a person chooses among (`glacier play`, `glacier serve`), weakest first,
+    /// for every number of players: a name and a player spec of `glacier.players`, chosen
+    /// and ordered by the game's rating ladder.
+    pub levels: &'static [(usize, &'static [(&'static str, &'static str)])],
     /// The plies after which the flat Monte Carlo player cuts its playouts (0: whole games).
     pub playout_plies: u32,
     /// Workloads of the benchmarks.

@@ -71,6 +71,11 @@ fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> Py
     dict.set_item("seats", seats)?;
     dict.set_item("mcts_player", options_dict(py, facts.mcts_player)?)?;
     dict.set_item("net_player", options_dict(py, facts.net_player)?)?;
+    let levels = PyDict::new(py);
+    for &(players, named) in facts.levels {
+        levels.set_item(players, PyTuple::new(py, named)?)?;
+    }
+    dict.set_item("levels", levels)?;
     dict.set_item("playout_plies", facts.playout_plies)?;
     let bench = &facts.bench;
     let depths = PyDict::new(py);

@@ -77,6 +77,12 @@ function seatCount() {
   return players && players.value ? String(players.value) : "2";
 }
 
+// The levels of the chosen game for the chosen number of seats, weakest first.
+function gameLevels() {
+  const levels = gameInfo().levels;
+  return levels[seatCount()] || levels["2"] || [];
+}
+
 function buildSeats(names, everyone) {
   const game = gameInfo();
   names = names || game.seats[seatCount()] || game.seats["2"] || Object.values(game.seats)[0];
@@ -88,7 +94,7 @@ function buildSeats(names, everyone) {
     label.textContent = name + " ";
     const select = document.createElement("select");
     select.name = "seat" + i;
-    for (const choice of [{name: info.human, summary: "a person at this page"}, ...info.levels]) {
+    for (const choice of [{name: info.human, summary: "a person at this page"}, ...gameLevels()]) {
       const option = document.createElement("option");
       option.value = choice.name;
       option.title = choice.summary;
@@ -108,12 +114,14 @@ function levelNotes() {
   const chosen = new Set([...document.querySelectorAll("#seat-choice select")].map(s => s.value));
   const box = $("#level-notes");
   box.innerHTML = "";
-  for (const level of info.levels) {
+  for (const level of gameLevels()) {
     if (!chosen.has(level.name)) continue;
     const line = document.createElement("span");
     line.className = "level-note";
     line.dataset.level = level.name;
-    line.textContent = level.name + ": " + level.summary;
+    const rating = level.rating;
+    const elo = rating ? ` (Elo ${rating.elo >= 0 ? "+" : ""}${rating.elo}, ${rating.low} to ${rating.high})` : "";
+    line.textContent = level.name + ": " + level.summary + elo;
     box.appendChild(line);
   }
 }

@@ -17,6 +17,17 @@ impl Facts for IceAgeChess {
             ("rollout_plies", OptionValue::Int(40)),
         ],
         net_player: &[("heuristic_mix", OptionValue::Number(0.5))],
+        levels: &[
+            (
+                2,
+                &[
+                    ("easy", "mcts:100"),
+                    ("medium", "mcts:0.2s"),
+                    ("hard", "mcts:0.2s:heuristic"),
+                    ("strongest", "strongest"),
+                ],
+            ),
+        ],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (6, 3),

@@ -12,6 +12,9 @@ impl Facts for KingsCourt {
         seats: &[(2, &["Red", "Green"])],
         mcts_player: &[("evaluator", OptionValue::Text("heuristic"))],
         net_player: &[],
+        levels: &[
+            (2, &[("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("strongest", "strongest")]),
+        ],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (7, 3),

@@ -12,6 +12,9 @@ impl Facts for Kuba {
         seats: &[(2, &["White", "Black"])],
         mcts_player: &[("evaluator", OptionValue::Text("rollout"))],
         net_player: &[],
+        levels: &[
+            (2, &[("easy", "mcts:100"), ("medium", "mcts:0.2s"), ("strongest", "strongest")]),
+        ],
         playout_plies: 0,
         bench: BenchDepths {
             perft: (7, 4),

@@ -41,6 +41,13 @@ impl Facts for MartianChineseCheckers {
             ("rollout_plies", OptionValue::Int(20)),
             ("rollout_policy", OptionValue::Text("move_priority")),
         ],
+        levels: &[
+            (2, &[("easy", "random"), ("medium", "mcts:0.2s")]),
+            (3, &[("easy", "random"), ("medium", "mcts:0.2s")]),
+            (4, &[("easy", "random"), ("medium", "mcts:0.2s")]),
+            (5, &[("easy", "random"), ("medium", "mcts:0.2s")]),
+            (6, &[("easy", "random"), ("medium", "mcts:0.2s")]),
+        ],
         playout_plies: 20,
         bench: BenchDepths {
             perft: (5, 2),
