@@ -225,19 +225,7 @@ impl<G: FullGame> DynEnv for VecEnv<G> {
         text: &str,
         returns: &mut [f64],
     ) -> Result<StepResult, Error> {
-        let state = self.state(env);
-        if state.is_terminal() {
-            return Err(Error::IllegalMove(format!(
-                "cannot play '{text}' in environment {env}: its game is over"
-            )));
-        }
-        if !self.partial(env).is_empty() {
-            return Err(Error::IllegalMove(format!(
-                "cannot play '{text}' in environment {env}: a move is being made there"
-            )));
-        }
-        let mv = state.parse_move(text)?;
-        Ok(VecEnv::play_move(self, env, mv, returns))
+        VecEnv::play_text(self, env, text, returns)
     }
 }
 

@@ -4,23 +4,12 @@
 
 use crate::args;
 use crate::convert::{extract_params, params_ref};
-use crate::errors::{to_py_err, UnknownGameError};
-use glacier_core::game::{params_from, Facts};
-use glacier_core::games::GAME_NAMES;
-use glacier_core::{with_game, Notation};
+use crate::errors::to_py_err;
+use glacier_core::game::params_from;
+use glacier_core::games::Chess;
+use glacier_core::Notation;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-/// The game that plays chess, as its facts declare ([`glacier_core::game::Kin`]).
-fn chess_game() -> PyResult<&'static str> {
-    GAME_NAMES
-        .iter()
-        .copied()
-        .find(|&name| {
-            with_game!(name, G => G::FACTS.kin.iter().any(|k| k.game == "chess"), _ => false)
-        })
-        .ok_or_else(|| UnknownGameError::new_err("no game of glacier plays 'chess'"))
-}
 
 fn position<G: Notation>(text: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<G> {
     let params = extract_params(G::NAME, params)?;
@@ -37,13 +26,13 @@ fn chess_san(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let text = args::position_text(text)?;
-    with_game!(chess_game()?, G => {
-        let state = position::<G>(&text, params)?;
-        let mv = state
-            .parse_move(&args::move_text(uci)?)
-            .map_err(to_py_err)?;
-        Ok(state.record_move_text(mv).unwrap_or_else(|| state.move_text(mv)))
-    }, _ => unreachable!("chess_game names a game"))
+    let state = position::<Chess>(&text, params)?;
+    let mv = state
+        .parse_move(&args::move_text(uci)?)
+        .map_err(to_py_err)?;
+    Ok(state
+        .record_move_text(mv)
+        .unwrap_or_else(|| state.move_text(mv)))
 }
 
 /// The UCI text of the move written in SAN as `san` in the chess position `text`.
@@ -55,16 +44,14 @@ fn chess_uci(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let text = args::position_text(text)?;
-    with_game!(chess_game()?, G => {
-        let state = position::<G>(&text, params)?;
-        let san = args::move_text(san)?;
-        let mv = match state.parse_record_move(&san) {
-            Some(found) => found,
-            None => state.parse_move(&san),
-        }
-        .map_err(to_py_err)?;
-        Ok(state.move_text(mv))
-    }, _ => unreachable!("chess_game names a game"))
+    let state = position::<Chess>(&text, params)?;
+    let san = args::move_text(san)?;
+    let mv = match state.parse_record_move(&san) {
+        Some(found) => found,
+        None => state.parse_move(&san),
+    }
+    .map_err(to_py_err)?;
+    Ok(state.move_text(mv))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

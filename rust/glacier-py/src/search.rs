@@ -13,17 +13,16 @@ use crate::state::GameState;
 use glacier_core::game::params_for_text;
 use glacier_core::interrupt::Interrupt;
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::options::DEFAULT_EXPLORATION;
 use glacier_core::search::options::{
     MctsOptions, OptionKind, OptionValue, SearchSettings, MCTS_OPTIONS,
 };
+use glacier_core::search::report::{alphabeta_report, AlphaBetaLimits};
 use glacier_core::search::searcher::{game_over, SearchError, SearchReport, Searcher};
-use glacier_core::search::{Budget, Heuristic};
-use glacier_core::{with_game, FullGame, Game, Notation};
+use glacier_core::search::Heuristic;
+use glacier_core::{with_game, FullGame};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::time::{Duration, Instant};
 
 /// Runs a search with the GIL released while the calling thread watches for Ctrl-C; a
 /// panic in the engine becomes a `GlacierError`.
@@ -560,62 +559,18 @@ fn alphabeta_native<'py>(
     seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game_of(state)?;
-    let depth = match depth {
-        None => None,
-        Some(d) if (1..=i64::from(glacier_core::search::alphabeta::MAX_DEPTH)).contains(&d) => {
-            Some(d as u64)
-        }
-        Some(d) => {
-            return Err(InvalidParameterError::new_err(format!(
-                "depth must be between 1 and {}, got {d}",
-                glacier_core::search::alphabeta::MAX_DEPTH
-            )))
-        }
-    };
-    let seconds = match (depth, seconds) {
-        (_, Some(s)) if !(s.is_finite() && s > 0.0) => {
-            return Err(InvalidParameterError::new_err(format!(
-                "seconds must be a finite number > 0, got {s}"
-            )))
-        }
-        (None, None) => Some(1.0),
-        (_, s) => s,
-    };
+    let limits = AlphaBetaLimits::new(depth, seconds).map_err(to_py_err)?;
     with_game!(&game, G => {
         let root: G = read_state(state)?;
-        if root.is_terminal() {
-            return Err(to_py_err(game_over(G::NAME, None)));
-        }
-        let start = Instant::now();
-        let result = run_search(py, |interrupt| {
-            let budget = Budget {
-                limit: depth,
-                deadline: seconds.map(|s| start + Duration::from_secs_f64(s)),
-                stop: interrupt.flag(),
-            };
-            let result = glacier_core::threads::run_watched(interrupt, || alphabeta(&root, &budget));
-            interrupt.result(()).map_err(SearchError::Stopped)?;
-            Ok(result?)
-        })?;
+        let report = run_search(py, |interrupt| alphabeta_report(&root, limits, interrupt))?;
         let out = PyDict::new(py);
-        out.set_item("move", root.move_text(result.best))?;
-        let mate = plies_to_end(result.score);
-        let score = match mate {
-            Some(m) => m.signum() as f64,
-            None => f64::from(result.score) / f64::from(SCALE),
-        };
-        out.set_item("score", score)?;
-        out.set_item("mate", mate)?;
-        out.set_item("depth", result.depth)?;
-        let mut line = Vec::with_capacity(result.pv.len());
-        let mut at = root.clone();
-        for &mv in &result.pv {
-            line.push(at.move_text(mv));
-            at.play_unchecked(mv);
-        }
-        out.set_item("pv", line)?;
-        out.set_item("nodes", result.nodes)?;
-        out.set_item("seconds", start.elapsed().as_secs_f64())?;
+        out.set_item("move", report.best)?;
+        out.set_item("score", report.score)?;
+        out.set_item("mate", report.mate)?;
+        out.set_item("depth", report.depth)?;
+        out.set_item("pv", report.pv)?;
+        out.set_item("nodes", report.nodes)?;
+        out.set_item("seconds", report.seconds)?;
         Ok(out)
     }, _ => Err(unknown_game(&game)))
 }

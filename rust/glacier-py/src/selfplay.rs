@@ -7,13 +7,9 @@ use crate::errors::InvalidParameterError;
 use crate::evaluator::PyEvaluator;
 use crate::net::net_evaluator;
 use crate::search::{read_state, run_search, NativeSearch};
-use glacier_core::interrupt::Watch;
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::batch::run_batch;
-use glacier_core::search::mcts::Tree;
-use glacier_core::search::options::SearchSettings;
 use glacier_core::search::selfplay::{
-    engine_round, play_games, play_games_split, SelfPlayConfig, SelfPlayRows,
+    self_play, SelfPlayConfig, SelfPlayLeaves, SelfPlayRows, SelfPlayRun,
 };
 use glacier_core::search::Heuristic;
 use glacier_core::{with_game, Error, FullGame, Game, Observation};
@@ -30,32 +26,13 @@ enum Leaves {
     Python(PyEvaluator),
 }
 
-/// The run, for one game.
-struct Run<'a> {
-    settings: SearchSettings,
-    config: SelfPlayConfig,
-    games: std::ops::Range<u64>,
-    seed: u64,
-    per_tree: usize,
-    on_round: Option<&'a Py<PyAny>>,
-}
-
-fn run<G: FullGame + Heuristic + Send + Sync>(
+fn run<G: FullGame + Heuristic>(
     py: Python<'_>,
     start: &G,
-    run: Run<'_>,
+    run: &SelfPlayRun,
+    on_round: Option<&Py<PyAny>>,
     leaves: &mut Leaves,
 ) -> PyResult<SelfPlayRows> {
-    let Run {
-        settings,
-        config,
-        games,
-        seed,
-        per_tree,
-        on_round,
-    } = run;
-    let sims = config.simulations;
-    let (mcts, threads) = (settings.config, settings.threads);
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let progress = |made: usize| -> Result<(), Error> {
         let Some(callback) = on_round else {
@@ -69,59 +46,13 @@ fn run<G: FullGame + Heuristic + Send + Sync>(
             Error::Evaluator("the progress callback raised".to_string())
         })
     };
-    let outcome = run_search(py, |interrupt| match leaves {
-        // Whole games on each thread, each with its own clone of the net.
-        Leaves::Engine => play_games_split(
-            start,
-            games,
-            seed,
-            &config,
-            threads,
-            || {
-                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
-                    engine_round(trees, &mcts, settings.evaluation, sims, interrupt.flag());
-                    Ok(())
-                }
-            },
-            interrupt,
-            progress,
-        ),
-        Leaves::Net(net) => play_games_split(
-            start,
-            games,
-            seed,
-            &config,
-            threads,
-            || {
-                let mut net = net.clone();
-                move |trees: &mut [Tree<G>], watch: &mut Watch<'_, '_>| {
-                    run_batch(trees, mcts, sims, per_tree, &mut net, watch)?;
-                    Ok(())
-                }
-            },
-            interrupt,
-            progress,
-        ),
-        // A Python evaluator needs the GIL for every batch: one thread plays.
-        Leaves::Python(evaluator) => play_games(
-            start,
-            games,
-            seed,
-            &config,
-            |trees: &mut [Tree<G>]| {
-                run_batch(
-                    trees,
-                    mcts,
-                    sims,
-                    per_tree,
-                    evaluator,
-                    &mut interrupt.caller(),
-                )?;
-                Ok(())
-            },
-            interrupt,
-            progress,
-        ),
+    let outcome = run_search(py, |interrupt| {
+        let leaves = match leaves {
+            Leaves::Engine => SelfPlayLeaves::Engine,
+            Leaves::Net(net) => SelfPlayLeaves::Cloned(&*net),
+            Leaves::Python(evaluator) => SelfPlayLeaves::Single(evaluator),
+        };
+        self_play(start, run, leaves, interrupt, progress)
     });
     let raised = raised.into_inner().unwrap_or_else(PoisonError::into_inner);
     let python_raised = match leaves {
@@ -237,18 +168,17 @@ fn selfplay_native<'py>(
         max_moves: max_moves.map(|m| positive("max_moves", m)).transpose()?,
         concurrent: positive("concurrent", concurrent)? as usize,
     };
-    let run_args = Run {
-        settings: searcher.settings(),
-        config,
+    let run_args = SelfPlayRun {
         games: first..stop,
         seed,
+        config,
+        settings: searcher.settings(),
         per_tree: positive("batch_size", batch_size)? as usize,
-        on_round: on_round.as_ref(),
     };
     drop(searcher);
     with_game!(game, G => {
         let start: G = read_state(start)?;
-        let rows = run(py, &start, run_args, &mut leaves)?;
+        let rows = run(py, &start, &run_args, on_round.as_ref(), &mut leaves)?;
         rows_dict::<G>(py, rows, start.num_players())
     }, _ => unreachable!("a searcher is made for a game of the registry"))
 }

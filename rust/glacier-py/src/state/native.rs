@@ -5,12 +5,11 @@ use super::strings::{gives_order_keys, ActionTable, KeyedStrings, LastMoves, Lis
 use crate::args;
 use crate::convert::{params_ref, Params};
 use crate::errors::{to_py_err, unknown_game};
-use glacier_core::actions::max_game_length;
 use glacier_core::interrupt::{Interrupt, Stopped};
 use glacier_core::perft::{perft_no_bulk_until, PerftTable};
 use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::PyList;
 use std::sync::{Mutex, PoisonError};
 
 /// What `GameState` asks of a session, whatever its game.
@@ -161,12 +160,7 @@ impl<G: FullGame> DynSession for Native<G> {
                 return Ok(list);
             }
         }
-        let (mut texts, mut spans) = (String::new(), Vec::new());
-        self.session.legal_move_texts(&mut texts, &mut spans);
-        PyList::new(
-            py,
-            spans.iter().map(|&(a, b)| PyString::new(py, &texts[a..b])),
-        )
+        PyList::new(py, self.session.legal_moves())
     }
 
     fn play(&mut self, _py: Python<'_>, text: &str) -> PyResult<()> {
@@ -207,13 +201,7 @@ impl<G: FullGame> DynSession for Native<G> {
         G::NUM_DISTINCT_ACTIONS
     }
     fn max_game_length(&self) -> u64 {
-        let max_plies = self
-            .session
-            .param_pairs()
-            .iter()
-            .find(|(name, _)| *name == "max_plies")
-            .map_or(0, |(_, value)| value.int());
-        max_game_length::<G>(u64::try_from(max_plies).unwrap_or(0))
+        self.session.max_game_length()
     }
     fn observation_shape(&self) -> &'static [usize] {
         G::OBSERVATION_SHAPE
