@@ -781,6 +781,7 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::chosen_actions;
     use crate::games::GAME_NAMES;
     use crate::{with_game, Game, Notation};
 
@@ -948,31 +949,43 @@ mod tests {
             env.play_move(64, mv, &mut returns).is_err(),
             "no environment 64"
         );
-        // A move of several actions half made somewhere, by random steps.
+        // A move of several chosen actions begun somewhere: random steps, but the first
+        // environment offering such a move takes that move's first action.
         let mut env = VecEnv::new(short_start::<G>(), 64, true, 7, 1);
         let (mut actions, mut results) = (vec![0; 64], vec![StepResult::default(); 64]);
         let mut all_returns = vec![0.0; 64 * players];
         for _ in 0..200 {
-            let made = (0..64).find(|&i| !env.partial(i).is_empty());
-            if let Some(i) = made {
-                let before = env.state(i).text();
-                let err = env.play_text(i, "anything", &mut returns).unwrap_err();
-                assert!(
-                    err.to_string().contains("a move is being made"),
-                    "{}: {err}",
-                    G::NAME
-                );
-                assert_eq!(env.state(i).text(), before);
-                return;
-            }
             env.random_actions(&mut actions);
+            let begun = (0..64).find_map(|i| {
+                if !env.partial(i).is_empty() {
+                    return None;
+                }
+                let state = env.state(i);
+                let long = state.find_move(|mv| chosen_actions(state, mv).len() > 1)?;
+                let first = chosen_actions(state, long).get(0)?;
+                Some((i, first))
+            });
+            if let Some((i, first)) = begun {
+                actions[i] = first as i64;
+            }
             env.step(&actions, &mut all_returns, &mut results)
                 .expect("legal actions");
+            let Some((i, _)) = begun else { continue };
+            assert!(!env.partial(i).is_empty(), "{}: a move begun", G::NAME);
+            let before = env.state(i).text();
+            let err = env.play_text(i, "anything", &mut returns).unwrap_err();
+            assert!(
+                err.to_string().contains("a move is being made"),
+                "{}: {err}",
+                G::NAME
+            );
+            assert_eq!(env.state(i).text(), before);
+            return;
         }
         assert_eq!(
             G::MAX_CHOSEN_ACTIONS,
             1,
-            "{}: some move takes several actions",
+            "{}: no move of several actions in 200 steps of 64 games",
             G::NAME
         );
     }
