@@ -149,21 +149,40 @@ impl<G: Notation + ActionEncoding> Session<G> {
     /// that begin with the actions taken.
     pub fn legal_moves(&self) -> Vec<String> {
         let mut list = MoveList::new();
-        self.list_moves(&mut list, |_| true);
-        let texts = list.texts();
-        (0..texts.len())
-            .map(|i| texts.text(i).unwrap_or_default().to_string())
-            .collect()
+        self.list_moves(&mut list);
+        self.move_texts(&list, |texts| {
+            (0..texts.len())
+                .map(|i| {
+                    let mut text = String::new();
+                    texts.write_text(i, &mut text);
+                    text
+                })
+                .collect()
+        })
     }
 
     /// Lists the legal moves into `list` (room kept from call to call) in ascending
     /// code-point order of their texts, as [`Session::legal_moves`] gives them, each with
-    /// its text key ([`MoveTexts::text_key`]), and with its text when it has no key or
-    /// `wants_text` of its key: a binding that keeps one string per key writes only the
-    /// texts it has not seen. The moves are put in order by numbers where the game gives
-    /// them, without writing a text.
-    pub fn list_moves(&self, list: &mut MoveList<G::Move>, wants_text: impl Fn(usize) -> bool) {
-        list.fill(&self.state, &self.partial, self.order, wants_text);
+    /// its text key ([`MoveTexts::text_key`]): the moves are put in order by numbers where
+    /// the game gives them, and only the texts of the moves without a key are written, so
+    /// that a binding that keeps one string per key writes only the texts it has not seen.
+    pub fn list_moves(&self, list: &mut MoveList<G::Move>) {
+        list.fill(&self.state, &self.partial, self.order);
+    }
+
+    /// Hands `read` the text keys and texts of `list`, a listing of this session's state
+    /// (unchanged since).
+    pub fn move_texts<R>(
+        &self,
+        list: &MoveList<G::Move>,
+        read: impl FnOnce(MoveTexts<'_>) -> R,
+    ) -> R {
+        let write = |i: usize, out: &mut String| {
+            if let Some(mv) = list.get(i) {
+                self.state.write_move_text(mv, out);
+            }
+        };
+        read(list.texts(&write))
     }
 
     /// The legal actions, ascending, in `room` (kept from call to call): as

@@ -2,9 +2,9 @@
 //! [`Net`] for one game. The searches take it as an evaluator and run it in Rust with the
 //! GIL released (search.rs); calling it from Python evaluates a batch the same way.
 
-use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
-use glacier_core::net::{Net, NetEvaluator, NetShape, Scratch};
-use glacier_core::{with_game, Game};
+use crate::errors::{game_named, to_py_err, InvalidParameterError};
+use glacier_core::any::AnyGame;
+use glacier_core::net::{Net, NetEvaluator, Scratch};
 use numpy::{
     IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArrayDyn,
     PyUntypedArrayMethods,
@@ -18,7 +18,7 @@ use std::sync::Arc;
 #[pyclass(module = "glacier._native", frozen, subclass)]
 pub struct NativeNet {
     pub(crate) net: Arc<Net>,
-    pub(crate) game: &'static str,
+    pub(crate) game: AnyGame,
 }
 
 impl std::fmt::Debug for NativeNet {
@@ -49,24 +49,24 @@ impl NativeNet {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let (name, net_shape) = with_game!(game, G => {
-            let shape = NetShape::for_game::<G>(&observation_shape, hidden, num_actions, num_players);
-            (G::NAME, shape.map_err(to_py_err)?)
-        }, _ => return Err(unknown_game(game)));
+        let game = game_named(game)?;
+        let net_shape = game
+            .net_shape(&observation_shape, hidden, num_actions, num_players)
+            .map_err(to_py_err)?;
         let weights = weights.as_slice()?.to_vec();
         let net = py
             .detach(|| Net::new(net_shape, weights))
             .map_err(to_py_err)?;
         Ok(NativeNet {
             net: Arc::new(net),
-            game: name,
+            game,
         })
     }
 
     /// The game the net is for.
     #[getter]
     fn game(&self) -> &'static str {
-        self.game
+        self.game.name()
     }
 
     /// Evaluates a batch: `observations` `[B, *observation_shape]` float32, `legal`
@@ -136,7 +136,7 @@ impl NativeNet {
 /// must be for `game`; `what` names the work in the error ("search", "self-play").
 pub(crate) fn net_evaluator(
     evaluator: &Bound<'_, PyAny>,
-    game: &str,
+    game: AnyGame,
     what: &str,
 ) -> PyResult<Option<NetEvaluator>> {
     let Ok(net) = evaluator.cast::<NativeNet>() else {

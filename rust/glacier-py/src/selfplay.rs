@@ -7,12 +7,10 @@ use crate::errors::InvalidParameterError;
 use crate::evaluator::PyEvaluator;
 use crate::net::net_evaluator;
 use crate::search::{read_state, run_search, NativeSearch};
+use glacier_core::any::{AnyGame, AnyState};
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::selfplay::{
-    self_play, SelfPlayConfig, SelfPlayLeaves, SelfPlayRows, SelfPlayRun,
-};
-use glacier_core::search::Heuristic;
-use glacier_core::{with_game, Error, FullGame, Game, Observation};
+use glacier_core::search::selfplay::{SelfPlayConfig, SelfPlayLeaves, SelfPlayRows, SelfPlayRun};
+use glacier_core::Error;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -26,9 +24,9 @@ enum Leaves {
     Python(PyEvaluator),
 }
 
-fn run<G: FullGame + Heuristic>(
+fn run(
     py: Python<'_>,
-    start: &G,
+    start: &AnyState,
     run: &SelfPlayRun,
     on_round: Option<&Py<PyAny>>,
     leaves: &mut Leaves,
@@ -52,7 +50,7 @@ fn run<G: FullGame + Heuristic>(
             Leaves::Net(net) => SelfPlayLeaves::Cloned(&*net),
             Leaves::Python(evaluator) => SelfPlayLeaves::Single(evaluator),
         };
-        self_play(start, run, leaves, interrupt, progress)
+        start.self_play(run, leaves, interrupt, progress)
     });
     let raised = raised.into_inner().unwrap_or_else(PoisonError::into_inner);
     let python_raised = match leaves {
@@ -66,15 +64,16 @@ fn run<G: FullGame + Heuristic>(
 }
 
 /// The rows as a dict of numpy arrays, the array columns shaped `[rows, ...]`.
-fn rows_dict<'py, G: Observation>(
+fn rows_dict<'py>(
     py: Python<'py>,
     rows: SelfPlayRows,
+    game: AnyGame,
     players: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = rows.len();
     let mut shape = vec![n];
-    shape.extend_from_slice(G::OBSERVATION_SHAPE);
-    let actions = G::NUM_DISTINCT_ACTIONS;
+    shape.extend_from_slice(game.observation_shape());
+    let actions = game.num_distinct_actions();
     let out = PyDict::new(py);
     out.set_item("game", rows.game.into_pyarray(py))?;
     out.set_item("ply", rows.ply.into_pyarray(py))?;
@@ -145,7 +144,7 @@ fn selfplay_native<'py>(
             "no games to play: {first}..{stop}"
         )));
     }
-    let game = searcher.game_name();
+    let game = searcher.game();
     let mut leaves = if evaluator.is_none() {
         Leaves::Engine
     } else if let Some(net) = net_evaluator(evaluator, game, "self-play")? {
@@ -176,11 +175,9 @@ fn selfplay_native<'py>(
         per_tree: positive("batch_size", batch_size)? as usize,
     };
     drop(searcher);
-    with_game!(game, G => {
-        let start: G = read_state(start)?;
-        let rows = run(py, &start, &run_args, on_round.as_ref(), &mut leaves)?;
-        rows_dict::<G>(py, rows, start.num_players())
-    }, _ => unreachable!("a searcher is made for a game of the registry"))
+    let start = read_state(start, game)?;
+    let rows = run(py, &start, &run_args, on_round.as_ref(), &mut leaves)?;
+    rows_dict(py, rows, game, start.num_players())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -94,37 +94,47 @@ impl MoveOrder {
     }
 }
 
-/// A legal move on its way into a [`MoveList`]: its order (a key with its index in the scan
-/// below it, or the span of its text), its text key ([`NO_TEXT_KEY`] for none) and the
-/// move. Small and without a string, so that the scan's visitor only stores it and is
-/// inlined into the scan.
-#[derive(Debug, Clone, Copy)]
-struct Listed<M> {
+/// A legal move in a [`MoveList`]: its order (a key with the move's index in the scan below
+/// it, or the span of its text in [`MoveList::text`]), its text key ([`NO_TEXT_KEY`] for
+/// none) and the index of the move in [`MoveList::moves`]. Small and without the move, so
+/// that the sort moves little, and the same for every game, so that a binding reads it
+/// whatever the game.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Listed {
     order: u64,
     text_key: u32,
-    mv: M,
+    index: u32,
 }
 
 /// What a binding reads of a [`MoveList`], whatever the game: every legal move in the
-/// order of the texts, with its text key or its text.
-#[derive(Debug, Clone, Default)]
-pub struct MoveTexts {
-    keys: Vec<u32>,
-    /// Per move, the byte range of its text in `text`: empty when it was not written.
-    spans: Vec<(u32, u32)>,
-    text: String,
+/// order of the texts, with its text key, or else its text.
+#[derive(Clone, Copy)]
+pub struct MoveTexts<'a> {
+    entries: &'a [Listed],
+    text: &'a str,
+    /// Writes the text of move `i` (of a move with a key: its text is not written by the
+    /// lister).
+    write: &'a dyn Fn(usize, &mut String),
 }
 
-impl MoveTexts {
+impl std::fmt::Debug for MoveTexts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MoveTexts")
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> MoveTexts<'a> {
     /// The number of legal moves.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.entries.len()
     }
 
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.entries.is_empty()
     }
 
     /// The number of move `i`'s text, the same for the same text in every position of the
@@ -132,47 +142,42 @@ impl MoveTexts {
     /// [`Notation::move_text_key`]; `None` for a move whose text has none.
     #[must_use]
     pub fn text_key(&self, i: usize) -> Option<usize> {
-        let key = self.keys[i];
+        let key = self.entries[i].text_key;
         (key != NO_TEXT_KEY).then_some(key as usize)
     }
 
-    /// Move `i`'s text, when it was written: always for a move without a text key, and for
-    /// one whose key the lister was told the caller wants.
+    /// The text of move `i`, if it has no text key (the lister writes only those).
     #[must_use]
-    pub fn text(&self, i: usize) -> Option<&str> {
-        let (start, end) = self.spans[i];
-        (start < end).then(|| &self.text[start as usize..end as usize])
+    pub fn text(&self, i: usize) -> Option<&'a str> {
+        let entry = self.entries[i];
+        (entry.text_key == NO_TEXT_KEY).then(|| span(self.text, entry.order))
     }
 
-    fn clear(&mut self) {
-        self.keys.clear();
-        self.spans.clear();
-        self.text.clear();
-    }
-
-    /// Adds a move with the text key `key`, its text written by `write` (when it is wanted).
-    fn push(&mut self, key: u32, write: Option<impl FnOnce(&mut String)>) {
-        let start = self.text.len() as u32;
-        if let Some(write) = write {
-            write(&mut self.text);
+    /// Appends the text of move `i` to `out` (for a move with a key, whose text a caller
+    /// that keeps one string per key needs once).
+    pub fn write_text(&self, i: usize, out: &mut String) {
+        match self.text(i) {
+            Some(text) => out.push_str(text),
+            None => (self.write)(i, out),
         }
-        self.keys.push(key);
-        self.spans.push((start, self.text.len() as u32));
     }
+}
+
+/// The text an order that is a span names.
+fn span(text: &str, order: u64) -> &str {
+    &text[(order >> 32) as usize..(order & 0xFFFF_FFFF) as usize]
 }
 
 /// The legal moves of a state in the order of their texts ([`crate::Session::list_moves`]),
 /// in room reused from call to call.
 #[derive(Debug, Clone)]
 pub struct MoveList<M> {
-    /// Room for the moves of a listing, kept at its length (the entries past `len` are left
-    /// from earlier calls), so that the scan's visitor writes an entry and counts it in a
-    /// local without the bookkeeping of a push.
-    room: Vec<Listed<M>>,
-    len: usize,
-    texts: MoveTexts,
-    actions: Vec<u16>,
+    entries: Vec<Listed>,
     moves: Vec<M>,
+    len: usize,
+    /// The texts of the moves without a text key, one after another.
+    text: String,
+    actions: Vec<u16>,
 }
 
 impl<M: Copy> Default for MoveList<M> {
@@ -185,11 +190,11 @@ impl<M: Copy> MoveList<M> {
     #[must_use]
     pub fn new() -> Self {
         MoveList {
-            room: Vec::new(),
-            len: 0,
-            texts: MoveTexts::default(),
-            actions: Vec::new(),
+            entries: Vec::new(),
             moves: Vec::new(),
+            len: 0,
+            text: String::new(),
+            actions: Vec::new(),
         }
     }
 
@@ -207,27 +212,26 @@ impl<M: Copy> MoveList<M> {
     /// Move `i`, in the order of the texts.
     #[must_use]
     pub fn get(&self, i: usize) -> Option<M> {
-        self.room[..self.len].get(i).map(|entry| entry.mv)
+        let entry = self.entries[..self.len].get(i)?;
+        self.moves.get(entry.index as usize).copied()
     }
 
-    /// The text keys and the texts of the moves listed.
-    #[must_use]
-    pub fn texts(&self) -> &MoveTexts {
-        &self.texts
+    /// The text keys and texts of the moves listed, a move's text written by `write` when
+    /// asked for (`state` is the listed state's: [`crate::Session::move_texts`]).
+    pub(crate) fn texts<'a>(&'a self, write: &'a dyn Fn(usize, &mut String)) -> MoveTexts<'a> {
+        MoveTexts {
+            entries: &self.entries[..self.len],
+            text: &self.text,
+            write,
+        }
     }
 
     /// Lists the legal moves of `state` that `partial` allows, in the order of their texts,
-    /// with the text of every move whose key is none or `wants_text`.
-    pub(crate) fn fill<G>(
-        &mut self,
-        state: &G,
-        partial: &PartialMove,
-        order: &MoveOrder,
-        wants_text: impl Fn(usize) -> bool,
-    ) where
+    /// with the text of every move without a key.
+    pub(crate) fn fill<G>(&mut self, state: &G, partial: &PartialMove, order: &MoveOrder)
+    where
         G: Notation<Move = M> + ActionEncoding,
     {
-        self.texts.clear();
         let ordered = match order {
             MoveOrder::Actions { rank, .. } => partial.is_empty() && self.by_actions(state, rank),
             MoveOrder::Keys => self.by_keys(state, partial),
@@ -237,14 +241,14 @@ impl<M: Copy> MoveList<M> {
             self.by_texts(state, partial);
             return;
         }
-        for entry in &self.room[..self.len] {
-            let key = entry.text_key;
-            let wanted = key == NO_TEXT_KEY || wants_text(key as usize);
-            let mv = entry.mv;
-            self.texts.push(
-                key,
-                wanted.then_some(|out: &mut String| state.write_move_text(mv, out)),
-            );
+        // The texts of the moves without a key (few or none, after a game's keyed scan).
+        self.text.clear();
+        for entry in &mut self.entries[..self.len] {
+            if entry.text_key == NO_TEXT_KEY {
+                let start = self.text.len() as u64;
+                state.write_move_text(self.moves[entry.index as usize], &mut self.text);
+                entry.order = start << 32 | self.text.len() as u64;
+            }
         }
     }
 
@@ -260,22 +264,19 @@ impl<M: Copy> MoveList<M> {
         if !state.is_terminal() {
             state.moves_and_actions(actions, moves);
         }
-        self.room.clear();
-        self.room
-            .extend(actions.iter().zip(moves.iter()).map(|(&a, &mv)| Listed {
-                order: u64::from(rank.get(usize::from(a)).copied().unwrap_or(u32::MAX)),
+        let unranked = u64::from(u32::MAX);
+        self.entries.clear();
+        self.entries
+            .extend(actions.iter().enumerate().map(|(i, &a)| Listed {
+                order: rank.get(usize::from(a)).map_or(unranked, |&r| u64::from(r)),
                 text_key: u32::from(a),
-                mv,
+                index: i as u32,
             }));
-        self.len = self.room.len();
-        if self
-            .room
-            .iter()
-            .any(|entry| entry.order == u64::from(u32::MAX))
-        {
+        self.len = self.entries.len();
+        if self.entries.iter().any(|entry| entry.order == unranked) {
             return false;
         }
-        self.room.sort_unstable_by_key(|entry| entry.order);
+        self.entries.sort_unstable_by_key(|entry| entry.order);
         true
     }
 
@@ -285,10 +286,14 @@ impl<M: Copy> MoveList<M> {
     where
         G: Notation<Move = M> + ActionEncoding,
     {
-        // The scan writes into the room it finds; when a position has more moves than that,
-        // the room grows (filled with the move that did not fit) and the scan starts again.
+        // The scan writes into the room it finds (the entries and the moves past those of a
+        // listing are left from earlier calls, so that the scan's visitor writes a move and
+        // counts it in a local without the bookkeeping of a push); when a position has more
+        // moves than that, the room grows (filled with the move that did not fit) and the
+        // scan starts again.
         let n = loop {
-            let room = &mut self.room[..];
+            let room = self.entries.len().min(self.moves.len());
+            let (entries, moves) = (&mut self.entries[..room], &mut self.moves[..room]);
             let mut n = 0;
             // Breaks with the move that found no room, or with `None` for a move without an
             // order key.
@@ -296,7 +301,7 @@ impl<M: Copy> MoveList<M> {
                 let Some(order) = order.filter(|&key| key >> ORDER_KEY_BITS == 0) else {
                     return ControlFlow::Break(None);
                 };
-                let Some(entry) = room.get_mut(n) else {
+                let (Some(entry), Some(slot)) = (entries.get_mut(n), moves.get_mut(n)) else {
                     return ControlFlow::Break(Some(mv));
                 };
                 *entry = Listed {
@@ -304,8 +309,9 @@ impl<M: Copy> MoveList<M> {
                     text_key: text_key
                         .and_then(|key| u32::try_from(key).ok())
                         .unwrap_or(NO_TEXT_KEY),
-                    mv,
+                    index: n as u32,
                 };
+                *slot = mv;
                 n += 1;
                 ControlFlow::Continue(())
             };
@@ -325,22 +331,18 @@ impl<M: Copy> MoveList<M> {
             };
             match complete {
                 ControlFlow::Continue(()) => break n,
-                ControlFlow::Break(Some(filler)) if self.room.len() < MOST_KEYED => {
-                    let grown = (self.room.len() * 2).clamp(64, MOST_KEYED);
-                    let filler = Listed {
-                        order: 0,
-                        text_key: NO_TEXT_KEY,
-                        mv: filler,
-                    };
-                    self.room.resize(grown, filler);
+                ControlFlow::Break(Some(filler)) if room < MOST_KEYED => {
+                    let grown = (room * 2).clamp(64, MOST_KEYED);
+                    self.entries.resize(grown, Listed::default());
+                    self.moves.resize(grown, filler);
                 }
                 ControlFlow::Break(_) => return false,
             }
         };
-        self.len = n;
-        let entries = &mut self.room[..n];
-        // The scan leaves few moves out of order (E's exchanges at most): an insertion
-        // sort then costs about one comparison per move.
+        // Only the entries are sorted (the moves stay where the scan put them, each entry
+        // pointing at its own). The scan leaves few moves out of order (E's exchanges at
+        // most): an insertion sort then costs about one comparison per move.
+        let entries = &mut self.entries[..n];
         if entries.len() <= 128 {
             for i in 1..entries.len() {
                 let mut j = i;
@@ -352,6 +354,7 @@ impl<M: Copy> MoveList<M> {
         } else {
             entries.sort_unstable_by_key(|entry| entry.order);
         }
+        self.len = n;
         true
     }
 
@@ -361,28 +364,24 @@ impl<M: Copy> MoveList<M> {
     where
         G: Notation<Move = M> + ActionEncoding,
     {
-        let (room, text) = (&mut self.room, &mut self.texts.text);
-        room.clear();
+        let (entries, moves, text) = (&mut self.entries, &mut self.moves, &mut self.text);
+        entries.clear();
+        moves.clear();
         text.clear();
         state.generate_moves(&mut |mv| {
             if partial.allows(state, mv) {
                 let start = text.len() as u64;
                 state.write_move_text(mv, text);
-                room.push(Listed {
+                entries.push(Listed {
                     order: start << 32 | text.len() as u64,
                     text_key: NO_TEXT_KEY,
-                    mv,
+                    index: moves.len() as u32,
                 });
+                moves.push(mv);
             }
         });
-        let text_of = |order: u64| &text[(order >> 32) as usize..(order & 0xFFFF_FFFF) as usize];
-        room.sort_unstable_by(|a, b| text_of(a.order).cmp(text_of(b.order)));
-        self.len = room.len();
-        for entry in room.iter() {
-            self.texts.keys.push(NO_TEXT_KEY);
-            let span = ((entry.order >> 32) as u32, entry.order as u32);
-            self.texts.spans.push(span);
-        }
+        entries.sort_unstable_by(|a, b| span(text, a.order).cmp(span(text, b.order)));
+        self.len = entries.len();
     }
 }
 
