@@ -8,7 +8,8 @@
 - :class:`AlphaBetaPlayer`: alpha-beta to a depth or for a time, for two-player games.
 
 :func:`from_spec` makes a player from a short text such as ``"mcts:400"``, as the command
-line's ``glacier arena`` and ``glacier play`` take them.
+line's ``glacier arena`` takes them; :func:`of_kind` one of a kind and a budget given apart,
+as ``glacier play --opponent KIND --seconds S`` does.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .batch import playouts
 from .errors import InvalidParameterError
 
 __all__ = [
+    "KINDS",
     "MCTS_DEFAULTS",
     "PLAYOUT_PLIES",
     "AlphaBetaPlayer",
@@ -32,7 +34,9 @@ __all__ = [
     "NetPlayer",
     "Player",
     "RandomPlayer",
+    "check_kind",
     "from_spec",
+    "of_kind",
 ]
 
 
@@ -248,7 +252,7 @@ class NetPlayer(MCTSPlayer):
         **options: Any,
     ) -> None:
         if net is None and path is not None:
-            from .learn.nets import load
+            from .nets import load
 
             net = load(path)
         super().__init__(simulations, net, seed, seconds=seconds, **options)
@@ -287,7 +291,7 @@ class NetPlayer(MCTSPlayer):
                 f"the net {self.path} is for {spec.game} with {spec.num_players} players, "
                 f"not {state.game} with {state.num_players}"
             )
-        from .learn.nets import baseline
+        from .nets import baseline
 
         self.evaluator = baseline(state.game, **state.params)
         self._searcher = None
@@ -455,3 +459,41 @@ def from_spec(spec: str, seed: int = 0) -> Player:
         f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D], "
         "net:PATH[:N], baseline[:N]"
     )
+
+
+#: The kinds of player :func:`of_kind` makes, besides ``net:PATH``.
+KINDS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if it is one of :data:`KINDS` or ``net:PATH``."""
+    if kind in KINDS or (kind.startswith("net:") and len(kind) > 4):
+        return kind
+    raise InvalidParameterError(f"{kind!r} is not one of {', '.join(KINDS)} or net:PATH")
+
+
+def of_kind(
+    kind: str,
+    *,
+    seconds: float = 1.0,
+    simulations: Optional[int] = None,
+    playouts: int = 200,
+    seed: Optional[int] = None,
+) -> Player:
+    """A player of ``kind`` (:data:`KINDS`, or ``net:PATH``): a search (``mcts``, a net's
+    ``baseline`` or ``net:PATH``) of ``simulations`` a move, or else ``seconds``; alpha-beta
+    for ``seconds``; flat Monte Carlo of ``playouts`` per move; or random moves. ``seed``
+    None draws one from the system."""
+    check_kind(kind)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if kind == "baseline" or kind.startswith("net:"):
+        path = None if kind == "baseline" else kind[4:]
+        return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)
+    if kind == "mcts":
+        return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
+    if kind == "alphabeta":
+        return AlphaBetaPlayer(seconds=seconds)
+    if kind == "montecarlo":
+        return MonteCarloPlayer(playouts, seed)
+    return RandomPlayer(seed)
