@@ -72,68 +72,60 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::kuba::Kuba;
-    use crate::games::martian_chinese_checkers::MartianChineseCheckers;
-    use crate::{ActionEncoding, Game};
+    use crate::games::GAME_NAMES;
+    use crate::{with_game, FullGame};
+
+    fn shapes_are_checked<G: FullGame>() {
+        let shape =
+            NetShape::for_game::<G>(G::OBSERVATION_SHAPE, vec![8], G::NUM_DISTINCT_ACTIONS, 2)
+                .expect("the game's own shape");
+        assert_eq!(shape.inputs, G::OBSERVATION_SHAPE.iter().product::<usize>());
+        assert_eq!(
+            shape.plane,
+            G::OBSERVATION_SHAPE[1..].iter().product::<usize>()
+        );
+        assert!(NetShape::for_game::<G>(&[1, 2], vec![8], G::NUM_DISTINCT_ACTIONS, 2).is_err());
+        assert!(NetShape::for_game::<G>(G::OBSERVATION_SHAPE, vec![8], 3, 2).is_err());
+        for players in [0, MAX_PLAYERS + 1] {
+            let shape = NetShape::for_game::<G>(
+                G::OBSERVATION_SHAPE,
+                vec![8],
+                G::NUM_DISTINCT_ACTIONS,
+                players,
+            );
+            assert!(shape.is_err(), "{}: {players} players", G::NAME);
+        }
+    }
 
     #[test]
     fn a_shape_is_the_games_or_refused() {
-        let shape = NetShape::for_game::<Kuba>(
-            Kuba::OBSERVATION_SHAPE,
-            vec![8],
-            Kuba::NUM_DISTINCT_ACTIONS,
-            2,
-        )
-        .expect("Kuba's own shape");
-        assert_eq!(
-            shape.inputs,
-            Kuba::OBSERVATION_SHAPE.iter().product::<usize>()
-        );
-        assert_eq!(
-            shape.plane,
-            Kuba::OBSERVATION_SHAPE[1..].iter().product::<usize>()
-        );
-        assert!(
-            NetShape::for_game::<Kuba>(&[1, 2], vec![8], Kuba::NUM_DISTINCT_ACTIONS, 2).is_err()
-        );
-        assert!(NetShape::for_game::<Kuba>(Kuba::OBSERVATION_SHAPE, vec![8], 3, 2).is_err());
-        for players in [0, MAX_PLAYERS + 1] {
-            let shape = NetShape::for_game::<Kuba>(
-                Kuba::OBSERVATION_SHAPE,
-                vec![8],
-                Kuba::NUM_DISTINCT_ACTIONS,
-                players,
-            );
-            assert!(shape.is_err(), "{players} players");
+        for &name in GAME_NAMES {
+            with_game!(name, G => shapes_are_checked::<G>(), _ => unreachable!());
         }
     }
 
     /// The values of `forward_by_player` are those the search's evaluation gives, in player
     /// order, for every player to move.
-    #[test]
-    fn values_come_in_player_order() {
-        type E = MartianChineseCheckers;
-        let players = 3;
-        let actions = E::NUM_DISTINCT_ACTIONS;
-        let shape = NetShape::for_game::<E>(E::OBSERVATION_SHAPE, vec![4], actions, players)
-            .expect("E's shape");
+    fn values_in_player_order<G: FullGame>() {
+        let start = G::start(&crate::game::params_from::<G>(&[]).expect("defaults"));
+        let players = start.num_players();
+        let actions = G::NUM_DISTINCT_ACTIONS;
+        let shape = NetShape::for_game::<G>(G::OBSERVATION_SHAPE, vec![4], actions, players)
+            .expect("the game's shape");
         let weights: Vec<f32> = (0..shape.num_weights())
             .map(|i| ((i * 7919) % 13) as f32 / 13.0 - 0.5)
             .collect();
         let net = Net::new(shape, weights).expect("a net");
-        let params = crate::game::params_from::<E>(&[("players", crate::ParamValue::Int(3))])
-            .expect("three players");
-        let start = E::start(&params);
-        let size: usize = E::OBSERVATION_SHAPE.iter().product();
-        let mut observations = vec![0.0; 3 * size];
+        let size: usize = G::OBSERVATION_SHAPE.iter().product();
+        let mut observations = vec![0.0; players * size];
         for (p, row) in observations.chunks_mut(size).enumerate() {
             start.observation(&[], p, row);
         }
-        let to_play = [0, 1, 2];
+        let to_play: Vec<usize> = (0..players).collect();
         let mut scratch = Scratch::new();
-        let (mut logits, mut values) = (vec![0.0; 3 * actions], vec![0.0; 3 * players]);
+        let (mut logits, mut values) = (vec![0.0; players * actions], vec![0.0; players * players]);
         net.forward_by_player(
-            3,
+            players,
             &observations,
             &to_play,
             &mut logits,
@@ -141,22 +133,31 @@ mod tests {
             &mut scratch,
         )
         .expect("a batch");
-        let legal = vec![true; 3 * actions];
+        let legal = vec![true; players * actions];
         let leaves = super::super::Leaves {
-            len: 3,
+            len: players,
             observations: super::super::LeafObservations::Dense(&observations),
             legal: &legal,
             to_play: &to_play,
             listed: None,
         };
-        let (mut searched_logits, mut searched) = (vec![0.0; 3 * actions], vec![0.0; 3 * players]);
+        let (mut searched_logits, mut searched) =
+            (vec![0.0; players * actions], vec![0.0; players * players]);
         net.evaluate(&leaves, &mut searched_logits, &mut searched, &mut scratch)
             .expect("a batch");
-        assert_eq!(values, searched);
-        assert_eq!(logits, searched_logits);
+        assert_eq!(values, searched, "{}", G::NAME);
+        assert_eq!(logits, searched_logits, "{}", G::NAME);
         assert!(
             values.chunks(players).any(|row| row[0] != row[1]),
-            "values that tell players apart"
+            "{}: values that tell players apart",
+            G::NAME
         );
+    }
+
+    #[test]
+    fn values_come_in_player_order() {
+        for &name in GAME_NAMES {
+            with_game!(name, G => values_in_player_order::<G>(), _ => unreachable!());
+        }
     }
 }

@@ -117,8 +117,8 @@ pub fn alphabeta_report<G: Heuristic + Notation>(
 mod tests {
     use super::super::alphabeta::WIN;
     use super::*;
-    use crate::games::kuba::Kuba;
-    use crate::Game;
+    use crate::games::GAME_NAMES;
+    use crate::{with_game, FullGame, Game};
 
     #[test]
     fn limits_are_checked_and_default_to_a_second() {
@@ -141,21 +141,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_report_names_the_moves_of_the_result() {
-        let root = Kuba::start(&crate::game::params_from::<Kuba>(&[]).expect("defaults"));
-        let limits = AlphaBetaLimits::new(Some(3), None).expect("limits");
+    fn report_of_result<G: FullGame + Heuristic>() {
+        let root = G::start(&crate::game::params_from::<G>(&[]).expect("defaults"));
+        let limits = AlphaBetaLimits::new(Some(2), None).expect("limits");
         let report = alphabeta_report(&root, limits, &Interrupt::never()).expect("a search");
         let budget = Budget {
-            limit: Some(3),
+            limit: Some(2),
             deadline: None,
             stop: &std::sync::atomic::AtomicBool::new(false),
         };
         let result = alphabeta(&root, &budget).expect("a search");
-        assert_eq!(report.best, root.move_text(result.best));
+        assert_eq!(report.best, root.move_text(result.best), "{}", G::NAME);
         assert_eq!(report.pv.first(), Some(&report.best));
         assert_eq!(report.pv.len(), result.pv.len());
-        assert_eq!((report.depth, report.nodes), (3, result.nodes));
+        assert_eq!((report.depth, report.nodes), (2, result.nodes));
         assert_eq!(report.mate, plies_to_end(result.score));
         assert!((-1.0..=1.0).contains(&report.score));
         // The line is legal: each move read back from its text in turn.
@@ -167,8 +166,16 @@ mod tests {
     }
 
     #[test]
+    fn the_report_names_the_moves_of_the_result() {
+        for &name in GAME_NAMES {
+            with_game!(name, G => report_of_result::<G>(), _ => unreachable!());
+        }
+    }
+
+    #[test]
     fn scores_are_the_movers_and_forced_ends_whole() {
-        let root = Kuba::start(&crate::game::params_from::<Kuba>(&[]).expect("defaults"));
+        type G = crate::games::Chess;
+        let root = G::start(&crate::game::params_from::<G>(&[]).expect("defaults"));
         let best = root.find_move(|_| true).expect("a legal move");
         let report_of = |score| {
             let result = AlphaBetaResult {
