@@ -9,8 +9,11 @@ same games where the rules did not change), bulk perft (1 thread), perft and pla
 threads, the batched environment (steps of sampled actions with kept observation and mask
 buffers, 1 and 2 threads), MCTS simulations per second (the engine's rollouts and heuristic
 on one thread, tree- and root-parallel on 2 threads, and a batched numpy evaluator through
-``mcts_batch``), ``copy()`` of a state at ply 0 and at ply 1000 (or its end), and, for the
-new build only, perft with and without a transposition table. Every game is measured, on
+``mcts_batch``), ``copy()`` of a state at ply 0 and at ply 1000 (or its end), random games
+driven from Python (one ``legal_moves()`` and one ``play()`` a ply), AlphaZero self-play on
+one thread (``glacier.selfplay.play_games``, 8 games of 60 moves at most, 32 simulations a
+move, the leaves evaluated by the game's own evaluation and by its shipped net) and, for
+the new build only, perft with and without a transposition table. Every game is measured, on
 the workloads it declares for benchmarks (``glacier.game_spec(game).bench``, read from the
 new build). Not a test (pytest does not collect it): it
 needs two builds.
@@ -104,6 +107,25 @@ elif which == "copy":
             if state.is_terminal():
                 break
             state.play(rng.choice(state.legal_moves()))
+elif which == "api":
+    for game in work:
+        def games(game=game):
+            rng, plies = random.Random(1), 0
+            for _ in range(20):
+                state = glacier.new_game(game, max_plies=200)
+                while not state.is_terminal():
+                    state.play(rng.choice(state.legal_moves()))
+                    plies += 1
+            return plies
+        out[game] = best(games)
+elif which == "selfplay":
+    from glacier import nets, selfplay
+    for game in work:
+        for evaluator in ("engine", "net"):
+            settings = selfplay.SelfPlaySettings(simulations=32, evaluator=evaluator, max_moves=60)
+            net = nets.baseline(game) if evaluator == "net" else None
+            out[f"{game} {evaluator}"] = best(lambda: len(
+                selfplay.play_games(game, {}, 0, 8, 1, net, settings, threads=1)["game"]))
 elif which == "hash":
     for game, w in work.items():
         if w["hashed"] is None:
@@ -141,6 +163,8 @@ def main() -> None:
         ("mcts", "simulations/s"),
         ("mcts_batch", "simulations/s, 64 trees"),
         ("copy", "copies/s"),
+        ("api", "plies/s of legal_moves() and play() from Python"),
+        ("selfplay", "rows/s, 8 games of 32 simulations a move"),
     ):
         if only is not None and which not in only:
             continue

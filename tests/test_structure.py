@@ -492,3 +492,56 @@ def test_no_file_outside_a_games_own_names_it() -> None:
     ``glacier.kin`` (the game that plays chess), never by its name."""
     offending = {rel: sorted(games) for rel, games in _named_outside_their_files().items()}
     assert not offending, f"files that name games outside their own: {offending}"
+
+
+# --- the binding converts and calls the core's any-game layer ------------------------------
+
+BINDING = ROOT / "rust" / "glacier-py" / "src"
+
+#: The binding's files that build a Python object per game type: the only ones where
+#: ``with_game!`` may stand. None now: every Python object the binding makes is of one class
+#: for every game, over ``glacier_core::any``.
+PER_GAME_OBJECTS: set[str] = set()
+
+
+def _binding_files() -> list[Path]:
+    return sorted(BINDING.rglob("*.rs"))
+
+
+def test_no_binding_file_is_over_600_lines() -> None:
+    long = {
+        p.relative_to(ROOT).as_posix(): n
+        for p in _binding_files()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert not long, f"binding files over 600 lines: {long}"
+
+
+def test_the_binding_reaches_the_games_only_through_the_cores_any_layer() -> None:
+    """docs/architecture.md: the binding holds no type-erased face of its own (no ``Dyn*``
+    trait, no trait at all), is generic over no game (no ``<G: ...>``, none of the game
+    traits named), and uses ``with_game!`` only where it builds a Python object per game
+    type; it calls ``glacier_core::any`` instead."""
+    game_traits = r"\b(FullGame|Game|Notation|ActionEncoding|Observation|Heuristic|Facts)\b"
+    found: dict[str, list[str]] = {}
+    for path in _binding_files():
+        rel = path.relative_to(ROOT).as_posix()
+        code = _rust_code(path.read_text(encoding="utf-8"))
+        wrong = [
+            what
+            for what, pattern in (
+                ("a trait of its own", r"\btrait\s+\w+"),
+                ("a Dyn* face", r"\bDyn[A-Z]\w*"),
+                ("a type generic over a game", r"<\s*G\s*[:>,]"),
+                ("a game trait", game_traits),
+                ("the core's per-game types", r"\b(Session|VecEnv|Searcher)\s*<"),
+            )
+            if re.search(pattern, code)
+        ]
+        if "with_game!" in code and rel not in PER_GAME_OBJECTS:
+            wrong.append("with_game!")
+        if wrong:
+            found[rel] = wrong
+    assert not found, f"binding files that reach a game around glacier_core::any: {found}"
+    uses = {p.relative_to(ROOT).as_posix() for p in _binding_files() if "glacier_core::any" in p.read_text()}
+    assert uses, "the binding calls glacier_core::any"

@@ -668,9 +668,51 @@ impl<G: FullGame> VecEnv<G> {
         slot.partial.legal_actions(&slot.state)
     }
 
-    /// Plays the legal move `mv` in environment `env`, between moves (for an opponent that
-    /// chooses whole moves); returns what a step would report.
-    pub fn play_move(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
+    /// Plays the legal move `mv` of environment `env`'s state, between moves (for an
+    /// opponent that chooses whole moves); returns what a step would report. An error, with
+    /// nothing changed, when there is no environment `env`, its game is over or a move is
+    /// being made there.
+    pub fn play_move(
+        &mut self,
+        env: usize,
+        mv: G::Move,
+        returns: &mut [f64],
+    ) -> Result<StepResult, Error> {
+        self.check_between_moves(env, "a move")?;
+        Ok(self.play_checked(env, mv, returns))
+    }
+
+    /// [`VecEnv::play_move`] of the move written `text`.
+    pub fn play_text(
+        &mut self,
+        env: usize,
+        text: &str,
+        returns: &mut [f64],
+    ) -> Result<StepResult, Error> {
+        self.check_between_moves(env, &format!("'{text}'"))?;
+        let mv = self.slots[env].state.parse_move(text)?;
+        Ok(self.play_checked(env, mv, returns))
+    }
+
+    /// Whether environment `env` can be given a whole move (`what`, for the error).
+    fn check_between_moves(&self, env: usize, what: &str) -> Result<(), Error> {
+        let Some(slot) = self.slots.get(env) else {
+            return Err(Error::InvalidParameter(format!("no environment {env}")));
+        };
+        if slot.terminal {
+            return Err(Error::IllegalMove(format!(
+                "cannot play {what} in environment {env}: its game is over"
+            )));
+        }
+        if !slot.partial.is_empty() {
+            return Err(Error::IllegalMove(format!(
+                "cannot play {what} in environment {env}: a move is being made there"
+            )));
+        }
+        Ok(())
+    }
+
+    fn play_checked(&mut self, env: usize, mv: G::Move, returns: &mut [f64]) -> StepResult {
         let players = self.num_players();
         let slot = &mut self.slots[env];
         slot.play(mv, false);
@@ -739,6 +781,7 @@ fn resolve<G: FullGame>(slot: &Slot<G>, action: i64) -> Resolved<G::Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::chosen_actions;
     use crate::games::GAME_NAMES;
     use crate::{with_game, Game, Notation};
 
@@ -869,6 +912,88 @@ mod tests {
     fn an_illegal_action_on_threads_changes_nothing() {
         for &name in GAME_NAMES {
             with_game!(name, G => illegal_action_changes_nothing::<G>(), _ => unreachable!());
+        }
+    }
+
+    /// `play_move` refuses, changing nothing, an environment whose game is over and one
+    /// where a move is being made; elsewhere it plays and reports as a step does.
+    fn whole_moves_are_checked<G: FullGame>() {
+        let params = crate::game::params_from::<G>(&[("max_plies", crate::ParamValue::Int(2))])
+            .expect("a ply limit");
+        let start = G::start(&params);
+        let players = start.num_players();
+        let mut env = VecEnv::new(start, 64, false, 7, 1);
+        let mut returns = vec![0.0; players];
+        let mut result = StepResult::default();
+        while !env.state(0).is_terminal() {
+            let mv = env.state(0).find_move(|_| true).expect("a legal move");
+            result = env.play_move(0, mv, &mut returns).expect("a legal move");
+        }
+        assert!(
+            result.terminated || result.truncated,
+            "{}: the end is reported",
+            G::NAME
+        );
+        let mv = env.state(1).find_move(|_| true).expect("a legal move");
+        let text = env.state(1).move_text(mv);
+        let before = env.state(0).text();
+        let err = env.play_text(0, &text, &mut returns).unwrap_err();
+        assert!(
+            err.to_string().contains("its game is over"),
+            "{}: {err}",
+            G::NAME
+        );
+        assert!(env.play_move(0, mv, &mut returns).is_err());
+        assert_eq!(env.state(0).text(), before, "{}: nothing played", G::NAME);
+        assert!(
+            env.play_move(64, mv, &mut returns).is_err(),
+            "no environment 64"
+        );
+        // A move of several chosen actions begun somewhere: random steps, but the first
+        // environment offering such a move takes that move's first action.
+        let mut env = VecEnv::new(short_start::<G>(), 64, true, 7, 1);
+        let (mut actions, mut results) = (vec![0; 64], vec![StepResult::default(); 64]);
+        let mut all_returns = vec![0.0; 64 * players];
+        for _ in 0..200 {
+            env.random_actions(&mut actions);
+            let begun = (0..64).find_map(|i| {
+                if !env.partial(i).is_empty() {
+                    return None;
+                }
+                let state = env.state(i);
+                let long = state.find_move(|mv| chosen_actions(state, mv).len() > 1)?;
+                let first = chosen_actions(state, long).get(0)?;
+                Some((i, first))
+            });
+            if let Some((i, first)) = begun {
+                actions[i] = first as i64;
+            }
+            env.step(&actions, &mut all_returns, &mut results)
+                .expect("legal actions");
+            let Some((i, _)) = begun else { continue };
+            assert!(!env.partial(i).is_empty(), "{}: a move begun", G::NAME);
+            let before = env.state(i).text();
+            let err = env.play_text(i, "anything", &mut returns).unwrap_err();
+            assert!(
+                err.to_string().contains("a move is being made"),
+                "{}: {err}",
+                G::NAME
+            );
+            assert_eq!(env.state(i).text(), before);
+            return;
+        }
+        assert_eq!(
+            G::MAX_CHOSEN_ACTIONS,
+            1,
+            "{}: no move of several actions in 200 steps of 64 games",
+            G::NAME
+        );
+    }
+
+    #[test]
+    fn whole_moves_are_played_only_between_moves_of_games_going_on() {
+        for &name in GAME_NAMES {
+            with_game!(name, G => whole_moves_are_checked::<G>(), _ => unreachable!());
         }
     }
 

@@ -5,10 +5,12 @@
 //! rules ([`Game`]), the notation ([`Notation`]), the action numbers ([`ActionEncoding`]) and
 //! the observation tensor ([`Observation`]). Everything generic (perft, playouts, the batched
 //! environment, the checked [`Session`] used by the bindings, parameter parsing) is written
-//! once against the layers it needs. The rules each game follows are stated in
+//! once against the layers it needs; [`any`] serves every game by its name, for programs
+//! (the bindings) that hold the game as a value. The rules each game follows are stated in
 //! `docs/rules/` in the repository.
 
 pub mod actions;
+pub mod any;
 pub mod env;
 pub mod error;
 pub mod game;

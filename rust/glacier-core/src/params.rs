@@ -53,18 +53,32 @@ pub struct ParamSpec {
     pub optional: bool,
 }
 
+/// The name of the ply limit every game has ([`ParamSpec::max_plies`]).
+pub const MAX_PLIES: &str = "max_plies";
+
 impl ParamSpec {
     /// The ply limit every game has.
     #[must_use]
     pub const fn max_plies(default: i64) -> ParamSpec {
         ParamSpec {
-            name: "max_plies",
+            name: MAX_PLIES,
             default: ParamValue::Int(default),
             min: 0,
             max: u32::MAX as i64,
             optional: false,
         }
     }
+}
+
+/// The ply limit of `params` ([`MAX_PLIES`]; 0 for parameters without one).
+#[must_use]
+pub fn max_plies<P: GameParams>(params: &P) -> u64 {
+    P::SPECS
+        .iter()
+        .zip(params.values())
+        .find(|(spec, _)| spec.name == MAX_PLIES)
+        .and_then(|(_, value)| u64::try_from(value.int()).ok())
+        .unwrap_or(0)
 }
 
 /// Checks caller-given `(name, value)` pairs against `specs` and returns one value per spec,

@@ -1,9 +1,15 @@
 //! A game with its history: the checked, text-based API the bindings expose, for whole
 //! moves and for actions (a move may take several, see [`crate::actions`]).
 
-use crate::actions::{chosen_actions, PartialMove, Taken};
+mod listing;
+
+pub use listing::{LegalActions, MoveList, MoveTexts};
+
+use crate::actions::{chosen_actions, max_game_length, PartialMove, Taken};
 use crate::game::{params_for_text, params_from};
+use crate::params::max_plies;
 use crate::{ActionEncoding, ActionList, Error, GameParams, Notation, Observation, ParamValue};
+use listing::MoveOrder;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -24,6 +30,8 @@ pub struct Session<G: Notation + ActionEncoding> {
     initial_text: Arc<str>,
     /// The actions taken so far in the move being made (empty between moves).
     partial: PartialMove,
+    /// How the game's legal moves are put in the order of their texts.
+    order: &'static MoveOrder,
 }
 
 impl<G: Notation + ActionEncoding> Session<G> {
@@ -46,6 +54,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
             dropped: false,
             initial_text,
             partial: PartialMove::new(),
+            order: MoveOrder::of::<G>(),
         }
     }
 
@@ -106,6 +115,7 @@ impl<G: Notation + ActionEncoding> Session<G> {
             // a copy allocates nothing for it.
             initial_text: self.initial_text.clone(),
             partial: self.partial,
+            order: self.order,
         }
     }
 
@@ -138,34 +148,64 @@ impl<G: Notation + ActionEncoding> Session<G> {
     /// Legal moves as text, in ascending code-point order: in the middle of a move, those
     /// that begin with the actions taken.
     pub fn legal_moves(&self) -> Vec<String> {
-        let mut texts = String::new();
-        let mut spans = Vec::new();
-        self.legal_move_texts(&mut texts, &mut spans);
-        spans
-            .iter()
-            .map(|&(a, b)| texts[a..b].to_string())
-            .collect()
+        let mut list = MoveList::new();
+        self.list_moves(&mut list);
+        self.move_texts(&list, |texts| {
+            (0..texts.len())
+                .map(|i| {
+                    let mut text = String::new();
+                    texts.write_text(i, &mut text);
+                    text
+                })
+                .collect()
+        })
     }
 
-    /// The legal moves' texts written one after another into `texts`, with `spans` (byte
-    /// ranges into `texts`) in ascending code-point order of the texts: one allocation for
-    /// all of them, which the bindings turn straight into Python strings.
-    pub fn legal_move_texts(&self, texts: &mut String, spans: &mut Vec<(usize, usize)>) {
-        texts.clear();
-        spans.clear();
-        let partial = self.partial;
-        self.state.generate_moves(&mut |mv| {
-            if partial.allows(&self.state, mv) {
-                let start = texts.len();
-                self.state.write_move_text(mv, texts);
-                spans.push((start, texts.len()));
+    /// Lists the legal moves into `list` (room kept from call to call) in ascending
+    /// code-point order of their texts, as [`Session::legal_moves`] gives them, each with
+    /// its text key ([`MoveTexts::text_key`]): the moves are put in order by numbers where
+    /// the game gives them, and only the texts of the moves without a key are written, so
+    /// that a binding that keeps one string per key writes only the texts it has not seen.
+    pub fn list_moves(&self, list: &mut MoveList<G::Move>) {
+        list.fill(&self.state, &self.partial, self.order);
+    }
+
+    /// Hands `read` the text keys and texts of `list`, a listing of this session's state
+    /// (unchanged since).
+    pub fn move_texts<R>(
+        &self,
+        list: &MoveList<G::Move>,
+        read: impl FnOnce(MoveTexts<'_>) -> R,
+    ) -> R {
+        let write = |i: usize, out: &mut String| {
+            if let Some(mv) = list.get(i) {
+                self.state.write_move_text(mv, out);
             }
-        });
-        spans.sort_unstable_by(|&(a, b), &(c, d)| texts[a..b].cmp(&texts[c..d]));
+        };
+        read(list.texts(&write))
+    }
+
+    /// The legal actions, ascending, in `room` (kept from call to call): as
+    /// [`Session::legal_actions`] without a sort.
+    pub fn list_legal_actions<'a>(&self, room: &'a mut LegalActions) -> &'a [usize] {
+        room.list(&self.state, &self.partial)
+    }
+
+    /// The most actions a game with these parameters can take from its start (its ply
+    /// limit times the most actions one move takes).
+    pub fn max_game_length(&self) -> u64 {
+        max_game_length::<G>(max_plies(self.state.params()))
     }
 
     /// Plays a move given as text; on error the session is unchanged.
     pub fn play(&mut self, text: &str) -> Result<(), Error> {
+        // A game of one action per move finds the move by its action, without parsing.
+        if let Some(action) = self.order.action_named(text) {
+            if let Some(Taken::Move(mv)) = self.partial.peek(&self.state, action) {
+                self.play_move(mv);
+                return Ok(());
+            }
+        }
         let mv = self.legal_move(text)?;
         self.play_move(mv);
         Ok(())

@@ -16,7 +16,8 @@ use glacier_core::search::mcts::{MctsConfig, Tree};
 use glacier_core::search::options::{MctsOptions, SearchSettings};
 use glacier_core::search::searcher::SearchError;
 use glacier_core::search::selfplay::{
-    engine_round, play_games, play_games_split, SelfPlayConfig, SelfPlayRows,
+    engine_round, play_games, play_games_split, self_play, SelfPlayConfig, SelfPlayLeaves,
+    SelfPlayRows, SelfPlayRun,
 };
 use glacier_core::search::Heuristic;
 use glacier_core::{with_game, Error, FullGame, ParamValue, Session};
@@ -268,6 +269,78 @@ fn with_engine<G: FullGame + Heuristic + Send + Sync>() {
 #[test]
 fn selfplay_with_the_engines_evaluation_in_every_game() {
     every_game!(with_engine);
+}
+
+/// `self_play` plays as its parts do, whatever evaluates the leaves: on the searcher's two
+/// threads for the engine's evaluation and for a net cloned per thread, on the calling thread
+/// for an evaluator that does not clone.
+fn policy<G: FullGame + Heuristic>() {
+    let start = G::start(&params_from::<G>(&[]).expect("valid parameters"));
+    let never = Interrupt::never();
+    let settings = MctsOptions {
+        selection: "puct",
+        c_puct: 1.5,
+        dirichlet_fraction: 0.25,
+        evaluator: "heuristic",
+        threads: 2,
+        ..MctsOptions::default()
+    }
+    .settings()
+    .expect("valid options");
+    let run = SelfPlayRun {
+        games: 3..8,
+        seed: 7,
+        config: selfplay_config(3),
+        settings,
+        per_tree: 2,
+    };
+    let rounds = AtomicUsize::new(0);
+    let on_round = |made: usize| {
+        assert!((1..=3).contains(&made));
+        rounds.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    };
+    let evaluator = net(false);
+    let rows = with_net(&start, 3..8, 3, 1);
+    let cloned = self_play(
+        &start,
+        &run,
+        SelfPlayLeaves::Cloned(&evaluator),
+        &never,
+        on_round,
+    );
+    assert_eq!(cloned.expect("self-play"), rows, "{}", G::NAME);
+    let mut single = net(false);
+    let leaves = SelfPlayLeaves::<glacier_core::net::NetEvaluator>::Single(&mut single);
+    let alone = self_play(&start, &run, leaves, &never, on_round);
+    assert_eq!(alone.expect("self-play"), rows, "{}", G::NAME);
+    let stop = AtomicBool::new(false);
+    let engine = play_games(
+        &start,
+        3..8,
+        7,
+        &selfplay_config(3),
+        |trees: &mut [Tree<G>]| {
+            engine_round(trees, &config(), LeafEvaluation::Heuristic, 24, &stop);
+            Ok(())
+        },
+        &never,
+        |_| Ok(()),
+    );
+    let leaves = SelfPlayLeaves::<glacier_core::net::NetEvaluator>::Engine;
+    let split = self_play(&start, &run, leaves, &never, on_round);
+    assert_eq!(
+        split.expect("self-play"),
+        engine.expect("self-play"),
+        "{}",
+        G::NAME
+    );
+    assert!(rounds.into_inner() > 0);
+}
+
+#[test]
+fn self_play_spreads_games_by_what_evaluates_the_leaves_in_every_game() {
+    every_game!(policy);
 }
 
 fn stopped<G: FullGame + Heuristic + Send + Sync>() {

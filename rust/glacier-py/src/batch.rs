@@ -3,28 +3,16 @@
 
 use crate::args;
 use crate::convert::{check_threads, extract_params, params_ref};
-use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
+use crate::errors::{game_named, to_py_err, InvalidParameterError};
 use crate::interrupt;
-use glacier_core::env::{MaskOut, ObservationOut, StepResult, VecEnv, VIEWS};
-use glacier_core::game::{params_for_text, params_from};
-use glacier_core::parallel::{playouts_until, Playout};
-use glacier_core::{with_game, Error, FullGame, Game, Notation, Outcome};
+use glacier_core::any::AnyEnv;
+use glacier_core::env::{MaskOut, ObservationOut, StepResult, VIEWS};
+use glacier_core::parallel::Playout;
+use glacier_core::{Error, Outcome};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-/// The start state of `game`: its start position, or `text` when given.
-fn start_state<G: FullGame>(
-    text: Option<&str>,
-    params: &[(String, glacier_core::ParamValue)],
-) -> Result<G, Error> {
-    let params = params_ref(params);
-    match text {
-        Some(text) => G::from_text(text, &params_for_text::<G>(text, &params)?),
-        None => Ok(G::start(&params_from::<G>(&params)?)),
-    }
-}
 
 /// `games` random playouts of `game`, on `threads` threads (0 = every core); the same
 /// results for any thread count. Returns numpy arrays: `length` (plies), `winner` (player,
@@ -54,14 +42,13 @@ fn playouts_native<'py>(
     let cutoff = args::optional_u32(cutoff, "cutoff")?;
     let params = extract_params(game, params)?;
     let what = format!("the results of {games} playouts");
-    let (results, players): (Vec<Playout>, usize) = with_game!(game, G => {
-        let start: G = start_state(position.as_deref(), &params).map_err(to_py_err)?;
-        let players = start.num_players();
-        let results = interrupt::run(py, &what, |stop| {
-            playouts_until(&start, games, seed, threads, cutoff, stop)
-        })?;
-        (results, players)
-    }, _ => return Err(unknown_game(game)));
+    let start = game_named(game)?
+        .state(position.as_deref(), &params_ref(&params))
+        .map_err(to_py_err)?;
+    let players = start.num_players();
+    let results: Vec<Playout> = interrupt::run(py, &what, |stop| {
+        start.playouts(games, seed, threads, cutoff, stop)
+    })?;
     let column = |size: usize| -> PyResult<()> {
         Vec::<u8>::new()
             .try_reserve_exact(size)
@@ -97,148 +84,6 @@ fn playouts_native<'py>(
     let legal_moves: Vec<u64> = results.iter().map(|p| p.legal_moves).collect();
     out.set_item("legal_moves", legal_moves.into_pyarray(py))?;
     Ok(out)
-}
-
-/// The object-safe face of `VecEnv<G>`, so one Python class serves every game.
-trait DynEnv: Send + Sync {
-    fn game(&self) -> &'static str;
-    fn num_envs(&self) -> usize;
-    fn num_players(&self) -> usize;
-    fn num_actions(&self) -> usize;
-    fn observation_shape(&self) -> &'static [usize];
-    fn set_opponent(&mut self, agent: Option<usize>) -> Result<(), Error>;
-    fn reset(&mut self);
-    fn reset_some(&mut self, which: &[bool]) -> Result<(), Error>;
-    fn step(
-        &mut self,
-        actions: &[i64],
-        returns: &mut [f64],
-        results: &mut [StepResult],
-        masks: Option<MaskOut<'_>>,
-        observations: Option<ObservationOut<'_>>,
-    ) -> Result<(), Error>;
-    fn legal_mask(&self, out: &mut [bool]);
-    fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool);
-    fn legal_mask_of(&self, env: usize, out: &mut [bool]);
-    fn observations(&self, player: Option<usize>, out: &mut [f32]);
-    fn update_observations(
-        &mut self,
-        player: Option<usize>,
-        out: &mut [f32],
-        view: usize,
-        fresh: bool,
-    );
-    fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]);
-    fn current_players(&self) -> Vec<i32>;
-    fn texts(&self) -> Vec<String>;
-    fn pending_actions(&self, env: usize) -> Vec<usize>;
-    fn legal_actions(&self, env: usize) -> Vec<(usize, String)>;
-    fn random_actions(&mut self, out: &mut [i64]);
-    fn play_move(
-        &mut self,
-        env: usize,
-        text: &str,
-        returns: &mut [f64],
-    ) -> Result<StepResult, Error>;
-}
-
-impl<G: FullGame> DynEnv for VecEnv<G> {
-    fn game(&self) -> &'static str {
-        G::NAME
-    }
-    fn num_envs(&self) -> usize {
-        VecEnv::num_envs(self)
-    }
-    fn num_players(&self) -> usize {
-        VecEnv::num_players(self)
-    }
-    fn num_actions(&self) -> usize {
-        G::NUM_DISTINCT_ACTIONS
-    }
-    fn observation_shape(&self) -> &'static [usize] {
-        G::OBSERVATION_SHAPE
-    }
-    fn set_opponent(&mut self, agent: Option<usize>) -> Result<(), Error> {
-        VecEnv::set_opponent(self, agent)
-    }
-    fn reset(&mut self) {
-        VecEnv::reset(self);
-    }
-    fn reset_some(&mut self, which: &[bool]) -> Result<(), Error> {
-        VecEnv::reset_some(self, which)
-    }
-    fn step(
-        &mut self,
-        actions: &[i64],
-        returns: &mut [f64],
-        results: &mut [StepResult],
-        masks: Option<MaskOut<'_>>,
-        observations: Option<ObservationOut<'_>>,
-    ) -> Result<(), Error> {
-        VecEnv::step_and_write(self, actions, returns, results, masks, observations)
-    }
-    fn legal_mask(&self, out: &mut [bool]) {
-        VecEnv::legal_mask(self, out);
-    }
-    fn update_mask(&mut self, out: &mut [bool], view: usize, fresh: bool) {
-        VecEnv::update_mask(self, out, view, fresh);
-    }
-    fn legal_mask_of(&self, env: usize, out: &mut [bool]) {
-        VecEnv::legal_mask_of(self, env, out);
-    }
-    fn observations(&self, player: Option<usize>, out: &mut [f32]) {
-        VecEnv::observations(self, player, out);
-    }
-    fn update_observations(
-        &mut self,
-        player: Option<usize>,
-        out: &mut [f32],
-        view: usize,
-        fresh: bool,
-    ) {
-        VecEnv::update_observations(self, player, out, view, fresh);
-    }
-    fn observation_of(&self, env: usize, player: Option<usize>, out: &mut [f32]) {
-        VecEnv::observation_of(self, env, player, out);
-    }
-    fn current_players(&self) -> Vec<i32> {
-        self.states().map(|s| s.current_player() as i32).collect()
-    }
-    fn texts(&self) -> Vec<String> {
-        self.states().map(Notation::text).collect()
-    }
-    fn pending_actions(&self, env: usize) -> Vec<usize> {
-        self.partial(env).chosen().iter().collect()
-    }
-    fn legal_actions(&self, env: usize) -> Vec<(usize, String)> {
-        VecEnv::legal_actions(self, env)
-            .into_iter()
-            .map(|a| (a, G::action_text(a).unwrap_or_default()))
-            .collect()
-    }
-    fn random_actions(&mut self, out: &mut [i64]) {
-        VecEnv::random_actions(self, out);
-    }
-    fn play_move(
-        &mut self,
-        env: usize,
-        text: &str,
-        returns: &mut [f64],
-    ) -> Result<StepResult, Error> {
-        let state = self.state(env);
-        if state.is_terminal() {
-            return Err(Error::IllegalMove(format!(
-                "cannot play '{text}' in environment {env}: its game is over"
-            )));
-        }
-        if !self.partial(env).is_empty() {
-            return Err(Error::IllegalMove(format!(
-                "cannot play '{text}' in environment {env}: a move is being made there"
-            )));
-        }
-        let mv = state.parse_move(text)?;
-        Ok(VecEnv::play_move(self, env, mv, returns))
-    }
 }
 
 /// A numpy bool array as a slice, one entry per environment.
@@ -284,7 +129,7 @@ fn writable<'a, T: numpy::Element>(
 /// Many games of one kind stepped at once (the native core of `glacier.VectorEnv`).
 #[pyclass(module = "glacier._native")]
 pub struct NativeVectorEnv {
-    inner: Box<dyn DynEnv>,
+    inner: AnyEnv,
 }
 
 impl std::fmt::Debug for NativeVectorEnv {
@@ -351,12 +196,14 @@ impl NativeVectorEnv {
             _ => None,
         };
         let params = extract_params(game, params)?;
-        let mut inner: Box<dyn DynEnv> = with_game!(game, G => {
-            let start: G = start_state(position.as_deref(), &params).map_err(to_py_err)?;
-            Box::new(VecEnv::try_new(start, num_envs, auto_reset, seed, threads).map_err(|_| {
+        let start = game_named(game)?
+            .state(position.as_deref(), &params_ref(&params))
+            .map_err(to_py_err)?;
+        let mut inner = start
+            .env(num_envs, auto_reset, seed, threads)
+            .map_err(|_| {
                 PyMemoryError::new_err(format!("not enough memory for {num_envs} environments"))
-            })?)
-        }, _ => return Err(unknown_game(game)));
+            })?;
         if let Some(seat) = agent {
             inner.set_opponent(Some(seat)).map_err(to_py_err)?;
         }
@@ -365,7 +212,7 @@ impl NativeVectorEnv {
 
     #[getter]
     fn game(&self) -> &'static str {
-        self.inner.game()
+        self.inner.game().name()
     }
     #[getter]
     fn num_envs(&self) -> usize {

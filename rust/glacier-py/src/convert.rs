@@ -2,8 +2,9 @@
 
 use crate::args;
 use crate::errors::InvalidParameterError;
+use glacier_core::any::AnyGame;
 use glacier_core::threads::MAX_THREADS;
-use glacier_core::{with_game, Game, GameParams, ParamValue};
+use glacier_core::ParamValue;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt};
 
@@ -25,9 +26,9 @@ pub(crate) fn extract_params(game: &str, params: Option<&Bound<'_, PyDict>>) -> 
             match value.extract::<i64>() {
                 Ok(v) => ParamValue::Int(v),
                 Err(_) => {
-                    let spec = with_game!(game, G => {
-                        <<G as Game>::Params as GameParams>::SPECS.iter().find(|s| s.name == name)
-                    }, _ => None);
+                    let spec = AnyGame::named(game)
+                        .ok()
+                        .and_then(|g| g.param_specs().iter().find(|s| s.name == name));
                     match spec {
                         Some(spec) => {
                             return Err(InvalidParameterError::new_err(format!(

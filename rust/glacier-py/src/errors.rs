@@ -1,5 +1,6 @@
 //! The exceptions of `glacier.errors`, and the conversion of the core's errors into them.
 
+use glacier_core::any::AnyGame;
 use glacier_core::Error;
 use pyo3::PyErr;
 
@@ -24,10 +25,7 @@ pub(crate) fn to_py_err(err: Error) -> PyErr {
     }
 }
 
-/// The error for a game name that no game has.
-pub(crate) fn unknown_game(name: &str) -> PyErr {
-    UnknownGameError::new_err(format!(
-        "unknown game '{name}'; glacier has: {}",
-        glacier_core::games::GAME_NAMES.join(", ")
-    ))
+/// The game called `name`, or `UnknownGameError`.
+pub(crate) fn game_named(name: &str) -> Result<AnyGame, PyErr> {
+    AnyGame::named(name).map_err(|unknown| UnknownGameError::new_err(unknown.to_string()))
 }

@@ -1,13 +1,16 @@
-//! The Python binding of glacier-core: converts types and calls the core, nothing else.
+//! The Python binding of glacier-core: converts arguments in and results out, calls the
+//! core's any-game layer (`glacier_core::any`) with the GIL released around long work, and
+//! makes the Python objects (the strings and ints it hands out shared per process too).
 //!
-//! `GameState` (state.rs) serves every game through the core's `Session`; `playouts_native`
-//! and `NativeVectorEnv` (batch.rs) the batch work. The list of games, their titles and
-//! parameter specs come from the core's registry ([`games`]), so the Python package never
-//! writes them down itself.
+//! `GameState` (state/) holds an `AnySession`; `playouts_native` and `NativeVectorEnv`
+//! (batch.rs) an `AnyState` and an `AnyEnv`; `NativeSearch`, `alphabeta_native` (search.rs)
+//! and `selfplay_native` (selfplay.rs) an `AnySearcher` and `AnyState`s; `NativeNet`
+//! (net.rs) a core net. The list of games, their titles, parameter specs and facts come
+//! from the core's registry ([`games`]), so the Python package never writes them down.
 
-use glacier_core::game::{Arrow, Facts, GameFacts, OptionValue, Params};
-use glacier_core::games::GAME_NAMES;
-use glacier_core::{with_game, Game, GameParams, ParamSpec, ParamValue};
+use glacier_core::any::AnyGame;
+use glacier_core::game::{Arrow, GameFacts, OptionValue, Params};
+use glacier_core::{ParamSpec, ParamValue};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -140,21 +143,19 @@ fn facts_into(py: Python<'_>, facts: &GameFacts, dict: &Bound<'_, PyDict>) -> Py
 /// game's facts (seat names, default player, workloads, named starts, pictures, variants).
 #[pyfunction]
 fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    GAME_NAMES
+    AnyGame::ALL
         .iter()
-        .map(|&name| {
-            let (title, specs, facts) = with_game!(name, G => {
-                (G::TITLE, <<G as Game>::Params as GameParams>::SPECS, <G as Facts>::FACTS)
-            }, _ => unreachable!("every registered game has a type"));
+        .map(|&game| {
             let dict = PyDict::new(py);
-            dict.set_item("name", name)?;
-            dict.set_item("title", title)?;
-            let params = specs
+            dict.set_item("name", game.name())?;
+            dict.set_item("title", game.title())?;
+            let params = game
+                .param_specs()
                 .iter()
                 .map(|spec| spec_dict(py, spec))
                 .collect::<PyResult<Vec<_>>>()?;
             dict.set_item("params", params)?;
-            facts_into(py, &facts, &dict)?;
+            facts_into(py, &game.facts(), &dict)?;
             Ok(dict)
         })
         .collect()

@@ -2,9 +2,9 @@
 //! [`Net`] for one game. The searches take it as an evaluator and run it in Rust with the
 //! GIL released (search.rs); calling it from Python evaluates a batch the same way.
 
-use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
-use glacier_core::net::{Net, NetEvaluator, NetShape, Scratch};
-use glacier_core::{with_game, ActionEncoding, Game, Observation};
+use crate::errors::{game_named, to_py_err, InvalidParameterError};
+use glacier_core::any::AnyGame;
+use glacier_core::net::{Net, NetEvaluator, Scratch};
 use numpy::{
     IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArrayDyn,
     PyUntypedArrayMethods,
@@ -18,7 +18,7 @@ use std::sync::Arc;
 #[pyclass(module = "glacier._native", frozen, subclass)]
 pub struct NativeNet {
     pub(crate) net: Arc<Net>,
-    pub(crate) game: &'static str,
+    pub(crate) game: AnyGame,
 }
 
 impl std::fmt::Debug for NativeNet {
@@ -29,13 +29,6 @@ impl std::fmt::Debug for NativeNet {
 
 /// A batch's logits and values, as numpy arrays.
 type LogitsAndValues<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>);
-
-/// The registry's name of `game` with its observation shape and action count.
-fn game_shape(game: &str) -> PyResult<(&'static str, &'static [usize], usize)> {
-    with_game!(game, G => {
-        Ok((G::NAME, G::OBSERVATION_SHAPE, G::NUM_DISTINCT_ACTIONS))
-    }, _ => Err(unknown_game(game)))
-}
 
 #[pymethods]
 impl NativeNet {
@@ -56,42 +49,24 @@ impl NativeNet {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let (name, shape, actions) = game_shape(game)?;
-        if observation_shape != shape || num_actions != actions {
-            return Err(InvalidParameterError::new_err(format!(
-                "a net for {name} takes observations of shape {shape:?} and gives {actions} \
-                 logits, not {observation_shape:?} and {num_actions}"
-            )));
-        }
-        if !(1..=glacier_core::search::MAX_PLAYERS).contains(&num_players) {
-            return Err(InvalidParameterError::new_err(format!(
-                "a net has 1 to {} players, got {num_players}",
-                glacier_core::search::MAX_PLAYERS
-            )));
-        }
-        let inputs: usize = shape.iter().product();
-        let plane = shape[1..].iter().product::<usize>().max(1);
-        let net_shape = NetShape {
-            inputs,
-            plane: if shape.len() > 1 { plane } else { inputs },
-            hidden,
-            actions,
-            players: num_players,
-        };
+        let game = game_named(game)?;
+        let net_shape = game
+            .net_shape(&observation_shape, hidden, num_actions, num_players)
+            .map_err(to_py_err)?;
         let weights = weights.as_slice()?.to_vec();
         let net = py
             .detach(|| Net::new(net_shape, weights))
             .map_err(to_py_err)?;
         Ok(NativeNet {
             net: Arc::new(net),
-            game: name,
+            game,
         })
     }
 
     /// The game the net is for.
     #[getter]
     fn game(&self) -> &'static str {
-        self.game
+        self.game.name()
     }
 
     /// Evaluates a batch: `observations` `[B, *observation_shape]` float32, `legal`
@@ -136,27 +111,18 @@ impl NativeNet {
         let (logits, values) = py
             .detach(|| {
                 let mut logits = vec![0.0f32; n * shape.actions];
-                let mut relative = vec![0.0f32; n * players];
+                let mut values = vec![0.0f32; n * players];
                 let mut scratch = Scratch::new();
                 self.net
-                    .forward_all(
+                    .forward_by_player(
                         n,
                         observations,
                         &movers,
                         &mut logits,
-                        &mut relative,
+                        &mut values,
                         &mut scratch,
                     )
-                    .map(|()| {
-                        let mut values = vec![0.0f32; n * players];
-                        for (row, &mover) in movers.iter().enumerate() {
-                            for k in 0..players {
-                                values[row * players + (mover + k) % players] =
-                                    relative[row * players + k];
-                            }
-                        }
-                        (logits, values)
-                    })
+                    .map(|()| (logits, values))
             })
             .map_err(to_py_err)?;
         Ok((
@@ -170,7 +136,7 @@ impl NativeNet {
 /// must be for `game`; `what` names the work in the error ("search", "self-play").
 pub(crate) fn net_evaluator(
     evaluator: &Bound<'_, PyAny>,
-    game: &str,
+    game: AnyGame,
     what: &str,
 ) -> PyResult<Option<NetEvaluator>> {
     let Ok(net) = evaluator.cast::<NativeNet>() else {

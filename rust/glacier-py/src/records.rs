@@ -4,28 +4,22 @@
 
 use crate::args;
 use crate::convert::{extract_params, params_ref};
-use crate::errors::{to_py_err, UnknownGameError};
-use glacier_core::game::{params_from, Facts};
-use glacier_core::games::GAME_NAMES;
-use glacier_core::{with_game, Notation};
+use crate::errors::to_py_err;
+use glacier_core::any::{AnyGame, AnyState};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// The game that plays chess, as its facts declare ([`glacier_core::game::Kin`]).
-fn chess_game() -> PyResult<&'static str> {
-    GAME_NAMES
-        .iter()
-        .copied()
-        .find(|&name| {
-            with_game!(name, G => G::FACTS.kin.iter().any(|k| k.game == "chess"), _ => false)
-        })
-        .ok_or_else(|| UnknownGameError::new_err("no game of glacier plays 'chess'"))
-}
-
-fn position<G: Notation>(text: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<G> {
-    let params = extract_params(G::NAME, params)?;
-    let params = params_from::<G>(&params_ref(&params)).map_err(to_py_err)?;
-    G::from_text(text, &params).map_err(to_py_err)
+/// The chess position `text`, with its parameters as keywords.
+fn chess_position(
+    text: &Bound<'_, PyAny>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<AnyState> {
+    let text = args::position_text(text)?;
+    let chess = AnyGame::chess();
+    let params = extract_params(chess.name(), params)?;
+    chess
+        .state(Some(&text), &params_ref(&params))
+        .map_err(to_py_err)
 }
 
 /// The SAN of the UCI move `uci` in the chess position `text`.
@@ -36,14 +30,10 @@ fn chess_san(
     uci: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let text = args::position_text(text)?;
-    with_game!(chess_game()?, G => {
-        let state = position::<G>(&text, params)?;
-        let mv = state
-            .parse_move(&args::move_text(uci)?)
-            .map_err(to_py_err)?;
-        Ok(state.record_move_text(mv).unwrap_or_else(|| state.move_text(mv)))
-    }, _ => unreachable!("chess_game names a game"))
+    let state = chess_position(text, params)?;
+    state
+        .record_move_text(&args::move_text(uci)?)
+        .map_err(to_py_err)
 }
 
 /// The UCI text of the move written in SAN as `san` in the chess position `text`.
@@ -54,17 +44,10 @@ fn chess_uci(
     san: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let text = args::position_text(text)?;
-    with_game!(chess_game()?, G => {
-        let state = position::<G>(&text, params)?;
-        let san = args::move_text(san)?;
-        let mv = match state.parse_record_move(&san) {
-            Some(found) => found,
-            None => state.parse_move(&san),
-        }
-        .map_err(to_py_err)?;
-        Ok(state.move_text(mv))
-    }, _ => unreachable!("chess_game names a game"))
+    let state = chess_position(text, params)?;
+    state
+        .move_of_record(&args::move_text(san)?)
+        .map_err(to_py_err)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

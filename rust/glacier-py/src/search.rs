@@ -5,25 +5,21 @@
 //! `LeafEvaluator` that takes the GIL for each call.
 
 use crate::convert::{check_threads, extract_params, params_ref};
-use crate::errors::{to_py_err, unknown_game, GlacierError, InvalidParameterError};
+use crate::errors::{game_named, to_py_err, GlacierError, InvalidParameterError};
 use crate::evaluator::PyEvaluator;
 use crate::interrupt;
 use crate::net::net_evaluator;
 use crate::state::GameState;
-use glacier_core::game::params_for_text;
+use glacier_core::any::{mid_move, wrong_game, AnyGame, AnySearcher, AnyState};
 use glacier_core::interrupt::Interrupt;
-use glacier_core::net::NetEvaluator;
-use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
 use glacier_core::search::options::DEFAULT_EXPLORATION;
 use glacier_core::search::options::{
     MctsOptions, OptionKind, OptionValue, SearchSettings, MCTS_OPTIONS,
 };
-use glacier_core::search::searcher::{game_over, SearchError, SearchReport, Searcher};
-use glacier_core::search::{Budget, Heuristic};
-use glacier_core::{with_game, FullGame, Game, Notation};
+use glacier_core::search::report::AlphaBetaLimits;
+use glacier_core::search::searcher::{SearchError, SearchReport};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::time::{Duration, Instant};
 
 /// Runs a search with the GIL released while the calling thread watches for Ctrl-C; a
 /// panic in the engine becomes a `GlacierError`.
@@ -44,24 +40,10 @@ pub(crate) fn run_search<T: Send>(
     })?
 }
 
-/// The roots of a batched search: each state read, none of them over (the error names the
-/// first that is).
-fn read_roots<G: FullGame>(states: &[Bound<'_, PyAny>]) -> PyResult<Vec<G>> {
-    let mut roots = Vec::with_capacity(states.len());
-    for (i, state) in states.iter().enumerate() {
-        let root: G = read_state(state)?;
-        if root.is_terminal() {
-            return Err(to_py_err(game_over(G::NAME, Some(i))));
-        }
-        roots.push(root);
-    }
-    Ok(roots)
-}
-
-/// The engine state of `G` that a Python state stands for: a native state's own, or one
+/// The engine state of `game` that a Python state stands for: a native state's own, or one
 /// read from the text of anything else with `game`, `params` and `text()` (a reference
 /// state).
-pub(crate) fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
+pub(crate) fn read_state(state: &Bound<'_, PyAny>, game: AnyGame) -> PyResult<AnyState> {
     let not_a_state = || {
         let kind = state
             .get_type()
@@ -70,50 +52,38 @@ pub(crate) fn read_state<G: FullGame>(state: &Bound<'_, PyAny>) -> PyResult<G> {
             .unwrap_or_default();
         InvalidParameterError::new_err(format!("expected a glacier game state, got {kind}"))
     };
-    let game: String = state
+    let found: String = state
         .getattr("game")
         .and_then(|g| g.extract())
         .map_err(|_| not_a_state())?;
-    if game != G::NAME {
-        return Err(InvalidParameterError::new_err(format!(
-            "this search is for {}, not for a {game} state",
-            G::NAME
-        )));
+    if found != game.name() {
+        return Err(to_py_err(wrong_game(game, &found)));
     }
-    // The tree is over whole moves: a state in the middle of a move (some of its actions
-    // taken) has no position of its own to search from.
-    let in_a_move = || {
-        InvalidParameterError::new_err(
-            "the search starts between moves, and this state is in the middle of one \
-             (it has pending actions): search the state before the move's first action \
-             and follow the chosen move's actions (state.move_to_actions)",
-        )
-    };
     if let Ok(native) = state.cast::<GameState>() {
-        if let Some((engine, pending)) = native.borrow().engine_state::<G>() {
-            if pending {
-                return Err(in_a_move());
-            }
-            return Ok(engine.clone());
-        }
+        return native.borrow().search_root();
     }
     let params = state
         .getattr("params")
         .map_err(|_| not_a_state())?
         .cast_into::<PyDict>()
         .map_err(|_| not_a_state())?;
-    let params = extract_params(G::NAME, Some(&params))?;
+    let params = extract_params(game.name(), Some(&params))?;
     if let Ok(pending) = state.getattr("pending_actions") {
         if pending.len().unwrap_or(0) > 0 {
-            return Err(in_a_move());
+            return Err(to_py_err(mid_move()));
         }
     }
     let text: String = state
         .call_method0("text")
         .and_then(|t| t.extract())
         .map_err(|_| not_a_state())?;
-    let params = params_for_text::<G>(&text, &params_ref(&params)).map_err(to_py_err)?;
-    G::from_text(&text, &params).map_err(to_py_err)
+    game.state(Some(&text), &params_ref(&params))
+        .map_err(to_py_err)
+}
+
+/// The states of a batched search.
+fn read_states(states: &[Bound<'_, PyAny>], game: AnyGame) -> PyResult<Vec<AnyState>> {
+    states.iter().map(|state| read_state(state, game)).collect()
 }
 
 /// The game name of a Python state.
@@ -149,133 +119,15 @@ fn report_dict<'py>(py: Python<'py>, report: &SearchReport) -> PyResult<Bound<'p
     Ok(out)
 }
 
-/// The object-safe face of the core's `Searcher`, so one Python class serves every game.
-trait DynSearcher: Send + Sync {
-    fn game(&self) -> &'static str;
-    fn search(
-        &mut self,
-        py: Python<'_>,
-        state: &Bound<'_, PyAny>,
-        simulations: Option<u64>,
-        seconds: Option<f64>,
-        temperature: f32,
-    ) -> PyResult<SearchReport>;
-    fn search_batch(
-        &mut self,
-        py: Python<'_>,
-        states: &[Bound<'_, PyAny>],
-        evaluator: &mut PyEvaluator,
-        simulations: u64,
-        temperature: f32,
-        batch_size: usize,
-    ) -> PyResult<Vec<SearchReport>>;
-    /// `search_batch` with a net evaluated by the engine: no Python call per batch, and
-    /// the trees split over the searcher's threads.
-    fn search_net(
-        &mut self,
-        py: Python<'_>,
-        states: &[Bound<'_, PyAny>],
-        net: &NetEvaluator,
-        simulations: u64,
-        temperature: f32,
-        batch_size: usize,
-    ) -> PyResult<Vec<SearchReport>>;
-    fn reset(&mut self);
-    fn tree_size(&self) -> usize;
-    fn settings(&self) -> SearchSettings;
-}
-
-impl<G: FullGame + Heuristic> DynSearcher for Searcher<G> {
-    fn game(&self) -> &'static str {
-        G::NAME
-    }
-
-    fn reset(&mut self) {
-        Searcher::reset(self);
-    }
-
-    fn tree_size(&self) -> usize {
-        Searcher::tree_size(self)
-    }
-
-    fn settings(&self) -> SearchSettings {
-        *Searcher::settings(self)
-    }
-
-    fn search(
-        &mut self,
-        py: Python<'_>,
-        state: &Bound<'_, PyAny>,
-        simulations: Option<u64>,
-        seconds: Option<f64>,
-        temperature: f32,
-    ) -> PyResult<SearchReport> {
-        let root: G = read_state(state)?;
-        run_search(py, |interrupt| {
-            Searcher::search(self, &root, simulations, seconds, temperature, interrupt)
-        })
-    }
-
-    fn search_batch(
-        &mut self,
-        py: Python<'_>,
-        states: &[Bound<'_, PyAny>],
-        evaluator: &mut PyEvaluator,
-        simulations: u64,
-        temperature: f32,
-        batch_size: usize,
-    ) -> PyResult<Vec<SearchReport>> {
-        let roots: Vec<G> = read_roots(states)?;
-        let outcome = run_search(py, |interrupt| {
-            Searcher::search_batch(
-                self,
-                &roots,
-                evaluator,
-                simulations,
-                temperature,
-                batch_size,
-                interrupt,
-            )
-        });
-        match evaluator.raised.take() {
-            Some(raised) => Err(raised),
-            None => outcome,
-        }
-    }
-
-    fn search_net(
-        &mut self,
-        py: Python<'_>,
-        states: &[Bound<'_, PyAny>],
-        net: &NetEvaluator,
-        simulations: u64,
-        temperature: f32,
-        batch_size: usize,
-    ) -> PyResult<Vec<SearchReport>> {
-        let roots: Vec<G> = read_roots(states)?;
-        run_search(py, |interrupt| {
-            Searcher::search_batch_split(
-                self,
-                &roots,
-                net,
-                simulations,
-                temperature,
-                batch_size,
-                interrupt,
-            )
-        })
-    }
-}
-
 /// MCTS searchers of one game, with their trees kept between searches (the native core of
 /// `glacier.search.MCTS`).
 #[pyclass(module = "glacier._native")]
 pub struct NativeSearch {
-    inner: Box<dyn DynSearcher>,
+    inner: AnySearcher,
 }
 
 impl NativeSearch {
-    pub(crate) fn game_name(&self) -> &'static str {
+    pub(crate) fn game(&self) -> AnyGame {
         self.inner.game()
     }
 
@@ -385,15 +237,13 @@ impl NativeSearch {
             rollout_mix,
         };
         let settings = options.settings().map_err(to_py_err)?;
-        let inner: Box<dyn DynSearcher> = with_game!(game, G => {
-            Box::new(Searcher::<G>::new(settings))
-        }, _ => return Err(unknown_game(game)));
+        let inner = game_named(game)?.searcher(settings);
         Ok(NativeSearch { inner })
     }
 
-    #[getter]
-    fn game(&self) -> &'static str {
-        self.inner.game()
+    #[getter(game)]
+    fn game_name(&self) -> &'static str {
+        self.inner.game().name()
     }
 
     /// The nodes held by the kept trees.
@@ -420,9 +270,11 @@ impl NativeSearch {
     ) -> PyResult<Bound<'py, PyDict>> {
         let (simulations, seconds) = check_simulations(simulations, seconds)?;
         let temperature = check_temperature(temperature)?;
-        let report = self
-            .inner
-            .search(py, state, simulations, seconds, temperature)?;
+        let root = read_state(state, self.inner.game())?;
+        let inner = &mut self.inner;
+        let report = run_search(py, |interrupt| {
+            inner.search(&root, simulations, seconds, temperature, interrupt)
+        })?;
         report_dict(py, &report)
     }
 
@@ -461,15 +313,20 @@ impl NativeSearch {
                 "a search with a Python evaluator needs a number of simulations",
             ));
         };
-        if let Some(evaluator) = net_evaluator(evaluator, self.inner.game(), "search")? {
-            let reports = self.inner.search_net(
-                py,
-                &states,
-                &evaluator,
-                simulations,
-                temperature,
-                batch_size,
-            )?;
+        let game = self.inner.game();
+        let inner = &mut self.inner;
+        if let Some(net) = net_evaluator(evaluator, game, "search")? {
+            let roots = read_states(&states, game)?;
+            let reports = run_search(py, |interrupt| {
+                inner.search_batch_split(
+                    &roots,
+                    &net,
+                    simulations,
+                    temperature,
+                    batch_size,
+                    interrupt,
+                )
+            })?;
             return reports.iter().map(|r| report_dict(py, r)).collect();
         }
         let mut evaluator = PyEvaluator {
@@ -477,14 +334,21 @@ impl NativeSearch {
             to_play,
             raised: None,
         };
-        let reports = self.inner.search_batch(
-            py,
-            &states,
-            &mut evaluator,
-            simulations,
-            temperature,
-            batch_size,
-        )?;
+        let roots = read_states(&states, game)?;
+        let outcome = run_search(py, |interrupt| {
+            inner.search_batch(
+                &roots,
+                &mut evaluator,
+                simulations,
+                temperature,
+                batch_size,
+                interrupt,
+            )
+        });
+        let reports = match evaluator.raised.take() {
+            Some(raised) => return Err(raised),
+            None => outcome?,
+        };
         reports.iter().map(|r| report_dict(py, r)).collect()
     }
 }
@@ -560,64 +424,18 @@ fn alphabeta_native<'py>(
     seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game_of(state)?;
-    let depth = match depth {
-        None => None,
-        Some(d) if (1..=i64::from(glacier_core::search::alphabeta::MAX_DEPTH)).contains(&d) => {
-            Some(d as u64)
-        }
-        Some(d) => {
-            return Err(InvalidParameterError::new_err(format!(
-                "depth must be between 1 and {}, got {d}",
-                glacier_core::search::alphabeta::MAX_DEPTH
-            )))
-        }
-    };
-    let seconds = match (depth, seconds) {
-        (_, Some(s)) if !(s.is_finite() && s > 0.0) => {
-            return Err(InvalidParameterError::new_err(format!(
-                "seconds must be a finite number > 0, got {s}"
-            )))
-        }
-        (None, None) => Some(1.0),
-        (_, s) => s,
-    };
-    with_game!(&game, G => {
-        let root: G = read_state(state)?;
-        if root.is_terminal() {
-            return Err(to_py_err(game_over(G::NAME, None)));
-        }
-        let start = Instant::now();
-        let result = run_search(py, |interrupt| {
-            let budget = Budget {
-                limit: depth,
-                deadline: seconds.map(|s| start + Duration::from_secs_f64(s)),
-                stop: interrupt.flag(),
-            };
-            let result = glacier_core::threads::run_watched(interrupt, || alphabeta(&root, &budget));
-            interrupt.result(()).map_err(SearchError::Stopped)?;
-            Ok(result?)
-        })?;
-        let out = PyDict::new(py);
-        out.set_item("move", root.move_text(result.best))?;
-        let mate = plies_to_end(result.score);
-        let score = match mate {
-            Some(m) => m.signum() as f64,
-            None => f64::from(result.score) / f64::from(SCALE),
-        };
-        out.set_item("score", score)?;
-        out.set_item("mate", mate)?;
-        out.set_item("depth", result.depth)?;
-        let mut line = Vec::with_capacity(result.pv.len());
-        let mut at = root.clone();
-        for &mv in &result.pv {
-            line.push(at.move_text(mv));
-            at.play_unchecked(mv);
-        }
-        out.set_item("pv", line)?;
-        out.set_item("nodes", result.nodes)?;
-        out.set_item("seconds", start.elapsed().as_secs_f64())?;
-        Ok(out)
-    }, _ => Err(unknown_game(&game)))
+    let limits = AlphaBetaLimits::new(depth, seconds).map_err(to_py_err)?;
+    let root = read_state(state, game_named(&game)?)?;
+    let report = run_search(py, |interrupt| root.alphabeta(limits, interrupt))?;
+    let out = PyDict::new(py);
+    out.set_item("move", report.best)?;
+    out.set_item("score", report.score)?;
+    out.set_item("mate", report.mate)?;
+    out.set_item("depth", report.depth)?;
+    out.set_item("pv", report.pv)?;
+    out.set_item("nodes", report.nodes)?;
+    out.set_item("seconds", report.seconds)?;
+    Ok(out)
 }
 
 /// The threads the engine runs a request of `threads` on: `threads` itself, or with 0 every

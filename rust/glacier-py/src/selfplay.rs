@@ -7,16 +7,10 @@ use crate::errors::InvalidParameterError;
 use crate::evaluator::PyEvaluator;
 use crate::net::net_evaluator;
 use crate::search::{read_state, run_search, NativeSearch};
-use glacier_core::interrupt::Watch;
+use glacier_core::any::{AnyGame, AnyState};
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::batch::run_batch;
-use glacier_core::search::mcts::Tree;
-use glacier_core::search::options::SearchSettings;
-use glacier_core::search::selfplay::{
-    engine_round, play_games, play_games_split, SelfPlayConfig, SelfPlayRows,
-};
-use glacier_core::search::Heuristic;
-use glacier_core::{with_game, Error, FullGame, Game, Observation};
+use glacier_core::search::selfplay::{SelfPlayConfig, SelfPlayLeaves, SelfPlayRows, SelfPlayRun};
+use glacier_core::Error;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -30,32 +24,13 @@ enum Leaves {
     Python(PyEvaluator),
 }
 
-/// The run, for one game.
-struct Run<'a> {
-    settings: SearchSettings,
-    config: SelfPlayConfig,
-    games: std::ops::Range<u64>,
-    seed: u64,
-    per_tree: usize,
-    on_round: Option<&'a Py<PyAny>>,
-}
-
-fn run<G: FullGame + Heuristic + Send + Sync>(
+fn run(
     py: Python<'_>,
-    start: &G,
-    run: Run<'_>,
+    start: &AnyState,
+    run: &SelfPlayRun,
+    on_round: Option<&Py<PyAny>>,
     leaves: &mut Leaves,
 ) -> PyResult<SelfPlayRows> {
-    let Run {
-        settings,
-        config,
-        games,
-        seed,
-        per_tree,
-        on_round,
-    } = run;
-    let sims = config.simulations;
-    let (mcts, threads) = (settings.config, settings.threads);
     let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let progress = |made: usize| -> Result<(), Error> {
         let Some(callback) = on_round else {
@@ -69,59 +44,13 @@ fn run<G: FullGame + Heuristic + Send + Sync>(
             Error::Evaluator("the progress callback raised".to_string())
         })
     };
-    let outcome = run_search(py, |interrupt| match leaves {
-        // Whole games on each thread, each with its own clone of the net.
-        Leaves::Engine => play_games_split(
-            start,
-            games,
-            seed,
-            &config,
-            threads,
-            || {
-                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
-                    engine_round(trees, &mcts, settings.evaluation, sims, interrupt.flag());
-                    Ok(())
-                }
-            },
-            interrupt,
-            progress,
-        ),
-        Leaves::Net(net) => play_games_split(
-            start,
-            games,
-            seed,
-            &config,
-            threads,
-            || {
-                let mut net = net.clone();
-                move |trees: &mut [Tree<G>], watch: &mut Watch<'_, '_>| {
-                    run_batch(trees, mcts, sims, per_tree, &mut net, watch)?;
-                    Ok(())
-                }
-            },
-            interrupt,
-            progress,
-        ),
-        // A Python evaluator needs the GIL for every batch: one thread plays.
-        Leaves::Python(evaluator) => play_games(
-            start,
-            games,
-            seed,
-            &config,
-            |trees: &mut [Tree<G>]| {
-                run_batch(
-                    trees,
-                    mcts,
-                    sims,
-                    per_tree,
-                    evaluator,
-                    &mut interrupt.caller(),
-                )?;
-                Ok(())
-            },
-            interrupt,
-            progress,
-        ),
+    let outcome = run_search(py, |interrupt| {
+        let leaves = match leaves {
+            Leaves::Engine => SelfPlayLeaves::Engine,
+            Leaves::Net(net) => SelfPlayLeaves::Cloned(&*net),
+            Leaves::Python(evaluator) => SelfPlayLeaves::Single(evaluator),
+        };
+        start.self_play(run, leaves, interrupt, progress)
     });
     let raised = raised.into_inner().unwrap_or_else(PoisonError::into_inner);
     let python_raised = match leaves {
@@ -135,15 +64,16 @@ fn run<G: FullGame + Heuristic + Send + Sync>(
 }
 
 /// The rows as a dict of numpy arrays, the array columns shaped `[rows, ...]`.
-fn rows_dict<'py, G: Observation>(
+fn rows_dict<'py>(
     py: Python<'py>,
     rows: SelfPlayRows,
+    game: AnyGame,
     players: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = rows.len();
     let mut shape = vec![n];
-    shape.extend_from_slice(G::OBSERVATION_SHAPE);
-    let actions = G::NUM_DISTINCT_ACTIONS;
+    shape.extend_from_slice(game.observation_shape());
+    let actions = game.num_distinct_actions();
     let out = PyDict::new(py);
     out.set_item("game", rows.game.into_pyarray(py))?;
     out.set_item("ply", rows.ply.into_pyarray(py))?;
@@ -214,7 +144,7 @@ fn selfplay_native<'py>(
             "no games to play: {first}..{stop}"
         )));
     }
-    let game = searcher.game_name();
+    let game = searcher.game();
     let mut leaves = if evaluator.is_none() {
         Leaves::Engine
     } else if let Some(net) = net_evaluator(evaluator, game, "self-play")? {
@@ -237,20 +167,17 @@ fn selfplay_native<'py>(
         max_moves: max_moves.map(|m| positive("max_moves", m)).transpose()?,
         concurrent: positive("concurrent", concurrent)? as usize,
     };
-    let run_args = Run {
-        settings: searcher.settings(),
-        config,
+    let run_args = SelfPlayRun {
         games: first..stop,
         seed,
+        config,
+        settings: searcher.settings(),
         per_tree: positive("batch_size", batch_size)? as usize,
-        on_round: on_round.as_ref(),
     };
     drop(searcher);
-    with_game!(game, G => {
-        let start: G = read_state(start)?;
-        let rows = run(py, &start, run_args, &mut leaves)?;
-        rows_dict::<G>(py, rows, start.num_players())
-    }, _ => unreachable!("a searcher is made for a game of the registry"))
+    let start = read_state(start, game)?;
+    let rows = run(py, &start, &run_args, on_round.as_ref(), &mut leaves)?;
+    rows_dict(py, rows, game, start.num_players())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

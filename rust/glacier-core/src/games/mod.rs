@@ -2,8 +2,9 @@
 //!
 //! [`for_each_game!`] is the registry: every game's module and type, written once. It
 //! declares the modules below, [`GAME_NAMES`] and [`with_game!`] (the name-to-type
-//! dispatch used by the fixture tests and the bindings). Adding a game: its module here
-//! (implementing the layers of [`crate::game`]), and one line in the list.
+//! dispatch of the generic tests), and [`crate::any`] writes from it the one dispatch the
+//! bindings use. Adding a game: its module here (implementing the layers of
+//! [`crate::game`]), and one line in the list.
 
 /// Calls the macro named by the tokens in brackets with every game as `module::Type`, after
 /// the tokens `$args` (if given) in brackets: the registry of games.

@@ -21,7 +21,8 @@
 //! - [`evaluate`]: the leaf evaluations done inside the engine: random rollouts (cut after
 //!   a number of plies and scored by the heuristic, if asked) and the heuristic itself.
 //! - [`alphabeta`]: iterative-deepening negamax with a transposition table keyed by the
-//!   Zobrist hash, for two-player games.
+//!   Zobrist hash, for two-player games; [`report`], its budget checked, its run watched
+//!   for an interrupt and its result written as text.
 //!
 //! Every search takes a [`Budget`]: simulations (or a depth), a deadline, and a stop flag
 //! that another thread may raise (the bindings raise it on Ctrl-C). Nothing here allocates
@@ -34,6 +35,7 @@ pub mod evaluate;
 pub(crate) mod forced_win;
 pub mod mcts;
 pub mod options;
+pub mod report;
 pub mod searcher;
 pub mod selfplay;
 

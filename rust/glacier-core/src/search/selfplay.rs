@@ -9,11 +9,13 @@
 //! whole games of its own with its own round, so that no thread waits for another between
 //! rounds. Each game draws from its own random stream (the seeds of its trees, the moves it
 //! picks), so a game depends only on the run's seed and its number: not on the games
-//! played beside it, nor on the threads.
+//! played beside it, nor on the threads. [`self_play`] chooses between them by what
+//! evaluates the leaves ([`SelfPlayLeaves`]).
 
-use super::batch::first_action;
+use super::batch::{first_action, run_batch, LeafEvaluator};
 use super::evaluate::LeafEvaluation;
 use super::mcts::{choose, search, MctsConfig, Tree};
+use super::options::SearchSettings;
 use super::searcher::SearchError;
 use super::{Budget, Heuristic};
 use crate::actions::{chosen_actions, PartialMove, Taken};
@@ -465,5 +467,119 @@ pub fn engine_round<G: Heuristic>(
             break;
         }
         search(tree, config, evaluation, &budget);
+    }
+}
+
+/// A self-play run: its games (by number) and seed, how its moves are picked, the settings
+/// of its searches and, for an outside evaluator, the leaves of each tree in a batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelfPlayRun {
+    pub games: Range<u64>,
+    pub seed: u64,
+    pub config: SelfPlayConfig,
+    pub settings: SearchSettings,
+    pub per_tree: usize,
+}
+
+/// What evaluates the leaves of self-play's searches, and so how [`self_play`] spreads the
+/// games over threads.
+pub enum SelfPlayLeaves<'a, C> {
+    /// The searches' own evaluation (`settings.evaluation`): whole games on each of the
+    /// searcher's threads.
+    Engine,
+    /// An evaluator that clones (a net in the engine): whole games on each thread, each
+    /// thread with a clone of its own.
+    Cloned(&'a C),
+    /// An evaluator that only the calling thread may call (a Python callable, which needs
+    /// the interpreter): one thread plays.
+    Single(&'a mut (dyn LeafEvaluator + Send)),
+}
+
+impl<C> std::fmt::Debug for SelfPlayLeaves<'_, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SelfPlayLeaves::Engine => "Engine",
+            SelfPlayLeaves::Cloned(_) => "Cloned",
+            SelfPlayLeaves::Single(_) => "Single",
+        })
+    }
+}
+
+/// Plays `run` from `start` with its leaves evaluated by `leaves`: [`play_games_split`] on
+/// the searcher's threads for the engine's own evaluation and for an evaluator that clones,
+/// [`play_games`] on the calling thread for one that does not. `on_round(n)` hears of the
+/// moves made after each round of searches (on the thread that made them).
+pub fn self_play<G, C, R>(
+    start: &G,
+    run: &SelfPlayRun,
+    leaves: SelfPlayLeaves<'_, C>,
+    interrupt: &Interrupt<'_>,
+    on_round: R,
+) -> Result<SelfPlayRows, SearchError>
+where
+    G: FullGame + Heuristic,
+    C: LeafEvaluator + Clone + Send + Sync,
+    R: Fn(usize) -> Result<(), Error> + Sync,
+{
+    let SelfPlayRun {
+        games,
+        seed,
+        config,
+        settings,
+        per_tree,
+    } = run;
+    let (games, seed, per_tree) = (games.clone(), *seed, *per_tree);
+    let (mcts, threads, sims) = (settings.config, settings.threads, config.simulations);
+    match leaves {
+        SelfPlayLeaves::Engine => play_games_split(
+            start,
+            games,
+            seed,
+            config,
+            threads,
+            || {
+                |trees: &mut [Tree<G>], _: &mut Watch<'_, '_>| {
+                    engine_round(trees, &mcts, settings.evaluation, sims, interrupt.flag());
+                    Ok(())
+                }
+            },
+            interrupt,
+            on_round,
+        ),
+        SelfPlayLeaves::Cloned(evaluator) => play_games_split(
+            start,
+            games,
+            seed,
+            config,
+            threads,
+            || {
+                let mut evaluator = evaluator.clone();
+                move |trees: &mut [Tree<G>], watch: &mut Watch<'_, '_>| {
+                    run_batch(trees, mcts, sims, per_tree, &mut evaluator, watch)?;
+                    Ok(())
+                }
+            },
+            interrupt,
+            on_round,
+        ),
+        SelfPlayLeaves::Single(evaluator) => play_games(
+            start,
+            games,
+            seed,
+            config,
+            |trees: &mut [Tree<G>]| {
+                run_batch(
+                    trees,
+                    mcts,
+                    sims,
+                    per_tree,
+                    evaluator,
+                    &mut interrupt.caller(),
+                )?;
+                Ok(())
+            },
+            interrupt,
+            on_round,
+        ),
     }
 }

@@ -1,26 +1,24 @@
-//! `GameState`: one Python class for a state of any game, with its history.
-//!
-//! The class holds a `Box<dyn DynSession>`: the object-safe face of the core's `Session<G>`,
-//! implemented once for every game by `Native<G>` (native.rs). The only place a game name
-//! becomes a type is `new_session` (through the core's `with_game!`). The Python strings
-//! and ints `legal_moves()` and `legal_actions()` hand out, shared per process, and the
-//! packing of moves by order key that lists them sorted are in strings.rs.
+//! `GameState`: one Python class for a state of any game, with its history: the core's
+//! `AnySession`, and the strings its last `legal_moves()` handed out (strings.rs), so that
+//! `play()` of one of those very objects plays its move without reading the text.
 
-mod native;
 mod strings;
 
-use native::{new_session, DynSession, Native};
+use strings::Handed;
 
 use crate::args;
-use crate::convert::{check_depth, check_hash_mb, check_threads, extract_params, params_dict};
-use crate::errors::{to_py_err, GlacierError, IllegalMoveError, InvalidParameterError};
+use crate::convert::{
+    check_depth, check_hash_mb, check_threads, extract_params, params_dict, params_ref, Params,
+};
+use crate::errors::{game_named, to_py_err, GlacierError, IllegalMoveError, InvalidParameterError};
 use crate::interrupt;
-use glacier_core::FullGame;
+use glacier_core::any::{AnySession, AnyState};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
+use std::sync::{Mutex, PoisonError};
 
 /// The function `_repr_svg_` calls to draw a state (set by the Python package).
 static SVG_RENDERER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -34,7 +32,9 @@ pub(crate) fn _set_svg_renderer(py: Python<'_>, renderer: Py<PyAny>) {
 /// A game state of any game, with the moves played since it was created.
 #[pyclass(module = "glacier._native")]
 pub struct GameState {
-    session: Box<dyn DynSession>,
+    session: AnySession,
+    /// The strings the last `legal_moves()` handed out.
+    handed: Mutex<Handed>,
 }
 
 impl std::fmt::Debug for GameState {
@@ -42,28 +42,37 @@ impl std::fmt::Debug for GameState {
         write!(
             f,
             "GameState({}, {})",
-            self.session.name(),
+            self.session.game(),
             self.session.text()
         )
     }
 }
 
 impl GameState {
-    /// The engine state this state holds if it is a state of `G`, and whether it is in the
-    /// middle of a move (some of its actions taken).
-    pub(crate) fn engine_state<G: FullGame>(&self) -> Option<(&G, bool)> {
-        let native = self.session.as_any().downcast_ref::<Native<G>>()?;
-        let session = &native.session;
-        Some((session.state(), !session.pending_actions().is_empty()))
+    fn of(session: AnySession) -> Self {
+        GameState {
+            session,
+            handed: Mutex::default(),
+        }
+    }
+
+    /// The state to search from (an error in the middle of a move).
+    pub(crate) fn search_root(&self) -> PyResult<AnyState> {
+        self.session.search_root().map_err(to_py_err)
     }
 }
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        GameState {
-            session: self.session.clone_box(),
-        }
+        GameState::of(self.session.clone())
     }
+}
+
+/// A session of the game called `name`, at its start or at the position `text`.
+fn new_session(name: &str, text: Option<&str>, params: &Params) -> PyResult<AnySession> {
+    game_named(name)?
+        .session(text, &params_ref(params))
+        .map_err(to_py_err)
 }
 
 /// `copy(history=...)`: `True` every kept ply (`None`), `False` none, a number that many.
@@ -87,31 +96,22 @@ fn history_plies(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 /// The start position of the game `name`, with its parameters as keywords.
 #[pyfunction]
 #[pyo3(signature = (name, **params))]
-pub(crate) fn new_game(
-    py: Python<'_>,
-    name: &str,
-    params: Option<&Bound<'_, PyDict>>,
-) -> PyResult<GameState> {
+pub(crate) fn new_game(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<GameState> {
     let params = extract_params(name, params)?;
-    Ok(GameState {
-        session: new_session(py, name, None, &params)?,
-    })
+    Ok(GameState::of(new_session(name, None, &params)?))
 }
 
 /// The position of the game `name` written as `text`.
 #[pyfunction]
 #[pyo3(signature = (name, text, **params))]
 pub(crate) fn from_text(
-    py: Python<'_>,
     name: &str,
     text: &Bound<'_, PyAny>,
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<GameState> {
     let text = args::position_text(text)?;
     let params = extract_params(name, params)?;
-    Ok(GameState {
-        session: new_session(py, name, Some(&text), &params)?,
-    })
+    Ok(GameState::of(new_session(name, Some(&text), &params)?))
 }
 
 /// Rebuilds a pickled state: its game, parameters, start text, the moves played since and
@@ -119,7 +119,6 @@ pub(crate) fn from_text(
 #[pyfunction]
 #[pyo3(signature = (name, params, text, moves, pending = Vec::new()))]
 pub(crate) fn _restore(
-    py: Python<'_>,
     name: &str,
     params: &Bound<'_, PyDict>,
     text: &str,
@@ -127,14 +126,14 @@ pub(crate) fn _restore(
     pending: Vec<usize>,
 ) -> PyResult<GameState> {
     let params = extract_params(name, Some(params))?;
-    let mut session = new_session(py, name, Some(text), &params)?;
+    let mut session = new_session(name, Some(text), &params)?;
     for mv in &moves {
-        session.play(py, mv)?;
+        session.play(mv).map_err(to_py_err)?;
     }
     for &action in &pending {
         session.apply_action(action).map_err(to_py_err)?;
     }
-    Ok(GameState { session })
+    Ok(GameState::of(session))
 }
 
 #[pymethods]
@@ -142,7 +141,7 @@ impl GameState {
     /// The game's name.
     #[getter]
     fn game(&self) -> &'static str {
-        self.session.name()
+        self.session.game().name()
     }
 
     /// The game's parameters.
@@ -153,19 +152,31 @@ impl GameState {
 
     /// Legal moves in ascending order; empty when the game is over.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.session.legal_moves(py)
+        strings::legal_moves(py, &self.session, &self.handed)
     }
 
     /// Plays a move given in the game's notation (its rules page).
-    fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.session.play_object(py, r#move)
+    fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let handed = self
+            .handed
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        // The very string object the last `legal_moves()` gave for a move, in this state.
+        if let Some(i) = handed.index_of(r#move) {
+            if self.session.play_listed(i) {
+                return Ok(());
+            }
+        }
+        self.session
+            .play(&args::move_text(r#move)?)
+            .map_err(to_py_err)
     }
 
     /// The number of action numbers: every action is below it, and an action means the
     /// same in every position.
     #[getter]
     fn num_distinct_actions(&self) -> usize {
-        self.session.num_distinct_actions()
+        self.session.game().num_distinct_actions()
     }
 
     /// Always True: every game numbers its actions the same way in every position (kept for
@@ -185,17 +196,17 @@ impl GameState {
     /// The shape of `observation()`.
     #[getter]
     fn observation_shape(&self) -> Vec<usize> {
-        self.session.observation_shape().to_vec()
+        self.session.game().observation_shape().to_vec()
     }
 
     /// The legal actions, ascending (in the middle of a move, those that go on with it).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.session.legal_actions(py)
+        strings::legal_actions(py, &self.session)
     }
 
     /// The legal actions as a bool array of `num_distinct_actions`.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mut out = vec![false; self.session.num_distinct_actions()];
+        let mut out = vec![false; self.session.game().num_distinct_actions()];
         self.session.legal_action_mask(&mut out);
         out.into_pyarray(py)
     }
@@ -214,7 +225,7 @@ impl GameState {
     /// The text of the move a legal action completes, or None when the move goes on.
     fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         match args::action(action, IllegalMoveError::new_err)? {
-            Ok(action) => self.session.action_to_move(action),
+            Ok(action) => self.session.action_move(action),
             Err(shown) => Err(self.session.illegal_action(&shown)),
         }
         .map_err(to_py_err)
@@ -222,18 +233,19 @@ impl GameState {
 
     /// The name of an action, the same in every position.
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
-        let n = self.session.num_distinct_actions();
+        let game = self.session.game();
+        let n = game.num_distinct_actions();
         let action = args::action(action, InvalidParameterError::new_err)?;
         action
             .clone()
             .ok()
-            .and_then(|a| self.session.action_text(a))
+            .and_then(|a| game.action_text(a))
             .ok_or_else(|| {
                 let action = action.map_or_else(|shown| shown, |a| a.to_string());
                 InvalidParameterError::new_err(format!(
                     "{action} is not an action of {} (its actions are numbered 0..{n}, and \
                      some numbers are never legal)",
-                    self.session.name()
+                    game.name()
                 ))
             })
     }
@@ -251,7 +263,7 @@ impl GameState {
             Some(p) if !p.is_none() => args::usize_in(p, "player", 0, players - 1)?,
             _ => self.session.current_player(),
         };
-        let shape = self.session.observation_shape();
+        let shape = self.session.game().observation_shape();
         let mut out = vec![0.0f32; shape.iter().product()];
         self.session.observe(player, &mut out);
         Ok(out.into_pyarray(py).reshape(shape)?.into_any())
@@ -261,7 +273,7 @@ impl GameState {
     /// move, the rest of them; forced actions, which come by themselves, left out).
     fn move_to_actions(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         self.session
-            .move_to_actions(&args::move_text(r#move)?)
+            .move_actions(&args::move_text(r#move)?)
             .map_err(to_py_err)
     }
 
@@ -291,7 +303,7 @@ impl GameState {
     /// The moves played since this state was created.
     #[getter]
     fn moves(&self) -> Vec<String> {
-        self.session.moves()
+        self.session.moves_played()
     }
 
     /// A copy of the position. `history=False` (the default) leaves the moves played with
@@ -303,16 +315,12 @@ impl GameState {
             None => Some(0),
             Some(value) => history_plies(value)?,
         };
-        Ok(GameState {
-            session: self.session.copy_with_history(plies),
-        })
+        Ok(GameState::of(self.session.copy_with_history(plies)))
     }
 
     /// `copy.copy`: the position only, as `copy()`.
     fn __copy__(&self) -> Self {
-        GameState {
-            session: self.session.copy_with_history(Some(0)),
-        }
+        GameState::of(self.session.copy_with_history(Some(0)))
     }
 
     /// `copy.deepcopy`: everything, the kept history with it.
@@ -403,21 +411,9 @@ impl GameState {
         let depth = check_depth(depth)?;
         let threads = threads.map_or(Ok(1), check_threads)?;
         let hash_mb = hash_mb.map_or(Ok(0), |mb| check_hash_mb(mb, bulk))?;
-        let session = &*self.session;
-        if hash_mb == 0 {
-            return interrupt::run(py, "perft", |stop| {
-                session.perft(depth, bulk, threads, stop)
-            });
-        }
+        let session = &self.session;
         let counted = interrupt::run(py, "perft", |stop| {
-            let counted = glacier_core::perft::with_table(hash_mb, |table| {
-                session.perft_hashed(depth, threads, table, stop)
-            });
-            match counted {
-                Ok(Ok(nodes)) => Ok(Ok(nodes)),
-                Ok(Err(stopped)) => Err(stopped),
-                Err(error) => Ok(Err(error)),
-            }
+            session.perft(depth, bulk, threads, hash_mb, stop)
         })?;
         counted.map_err(to_py_err)
     }
@@ -432,7 +428,7 @@ impl GameState {
     ) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(depth)?;
         let threads = threads.map_or(Ok(1), check_threads)?;
-        let session = &*self.session;
+        let session = &self.session;
         let counts = interrupt::run(py, "perft divide", |stop| {
             session.perft_divide(depth, threads, stop)
         })?;
@@ -457,12 +453,12 @@ impl GameState {
     }
 
     fn __repr__(&self) -> String {
-        format!("<{} '{}'>", self.session.name(), self.session.text())
+        format!("<{} '{}'>", self.session.game(), self.session.text())
     }
 
     fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
         let (a, b) = (&self.session, &other.session);
-        a.name() == b.name()
+        a.game() == b.game()
             && a.param_pairs() == b.param_pairs()
             && a.text() == b.text()
             && a.pending_actions() == b.pending_actions()
@@ -484,10 +480,10 @@ impl GameState {
     )> {
         let restore = py.import("glacier._native")?.getattr("_restore")?;
         let args = (
-            self.session.name(),
+            self.session.game().name(),
             params_dict(py, &self.session.param_pairs())?,
             self.session.initial_text(),
-            self.session.moves(),
+            self.session.moves_played(),
             self.session.pending_actions(),
         );
         Ok((restore, args))

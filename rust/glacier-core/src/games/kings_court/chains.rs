@@ -51,19 +51,41 @@ pub(super) fn jump_direction(sq: usize, land: usize) -> usize {
 /// the number of jumps so far and their packed directions (two bits each, the first jump
 /// lowest); it returns `true` to stop the search, and then `jump_chains` returns `true`.
 #[inline]
-pub(super) fn jump_chains(masks: &[u64; 4], from: usize, mut visit: impl FnMut(usize, u64) -> bool) -> bool {
+pub(super) fn jump_chains(
+    masks: &[u64; 4],
+    from: usize,
+    visit: impl FnMut(usize, u64) -> bool,
+) -> bool {
+    chains_beyond(masks, &[from], 0, visit)
+}
+
+/// The search of [`jump_chains`] over the chains that go on from a chain already made: the
+/// squares `path` (the start, then each landing) reached by the jumps whose directions are
+/// packed in `dirs`. `visit` hears of every landing beyond the last, in the order of
+/// [`jump_chains`]; the chains are those of `jump_chains` from `path[0]` that begin with
+/// `path`.
+#[inline(always)]
+fn chains_beyond(
+    masks: &[u64; 4],
+    path: &[usize],
+    mut dirs: u64,
+    mut visit: impl FnMut(usize, u64) -> bool,
+) -> bool {
     let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
     // The landings still to try at each depth.
     let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
-    at[0] = from as u8;
-    let mut visited = bit(from);
-    todo[0] = jump_targets(masks, from, visited);
-    let mut depth = 0usize;
-    let mut dirs = 0u64;
+    let mut visited = 0;
+    for (square, &sq) in at.iter_mut().zip(path) {
+        *square = sq as u8;
+        visited |= bit(sq);
+    }
+    let base = path.len() - 1;
+    let mut depth = base;
+    todo[depth] = jump_targets(masks, at[depth] as usize, visited);
     loop {
         let pending = todo[depth];
         if pending == 0 {
-            if depth == 0 {
+            if depth == base {
                 return false;
             }
             visited ^= bit(at[depth] as usize);
@@ -178,35 +200,13 @@ pub(super) fn nth_chain(
     if k == 0 {
         return Some(KingsCourtMove::chain(from, 1, first_dir as u64));
     }
-    let mut at = [0u8; KingsCourtMove::MAX_JUMPS + 1];
-    let mut todo = [0u64; KingsCourtMove::MAX_JUMPS + 1];
-    at[1] = first as u8;
-    let mut visited = bit(from) | bit(first);
-    todo[1] = jump_targets(masks, first, visited);
-    let mut depth = 1usize;
-    let mut dirs = first_dir as u64;
-    loop {
-        let pending = todo[depth];
-        if pending == 0 {
-            if depth == 1 {
-                return None;
-            }
-            visited ^= bit(at[depth] as usize);
-            depth -= 1;
-            continue;
-        }
-        todo[depth] = pending & (pending - 1);
-        let land = pending.trailing_zeros() as usize;
-        let d = jump_direction(at[depth] as usize, land);
-        dirs = (dirs & ((1 << (2 * depth)) - 1)) | (d as u64) << (2 * depth);
-        depth += 1;
-        at[depth] = land as u8;
-        visited |= bit(land);
-        todo[depth] = jump_targets(masks, land, visited);
+    let mut found = None;
+    chains_beyond(masks, &[from, first], first_dir as u64, |depth, dirs| {
         k -= 1;
         if k == 0 {
-            return Some(KingsCourtMove::chain(from, depth, dirs));
+            found = Some(KingsCourtMove::chain(from, depth, dirs));
         }
-    }
+        k == 0
+    });
+    found
 }
-
