@@ -25,6 +25,7 @@
 //! that has it. Both do the same operations in the same order, with no fused multiply-add,
 //! so a net gives the same results to the bit on every CPU.
 
+pub mod evaluation;
 #[cfg(test)]
 mod tests;
 
