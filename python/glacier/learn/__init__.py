@@ -21,6 +21,7 @@ See docs/learning.md.
 
 from __future__ import annotations
 
+from .evaluation_net import EvaluationNet, EvaluationSpec, evaluation, load_evaluation, save_evaluation
 from .matches import NetSide, match
 from .netfile import NetSpec
 from .nets import Net, baseline, baseline_path, load, save, spec_for
@@ -41,6 +42,8 @@ from .train import ReplayBuffer, Trainer, TrainStats, moves_to_end, value_target
 __all__ = [
     "AZ_COLUMNS",
     "DEFAULT_HIDDEN",
+    "EvaluationNet",
+    "EvaluationSpec",
     "GAMES_PER_THREAD_IN_ENGINE",
     "Net",
     "NetSide",
@@ -54,14 +57,17 @@ __all__ = [
     "baseline",
     "baseline_path",
     "evaluate",
+    "evaluation",
     "gate",
     "load",
+    "load_evaluation",
     "load_positions",
     "match",
     "moves_to_end",
     "play_games",
     "run_config",
     "save",
+    "save_evaluation",
     "selfplay",
     "spec_for",
     "train",

@@ -15,6 +15,7 @@ mod args;
 mod batch;
 mod convert;
 mod errors;
+mod evalnet;
 mod evaluator;
 mod interrupt;
 mod net;
@@ -169,5 +170,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     selfplay::register(m)?;
     net::register(m)?;
+    evalnet::register(m)?;
     Ok(())
 }

@@ -13,7 +13,7 @@ use crate::state::GameState;
 use glacier_core::game::params_for_text;
 use glacier_core::interrupt::Interrupt;
 use glacier_core::net::NetEvaluator;
-use glacier_core::search::alphabeta::{alphabeta, plies_to_end, SCALE};
+use glacier_core::search::alphabeta::{alphabeta, alphabeta_with, plies_to_end, SCALE};
 use glacier_core::search::options::DEFAULT_EXPLORATION;
 use glacier_core::search::options::{
     MctsOptions, OptionKind, OptionValue, SearchSettings, MCTS_OPTIONS,
@@ -550,14 +550,16 @@ fn mcts_options(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 /// Alpha-beta from `state` to `depth` or for `seconds` (with neither: one second); a dict
 /// with `move`, `score` (from the mover's side: the heuristic in [-1, 1], or +-1 for a
 /// forced result), `mate` (plies to a forced end, positive when the mover wins, or None),
-/// `depth`, `pv`, `nodes` and `seconds`.
+/// `depth`, `pv`, `nodes` and `seconds`. Scored by `evaluation` (an evaluation net), or
+/// by the game's heuristic.
 #[pyfunction]
-#[pyo3(signature = (state, depth = None, seconds = None))]
+#[pyo3(signature = (state, depth = None, seconds = None, evaluation = None))]
 fn alphabeta_native<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyAny>,
     depth: Option<i64>,
     seconds: Option<f64>,
+    evaluation: Option<PyRef<'py, crate::evalnet::NativeEvalNet>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game_of(state)?;
     let depth = match depth {
@@ -586,6 +588,7 @@ fn alphabeta_native<'py>(
         if root.is_terminal() {
             return Err(to_py_err(game_over(G::NAME, None)));
         }
+        let mut net = evaluation.map(|e| crate::evalnet::net_score::<G>(&e)).transpose()?;
         let start = Instant::now();
         let result = run_search(py, |interrupt| {
             let budget = Budget {
@@ -593,7 +596,10 @@ fn alphabeta_native<'py>(
                 deadline: seconds.map(|s| start + Duration::from_secs_f64(s)),
                 stop: interrupt.flag(),
             };
-            let result = glacier_core::threads::run_watched(interrupt, || alphabeta(&root, &budget));
+            let result = glacier_core::threads::run_watched(interrupt, || match net.as_mut() {
+                Some(net) => alphabeta_with(&root, &budget, None, net),
+                None => alphabeta(&root, &budget),
+            });
             interrupt.result(()).map_err(SearchError::Stopped)?;
             Ok(result?)
         })?;
