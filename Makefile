@@ -11,7 +11,7 @@ GAME    ?= ice_age_chess
 DEPTH   ?= 7
 THREADS ?= 0
 
-.PHONY: dev test test-rust test-python browser perft bench lint docs fmt fuzz dist clean
+.PHONY: dev test test-rust test-python browser perft bench lint docs notebook fmt fuzz dist clean
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -42,12 +42,14 @@ test-rust:
 test-python: dev browser
 	$(BIN)/pytest -n auto --durations=30
 
-## Headless Chromium and its driver (Debian packages) for the replay page's browser test;
-## where they cannot be installed that test is skipped with a message.
+## Headless Chromium and its driver (Debian packages) for the browser tests (the replay page,
+## glacier serve); where they cannot be installed those tests are skipped with a message.
+## Debian's packages are installed as root, or through sudo (as a CI runner's user is).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) || \
-	  echo "could not install chromium: the browser test of the replay page will be skipped"
+	  ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver) || \
+	  echo "could not install chromium: the browser tests will be skipped"
 
 ## Benchmarks with timings: pytest-benchmark, the Rust comparison with shakmaty, the summary table.
 bench: dev
@@ -69,7 +71,7 @@ FUZZ_RUSTFLAGS := -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   -Cllvm-args=-simplifycfg-branch-fold-threshold=0 --cfg fuzzing -Cdebug-assertions -Ccodegen-units=1
 fuzz: dev
 	@# libFuzzer itself is C++, compiled by the libfuzzer-sys crate.
-	@command -v c++ >/dev/null || (apt-get update -qq && apt-get install -y -qq g++)
+	@command -v c++ >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq g++)
 	cargo fmt --check --manifest-path fuzz/Cargo.toml
 	RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo clippy --release --locked --manifest-path fuzz/Cargo.toml \
 	  --target $(FUZZ_TRIPLE) --all-targets -- -D warnings
@@ -85,15 +87,44 @@ fuzz: dev
 	  tail -n 1 fuzz/target/$$target.log; \
 	done
 
-## The wheel (for the CPython version of .venv) and the sdist, into dist/.
-dist: $(BIN)/maturin
-	$(BIN)/maturin build --release -o dist -i $(BIN)/python
-	$(BIN)/maturin sdist -o dist
+## The sdist, then from it (as pip would build it) the wheel for the CPython version of .venv,
+## into DIST (dist/). On Linux the wheel is manylinux2014 (glibc 2.17 or later, so it installs
+## on every maintained distribution): Zig links it against glibc 2.17's symbols, not this
+## machine's, and auditwheel checks the tag it claims. Zig and auditwheel come from PyPI
+## (ziglang, auditwheel), as every other tool does: nothing downloads a toolchain. The
+## wheel's library keeps its symbols, not its debug info.
+DIST ?= dist
+DIST_TOOLS := "ziglang>=0.13" "auditwheel>=6"
+ifeq ($(shell uname -s),Linux)
+WHEEL_FLAGS := --zig --compatibility manylinux2014
+endif
+$(VENV)/.dist-tools: $(BIN)/maturin
+	$(BIN)/pip install --quiet $(DIST_TOOLS)
+	@touch $@
+dist: $(BIN)/maturin $(VENV)/.dist-tools
+	@$(BIN)/python -m ziglang version >/dev/null 2>&1 || \
+	  { echo "make dist needs Zig, which comes from PyPI: $(BIN)/pip install ziglang"; exit 1; }
+	rm -rf $(DIST)/build $(DIST)/glacier_games-*
+	$(BIN)/maturin sdist -o $(DIST)
+	mkdir -p $(DIST)/build && tar -xzf $(DIST)/glacier_games-*.tar.gz -C $(DIST)/build
+	cd $(DIST)/build/glacier_games-* && CARGO_TARGET_DIR=$${CARGO_TARGET_DIR:-$(abspath target)} \
+	  CARGO_PROFILE_RELEASE_STRIP=debuginfo \
+	  $(abspath $(BIN))/maturin build --release $(WHEEL_FLAGS) -i $(abspath $(BIN))/python -o $(abspath $(DIST))
+	rm -rf $(DIST)/build
+ifdef WHEEL_FLAGS
+	$(BIN)/auditwheel show $(DIST)/glacier_games-*.whl | tee /dev/stderr | tr '\n' ' ' | \
+	  grep -q 'consistent with the following platform tag: "manylinux_2_17_' || \
+	  { echo "auditwheel does not take the wheel for manylinux_2_17 (above)"; exit 1; }
+endif
 
-## Formatting and lints, Rust and Python; the stub checked against the built module.
+## Formatting and lints, Rust and Python; the stub checked against the built module; the
+## core's portable build (no AVX2 pass, as on every architecture but x86-64); the GitHub
+## workflows (actionlint).
 lint: dev
 	cargo fmt --all --check
 	cargo clippy --workspace --release --all-targets -- -D warnings
+	cargo clippy -p glacier-core --no-default-features --release --all-targets -- -D warnings
+	$(BIN)/actionlint .github/workflows/*.yml
 	$(BIN)/ruff check python tests benches fuzz
 	$(BIN)/ruff format --check python tests benches fuzz
 	$(BIN)/mypy
@@ -103,6 +134,11 @@ lint: dev
 ## API reference, or a page left out of the navigation fails the build.
 docs: dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## Runs docs/quickstart.ipynb and stores its outputs (tests/test_notebook.py checks they are
+## what it prints).
+notebook: dev
+	$(BIN)/python tests/test_notebook.py
 
 fmt:
 	cargo fmt --all

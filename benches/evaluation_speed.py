@@ -21,8 +21,8 @@ from typing import Any, Optional
 import numpy as np
 
 import glacier
-from glacier import learn, search
-from glacier.learn.evaluation_net import EvaluationNet, evaluation_path, evaluation_spec_for, evaluation_tensor_shapes
+from glacier import nets, search
+from glacier.nets.evaluation_net import EvaluationNet, evaluation_path, evaluation_spec_for, evaluation_tensor_shapes
 
 #: The games whose default start has two players.
 TWO_PLAYER_GAMES = [g for g in glacier.GAMES if glacier.new_game(g).num_players == 2]
@@ -77,7 +77,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.net:
-        net0 = learn.load_evaluation(args.net)
+        net0 = nets.load_evaluation(args.net)
         games = [net0.game]
     else:
         games = args.games or [g for g in TWO_PLAYER_GAMES if evaluation_path(g).exists() or args.features]
@@ -89,7 +89,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         elif args.features:
             net = random_net(game, args.features, hidden)
         else:
-            net = learn.evaluation(game)
+            net = nets.evaluation(game)
         states = positions(game, args.positions, args.seed)
         ratios, with_net, with_heuristic = [], [], []
         for _ in range(args.rounds):

@@ -76,18 +76,18 @@ def test_bench_command_quick() -> None:
 
 
 def test_chess_comparisons_name_every_library() -> None:
-    from glacier.bench import chess_comparisons
+    from glacier.comparisons import chess
 
-    rows = chess_comparisons(quick=True)
+    rows = chess.engines(quick=True)
     hows = " ".join(row.how for row in rows)
     assert "glacier" in hows and "python-chess" in hows and "OpenSpiel" in hows
     assert all(row.rate > 0 for row in rows)
 
 
 def test_e_comparisons_name_both_engines() -> None:
-    from glacier.bench import e_comparisons
+    from glacier.comparisons import chinese_checkers
 
-    rows = e_comparisons(quick=True)
+    rows = chinese_checkers.measure(quick=True)
     hows = " ".join(row.how for row in rows)
     assert "glacier" in hows and "OpenSpiel chinese_checkers in C++" in hows and "pyspiel" not in hows
     assert len(rows) == 5 and all(row.rate > 0 for row in rows)

@@ -10,11 +10,20 @@ import pytest
 import glacier
 import glacier.batch
 import glacier.gymnasium_env
+import glacier.nets
 import glacier.openspiel
 import glacier.pettingzoo_env
 import glacier.reference
 
-MODULES = [glacier, glacier.batch, glacier.reference, glacier.openspiel, glacier.gymnasium_env, glacier.pettingzoo_env]
+MODULES = [
+    glacier,
+    glacier.batch,
+    glacier.nets,
+    glacier.reference,
+    glacier.openspiel,
+    glacier.gymnasium_env,
+    glacier.pettingzoo_env,
+]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

@@ -11,12 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 import glacier
 from glacier import learn, players, search
+from glacier.cli import main
 from glacier.errors import InvalidNetError, InvalidParameterError
 from glacier.learn import evaluation_training as training
-from glacier.learn.evaluation_net import (
+from glacier.nets import evaluation_net as evaluation_module
+from glacier.nets.evaluation_net import (
     EvaluationNet,
     evaluation_spec_for,
     evaluation_tensor_shapes,
@@ -185,6 +188,32 @@ def test_the_alphabeta_spec_takes_a_net(tmp_path: Path) -> None:
     assert sum(p.wins + p.draws + p.losses for p in match.players) == 4
 
 
+def test_the_shipped_spec_loads_the_net_of_the_game_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluation_module, "EVALUATIONS", tmp_path)
+    learn.save_evaluation(tmp_path / f"{OTHER}-evaluation.safetensors", random_net(OTHER))
+    player = players.from_spec("alphabeta:2:net=shipped")
+    assert player.name == "alphabeta:2:net=shipped" and player.net is None
+    state = glacier.new_game(OTHER)
+    assert player.choose(state) in state.legal_moves()
+    assert player.net is not None and player.net.path == tmp_path / f"{OTHER}-evaluation.safetensors"
+    assert player.spawn(1).net is player.net
+    with pytest.raises(InvalidNetError, match=f"ships no evaluation net for {FIRST}.*{OTHER}"):
+        players.from_spec("alphabeta:2:net=shipped").choose(glacier.new_game(FIRST))
+
+
+def test_the_arena_command_takes_a_net_and_refuses_an_unknown_key(tmp_path: Path) -> None:
+    path = saved(tmp_path)
+    args = ["arena", OTHER, f"alphabeta:1:net={path}", "alphabeta:1", "--games", "2", "--opening-plies", "2"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert f"alphabeta:1:net={path}" in out.output
+    bad = CliRunner().invoke(main, ["arena", OTHER, "alphabeta:0.2s:nett=x", "alphabeta:1"])
+    assert bad.exit_code != 0
+    error = [line for line in bad.output.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "alphabeta:0.2s:nett=x: alphabeta takes net=PATH" in error[0]
+    assert "Traceback" not in bad.output
+
+
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [
@@ -198,6 +227,18 @@ def test_the_alphabeta_spec_takes_a_net(tmp_path: Path) -> None:
 def test_bad_alphabeta_specs_say_why(spec: str, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         players.from_spec(spec)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tiny_fit_lowers_the_loss(game: str) -> None:
+    config = training.EvaluationTrainConfig(game, features=16, hidden=(8,), batch_size=64)
+    positions = training.play_positions(game, 4, seed=2, nodes=200)
+    assert len(positions) > 40
+    spec = evaluation_spec_for(game, 16, (8,))
+    fitter = training.Fitter(spec, training.initial_tensors(spec, 0), config)
+    before = fitter.loss(positions)
+    fitter.fit(positions, 200, np.random.default_rng(0))
+    assert fitter.loss(positions) < 0.85 * before
 
 
 def test_a_tiny_training_run_learns_and_resumes(tmp_path: Path) -> None:

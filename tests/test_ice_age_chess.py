@@ -726,6 +726,11 @@ def serve_api_scenario(api: Any) -> None:
     view = api.post(game_id, "move", move="c5")  # a new line
     assert [m["text"] for m in view["moves"]] == ["e4", "c5"] and not view["can_redo"]
     assert records.loads(api.record(game_id)).moves == ["e2e4", "c7c5"]
+    # The promotions of one pawn move share its gesture: each names its piece, with its picture.
+    view = api.new(game=GAME, position="4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", params={"ice_age_period": 0})
+    entries = view["clickable"]["moves"]["b7"]["b8"]
+    assert sorted(e["label"] for e in entries) == [f"promote to a {p}" for p in ("bishop", "knight", "queen", "rook")]
+    assert all(e["cells"] == ["b8"] and 'data-piece="' in e["picture"] for e in entries)
     # A game from a later move numbers its moves from there; Black's first shows "n...".
     view = api.new(game=GAME, position="4k3/8/8/8/8/8/8/4K2R b K - 0 30", seats=["human", "human"])
     view = api.post(view["id"], "move", move="Kd7")
@@ -744,13 +749,17 @@ def browser_scenario(table: Any) -> None:
     page.played("e1g1")
     assert page.script("return document.querySelector('#moves .move').textContent;") == "O-O"
     page.computer_replies()
-    page.screenshot()
     page.select("b7")
-    page.browser.find_element("css selector", page.cell("b8")).click()
+    page.tap(page.cell("b8"))
     assert sorted(page.choices()) == ["b7b8b", "b7b8n", "b7b8q", "b7b8r"]
+    # Each promotion is a button with its piece's picture, the square marked.
+    assert sorted(page.labels()) == [f"promote to a {p}" for p in ("bishop", "knight", "queen", "rook")]
+    assert page.script("return document.querySelectorAll('[data-choice] svg [data-piece]').length;") == 4
+    assert page.acted_on() == {"b8"}
+    page.screenshot()
     page.choose("b7b8q")
     page.played("b7b8q")
-    assert page.page_moves()[-1] == "b7b8q"
+    assert page.page_moves()[len(page.mine.moves) - 1] == "b7b8q"
     if not page.mine.is_terminal():
         page.computer_replies()
     assert page.mine.is_terminal()

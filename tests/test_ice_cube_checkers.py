@@ -426,6 +426,11 @@ def serve_api_scenario(api: Any) -> None:
     view = api.post(game_id, "action", action=3)
     assert view["pending"] == ["slot d"] and view["ply"] == 0
     assert [c["text"] for c in view["clickable"]["choices"]] == ["drop B", "drop K"]
+    # Each drop says what falls into which cup, the one after the cups sown so far.
+    assert [(c["label"], c["cells"]) for c in view["clickable"]["choices"]] == [
+        ("drop a Black cube into cup e", ["e"]),
+        ("drop a King Kube into cup e", ["e"]),
+    ]
     view = api.post(game_id, "undo")  # takes back the unfinished move
     assert view["pending"] == [] and view["clickable"]["cells"]["d"] == 3
     api.post(game_id, "action", action=3)
@@ -443,6 +448,9 @@ def browser_scenario(table: Any) -> None:
     page = table.start(GAME, SOWING, {"max_plies": 2})
     page.click(page.cell("d"))
     assert page.choices() == ["drop B", "drop K"]
+    # Each drop says what falls where, the cup marked.
+    assert page.labels() == ["drop a Black cube into cup e", "drop a King Kube into cup e"]
+    assert page.acted_on() == {"e"}
     page.screenshot()
     page.choose("drop K")
     page.played("d:KBW")

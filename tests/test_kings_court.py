@@ -712,13 +712,14 @@ def browser_scenario(table: Any) -> None:
     page.click(page.cell("d4"))
     page.check()  # the chain has begun: nothing is played yet
     assert page.choices() == ["stop"] and page.targets() == {"f4"}
+    assert page.labels() == ["stop the chain on d4"] and page.acted_on() == {"d4"}
     page.click(page.cell("f4"))
     assert page.choices() == ["stop"] and page.targets() == {"f6"}  # the chain could go on
     page.screenshot()
     page.choose("stop")
     page.played("b4xd4xf4")
     assert page.mine.is_terminal() and page.status() == "Red wins: no Green piece left in the Court"
-    page.browser.find_element("css selector", '[data-action="save"]').click()
+    page.tap('[data-action="save"]')
     page.until(lambda: page.browser.find_element("id", "record-text").text, "the saved record")
     text = page.browser.find_element("id", "record-text").text
     saved = records.loads(text)
@@ -727,8 +728,10 @@ def browser_scenario(table: Any) -> None:
     target = table.tmp_path / "saved.record"
     target.write_text(text, encoding="utf-8")
     before = page.board_state()
+    page.script("document.getElementById('new-box').open = true; document.getElementById('start-from').open = true;")
     page.browser.find_element("css selector", "input[name=record]").send_keys(str(target))
-    page.browser.find_element("css selector", '[data-action="new"]').click()
+    page.until(lambda: page.script("return document.getElementById('record-note').textContent;"), "the record read")
+    page.tap('[data-action="new"]')
     page.until(lambda: page.board_state() not in ("", before), "the record opened")
     page.check()
     assert page.status() == "Red wins: no Green piece left in the Court"

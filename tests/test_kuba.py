@@ -267,30 +267,16 @@ def serve_api_scenario(api: Any) -> None:
 
 
 def browser_scenario(table: Any) -> None:
-    """The analysis's arrows appear and stop; a capture and its extra turn; a push by dragging."""
-    import time
-
-    from selenium.webdriver.common.action_chains import ActionChains
-
+    """A capture and its extra turn, which may be passed; a push by dragging the marble."""
     page = table.start("kuba", "RW5/7/6B/2RRR1B/2RRR2/7/RW5 w 5,6 0,6 - - 10")
-    page.click('[data-action="analyse"]')
-    page.until(lambda: len(page.browser.find_elements("css selector", "#board .arrow")) >= 2, "analysis arrows")
-    page.until(lambda: page.browser.find_elements("css selector", "#analysis .top-move"), "the top moves listed")
-    page.screenshot()
-    page.browser.find_element("css selector", '[data-action="stop"]').click()
-    page.until(lambda: not page.browser.find_element("css selector", '[data-action="stop"]').is_enabled(), "a stop")
-    shown = page.browser.find_element("id", "analysis").text
-    time.sleep(0.6)
-    assert page.browser.find_element("id", "analysis").text == shown  # it has stopped
     page.select("b1")
     page.click(page.cell("a1"))
     page.played("b1a1")
     assert page.mine.current_player == 0 and "White to move" in page.status()  # the extra turn
+    assert page.choices() == ["pass"] and page.labels() == ["pass: no bonus push"]
+    page.screenshot()
     # This push by dragging the marble onto its square.
-    before = page.board_state()
-    marble, square = (page.browser.find_element("css selector", page.cell(c)) for c in ("b7", "a7"))
-    ActionChains(page.browser).drag_and_drop(marble, square).perform()
-    page.until(lambda: page.board_state() != before, "the answer to the drag")
+    page.drag("b7", "a7")
     page.played("b7a7")
     assert page.status() == "White wins: seven Reds captured"
 

@@ -965,21 +965,31 @@ def browser_scenario(table: Any) -> None:
     assert page.targets() == {"a9", "d9", "g3", "g6", "c6", "c7", "d5", "d7", "e5", "e6"}
     pieces = "return [...document.querySelectorAll('#choices [data-piece]')].map(e => e.dataset.piece);"
     assert page.script(pieces) == ["large, level 0", "small, level 2"]
-    page.browser.find_element("css selector", '[data-piece="small, level 2"]').click()
+    page.tap('[data-piece="small, level 2"]')
     assert page.targets() == {"c6", "c7", "d5", "d7", "e5", "e6"}
-    page.browser.find_element("css selector", '[data-piece="large, level 0"]').click()
+    page.tap('[data-piece="large, level 0"]')
     assert page.targets() == {"a9", "d9", "g3", "g6"}
     page.select("l5")
     assert page.targets() == {"j5", "j7", "l3", "l7"}
-    page.click(page.cell("j5"))
+    # j5 holds a large of Red's own, free to move: a tap there picks it up, and a button
+    # keeps the move from l5 at hand (a drag from l5 would make it at once).
+    page.tap(page.cell("j5"))
+    assert page.selected() == ["j5"]
+    page.click('[data-also="j5"]')
     assert page.choices() == ["=h5", "=h8", "no exchange"]
+    assert page.labels() == [
+        "swap the moved piece with the guard on h5",
+        "swap the moved piece with the guard on h8",
+        "no exchange: the move ends on j5",
+    ]
+    assert page.acted_on() == {"h5", "h8", "j5"}
+    page.screenshot()
     page.choose("=h5")
     page.played("l5/0-j5xj5/3=h5/1")
     module = reference.game_module(GAME)
     stack = reference.from_text(GAME, page.mine.text(), **page.mine.params).position.board
     assert stack[module.HEX_BY_NAME["j5"]] == ((3, 3), (0, 3), (3, 2), (3, 2), (3, 1))
     page.computer_replies()
-    page.screenshot()
     # Any movement, then (if an exchange could end it) none.
     move = next(m for m in page.mine.legal_moves() if "-" in m and "x" not in m)
     place, _, to = move.partition("-")

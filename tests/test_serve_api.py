@@ -23,6 +23,8 @@ from glacier.web import create_app
 from glacier.web.app import MAX_BODY
 
 SVG_CELL = 'data-cell="'
+#: The game of the tests that any game would do for.
+GAME = glacier.GAMES[0]
 
 
 def declaring(name: str) -> list[str]:
@@ -131,7 +133,7 @@ def test_two_computers_play_on_and_stop_when_the_game_is_closed(client: TestClie
     while session.thinking is not None:
         assert time.monotonic() < deadline, "the computer went on thinking for a closed game"
         time.sleep(0.02)
-    assert len(session.line) == view["plies"]  # the search stopped without playing
+    assert len(session.line.moves) == view["plies"]  # the search stopped without playing
 
 
 @pytest.mark.parametrize("game", declaring("WIN_IN_ONE"))
@@ -140,51 +142,39 @@ def test_analysis_streams_its_top_moves_and_stops(client: TestClient, game: str)
     view = new(client, game=game, position=text, params=params, seats=["human"] * glacier.new_game(game).num_players)
     game_id = view["id"]
     view = client.post(f"/api/games/{game_id}/analyse").json()
-    assert view["analysis"]["running"]
+    assert view["analysis"]["running"] and view["analysing"]
     view = wait(client, game_id, lambda v: v["analysis"]["simulations"] > 500)
     # The top move wins (it may be another winning move than the declared one).
     won = glacier.from_text(game, text, **params)
     won.play(view["analysis"]["top"][0]["move"])
-    assert won.is_terminal() and won.returns()[view["to_move"]] > 0 and 'class="arrow"' in view["svg"]
+    assert won.is_terminal() and won.returns()[view["to_move"]] > 0
+    # The arrows come apart from the board: the board is not drawn again as they change.
+    assert 'class="arrow"' in view["arrows"] and 'class="arrow"' not in view["svg"]
     assert len(view["analysis"]["values"]) == len(view["seats"])
     client.post(f"/api/games/{game_id}/stop")
     view = wait(client, game_id, lambda v: not v["analysis"]["running"])
+    assert view["analysis"]["ended"] == "stopped" and not view["analysing"]
     client.post(f"/api/games/{game_id}/move", json={"move": move})
     view = client.get(f"/api/games/{game_id}").json()
-    assert view["analysis"] is None and 'class="arrow"' not in view["svg"]
+    assert view["analysis"] is None and view["arrows"] == ""
     assert view["reason"] == result.partition(": ")[2]
 
 
-def test_a_version_shows_one_state_of_the_analysis(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page redraws only when the version changes: two views of one version never differ
-    in the analysis, its end included (a stop the page missed left its button enabled). The
-    board is drawn slowly here, as on a busy machine, to give the analysis time to change
-    while a view is made."""
-    from glacier.web import session
-
-    draw = session.render_position
-
-    def slowly(*args: Any) -> str:
-        time.sleep(0.05)
-        return draw(*args)
-
-    monkeypatch.setattr(session, "render_position", slowly)
+def test_a_version_shows_one_view(client: TestClient) -> None:
+    """The page shows a view only if its version is newer than the one it shows: two views
+    of one version never differ, while the analysis changes them several times a second."""
     game = glacier.GAMES[0]  # any game: the analysis is the same code for all
     game_id = new(client, game=game, seats=["human"] * glacier.new_game(game).num_players)["id"]
-    seen: dict[str, Any] = {}
-    for _ in range(5):
-        client.post(f"/api/games/{game_id}/analyse")
-        deadline = time.monotonic() + 60
-        stopping = time.monotonic() + 0.3
-        while True:
-            view = client.get(f"/api/games/{game_id}").json()
-            analysis = view["analysis"]
-            assert seen.setdefault(view["version"], analysis) == analysis, view["version"]
-            if not analysis["running"]:
-                break
-            if time.monotonic() > stopping:
-                client.post(f"/api/games/{game_id}/stop")
-            assert time.monotonic() < deadline, "the analysis did not stop"
+    client.post(f"/api/games/{game_id}/analyse")
+    seen: dict[int, Any] = {}
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        view = client.get(f"/api/games/{game_id}").json()
+        assert seen.setdefault(view["version"], view) == view, view["version"]
+    assert len(seen) > 3  # the analysis's slices did change it
+    versions = sorted(seen)
+    client.post(f"/api/games/{game_id}/stop")
+    assert client.get(f"/api/games/{game_id}").json()["version"] > versions[-1]
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
@@ -378,29 +368,229 @@ def test_computers_of_a_game_nobody_watches_stop_and_go_on_when_shown(client: Te
     while session.thinking is not None:
         assert time.monotonic() < deadline, "the computer went on thinking with nobody watching"
         time.sleep(0.02)
-    assert session.line == []
+    assert session.line.moves == []
     view = client.get(f"/api/games/{view['id']}").json()
     assert view["thinking"] and session.thinking is not None
     client.delete(f"/api/games/{view['id']}")
 
 
 @pytest.mark.parametrize("game", glacier.GAMES)
-def test_a_move_stops_the_analysis_of_the_position_before_it(client: TestClient, game: str) -> None:
+def test_the_analysis_goes_on_from_the_position_a_move_reaches(client: TestClient, game: str) -> None:
     start = glacier.new_game(game)
     view = new(client, game=game, seats=["human"] * start.num_players)
     game_id = view["id"]
     client.post(f"/api/games/{game_id}/analyse")
     session = client.app.state.games.sessions[game_id]  # type: ignore[attr-defined]
-    analysis = session.analysis
+    before = session.analyst.current
     view = client.post(f"/api/games/{game_id}/move", json={"move": start.legal_moves()[0]}).json()
-    assert view["analysis"] is None
+    assert view["analysing"] and view["analysis"]["ply"] == 1 and view["analysis"]["running"]
     deadline = time.monotonic() + 2
-    while analysis.running:
+    while before.running:
         assert time.monotonic() < deadline, "the analysis of the old position went on"
         time.sleep(0.02)
-    view = client.post(f"/api/games/{game_id}/analyse").json()
-    assert view["analysis"]["ply"] == 1 and view["analysis"]["running"]
+    view = wait(client, game_id, lambda v: v["analysis"]["simulations"] > 0)
+    assert view["analysis"]["ply"] == 1 and view["analysis"]["top"]
+    view = client.post(f"/api/games/{game_id}/goto", json={"ply": 0}).json()
+    assert view["analysis"]["ply"] == 0  # and from any position gone to
     client.post(f"/api/games/{game_id}/stop")
+    view = wait(client, game_id, lambda v: not v["analysis"]["running"])
+    assert session.analyst._searcher is None  # the tree is dropped with its memory
+
+
+def test_an_analysis_no_page_shows_stops(client: TestClient) -> None:
+    game = glacier.GAMES[0]
+    game_id = new(client, game=game, seats=["human"] * glacier.new_game(game).num_players)["id"]
+    client.post(f"/api/games/{game_id}/analyse")
+    session = client.app.state.games.sessions[game_id]  # type: ignore[attr-defined]
+    session.seen -= 3600  # as if the page had been closed an hour ago
+    deadline = time.monotonic() + 3
+    while session.analyst.running:
+        assert time.monotonic() < deadline, "the analysis went on with nobody watching"
+        time.sleep(0.02)
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["analysis"]["ended"] == "no page shows the game" and not view["analysing"]
+    assert session.analyst._searcher is None
+
+
+def test_an_analysis_keeps_its_tree_bounded(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full tree's root visits are kept and the search goes on in a fresh tree: the
+    visits grow past the bound, and no slice begins with a tree past it."""
+    from glacier import play
+    from glacier.web import analysis
+
+    cap = 3000
+    monkeypatch.setattr(analysis, "MAX_NODES", cap)
+    monkeypatch.setattr(play, "SLICE_SECONDS", 0.02)  # several slices to a tree
+    slices: list[tuple[int, int]] = []  # each slice's simulations and the nodes after it
+    search_slice = analysis._slice
+
+    def recorded(searcher: Any, position: Any, current: Any) -> Any:
+        found = search_slice(searcher, position, current)
+        if found is not None:
+            slices.append((found[0].simulations, found[1]))
+        return found
+
+    monkeypatch.setattr(analysis, "_slice", recorded)
+    game_id = new(client, game=GAME, seats=["human"] * glacier.new_game(GAME).num_players)["id"]
+    client.post(f"/api/games/{game_id}/analyse")
+    view = wait(client, game_id, lambda v: v["analysis"]["simulations"] > 3 * cap)
+    client.post(f"/api/games/{game_id}/stop")
+    assert sum(entry["visits"] for entry in view["analysis"]["top"]) > cap  # earlier trees count
+    assert all(nodes - simulations < cap for simulations, nodes in slices), slices
+    assert any(nodes >= cap for _, nodes in slices[:-1])  # a full tree, and a slice after it
+
+
+def test_games_are_closed_by_when_a_page_last_showed_them(client: TestClient) -> None:
+    """200 games made through the API do not close the game a page shows; when every game
+    kept was shown in the last ten minutes, a new one is refused and nothing changes."""
+    from glacier.web import app
+
+    people = ["human"] * glacier.new_game(GAME).num_players
+    shown = new(client, game=GAME, seats=people)["id"]
+    client.get(f"/api/games/{shown}")  # a page shows it
+    made = [new(client, game=GAME, seats=people)["id"] for _ in range(200)]
+    sessions = client.app.state.games.sessions  # type: ignore[attr-defined]
+    assert shown in sessions and len(sessions) == app.MAX_GAMES
+    assert set(made[-(app.MAX_GAMES - 1) :]) <= set(sessions)  # the newest of the others stay
+    for game_id in made[-(app.MAX_GAMES - 1) :]:
+        client.get(f"/api/games/{game_id}")
+    before = set(sessions)
+    refused(client.post("/api/games", json={"game": GAME}), 503, "close one first")
+    assert set(sessions) == before
+    assert client.get(f"/api/games/{shown}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "words"),
+    [
+        ("POST", "/api/games", b"[" * 100_000, 400, "nested too deep"),
+        (
+            "POST",
+            "/api/games",
+            b'{"game": "' + GAME.encode() + b'", "seats": ["easy", "human"], "seed": ' + b"9" * 30 + b"}",
+            400,
+            "'seed'",
+        ),
+        (
+            "POST",
+            "/api/games",
+            b'{"game": "' + GAME.encode() + b'", "seats": ["easy", "human"], "seed": -5}',
+            400,
+            "'seed'",
+        ),
+        ("POST", "/api/games", b'{"game": "' + GAME.encode() + b'", "seed": 1.5}', 400, "'seed' must be a int"),
+        (
+            "POST",
+            "/api/games",
+            b'{"game": "' + GAME.encode() + b'", "params": {"max_plies": ' + b"9" * 40 + b"}}",
+            400,
+            "max_plies",
+        ),
+        (
+            "POST",
+            "/api/games",
+            b'{"game": "' + GAME.encode() + b'", "params": {"max_plies": 1e999}}',
+            400,
+            "whole number",
+        ),
+        ("POST", "/api/games", b'{"game": "' + GAME.encode() + b'", "params": [1]}', 400, "'params' must be a dict"),
+        ("POST", "/api/games", b'{"game": ["' + GAME.encode() + b'"]}', 400, "'game' must be a str"),
+        ("POST", "/api/games", b'{"game": "' + GAME.encode() + b'", "seats": "human"}', 400, "'seats' must be a list"),
+        ("POST", "/api/games", b'{"game": "' + GAME.encode() + b'", "seats": [1, 2]}', 400, "list of texts"),
+        ("POST", "/api/games", b'{"record": 7}', 400, "'record' must be a str"),
+        ("POST", "/api/games", b'{"game": "' + GAME.encode() + b'", "position": 12}', 400, "'position' must be a str"),
+        ("POST", "/api/games", b'"' + GAME.encode() + b'"', 400, "JSON object"),
+        ("POST", "/api/games", b"NaN", 400, "JSON object"),
+        ("POST", "/api/records", b'{"record": ""}', 400, "no game"),
+        ("POST", "/api/records", b"{}", 400, "needs 'record'"),
+        ("GET", "/api/nothing", b"", 404, "no such API route: GET /api/nothing"),
+        ("GET", "/api/games", b"", 404, "no such API route"),
+        ("DELETE", "/api/info", b"", 404, "no such API route"),
+        ("POST", "/api/games/nope/rematch", b"", 404, "no game 'nope'"),
+        ("GET", "/api/games/nope/events", b"", 404, "no game 'nope'"),
+        ("POST", "/api/games/nope/analyse", b"{}", 404, "no game 'nope'"),
+    ],
+)
+def test_bad_requests_are_answered_4xx_json(
+    client: TestClient, method: str, path: str, body: bytes, status: int, words: str
+) -> None:
+    refused(client.request(method, path, content=body), status, words)
+    assert client.get("/api/info").json()["open"] == []
+
+
+def test_bad_values_for_a_game_shown_are_answered_4xx_json(client: TestClient) -> None:
+    game_id = new(client, game=GAME, seats=["human"] * glacier.new_game(GAME).num_players)["id"]
+    url = f"/api/games/{game_id}"
+    before = client.get(url).json()
+    refused(client.post(f"{url}/action", json={"action": 10**30}), 400, "not legal")
+    refused(client.post(f"{url}/action", json={"action": -(10**30)}), 400, "not legal")
+    refused(client.post(f"{url}/action", json={"action": 1.0}), 400, "'action' must be a int")
+    refused(client.post(f"{url}/goto", json={"ply": 10**30}), 400, "ply must be")
+    refused(client.post(f"{url}/goto", json={"ply": [1]}), 400, "'ply' must be a int")
+    refused(client.post(f"{url}/move", json={"move": "x" * 100_000}), 400, "x")
+    refused(client.post(f"{url}/move", content=b'{"move": ' + b"[" * 50_000 + b"}"), 400, "nested too deep")
+    refused(client.post(f"{url}/rematch", json={"seed": 2**64}), 400, "'seed'")
+    refused(client.put(f"{url}/move", json={"move": "a1a2"}), 404, "no such API route")
+    refused(client.post(f"{url}/analyse/now"), 404, "no such API route")
+    after = client.get(url).json()
+    assert {k: v for k, v in after.items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
+
+
+@pytest.mark.parametrize(("game", "params"), [case for game in glacier.GAMES for case in seat_counts(game)])
+def test_a_rematch_moves_each_player_one_seat_on(client: TestClient, game: str, params: dict[str, int]) -> None:
+    seats = ["human", "easy", "hard", "medium", "easy", "hard"][: glacier.new_game(game, **params).num_players]
+    view = new(client, game=game, params={**params, "max_plies": 30}, seats=seats)
+    rematch = client.post(f"/api/games/{view['id']}/rematch", json={}).json()
+    assert [s["player"] for s in rematch["seats"]] == seats[-1:] + seats[:-1]  # two players swap
+    assert rematch["id"] != view["id"] and rematch["text"] == view["text"] and rematch["params"] == view["params"]
+    for game_id in (view["id"], rematch["id"]):
+        client.delete(f"/api/games/{game_id}")
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_a_record_is_read_for_the_form_and_opened_with_the_seats_chosen(client: TestClient, game: str) -> None:
+    state = glacier.new_game(game)
+    for _ in range(2):
+        state.play(state.legal_moves()[0])
+    text = records.dumps(state)
+    found = client.post("/api/records", json={"record": text}).json()["games"]
+    assert found == [
+        {
+            "game": game,
+            "title": glacier.game_spec(game).title,
+            "params": state.params,
+            "players": state.num_players,
+            "plies": 2,
+            "seats": list(glacier.game_spec(game).seats[state.num_players]),
+        }
+    ]
+    seats = ["human"] + ["easy"] * (state.num_players - 1)
+    view = new(client, record=text, seats=seats)
+    assert [s["player"] for s in view["seats"]] == seats and view["ply"] == 2
+
+
+def test_playing_on_from_an_earlier_move_is_marked_as_leaving_the_line(client: TestClient) -> None:
+    state = glacier.new_game(GAME)
+    view = new(client, game=GAME, seats=["human"] * state.num_players)
+    game_id = view["id"]
+    moves = []
+    for _ in range(3):
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state.play(move)
+        view = client.post(f"/api/games/{game_id}/move", json={"move": move}).json()
+    entries = [e for targets in view["clickable"]["moves"].values() for es in targets.values() for e in es]
+    assert not any(e.get("leaves") for e in entries)  # at the end of the line nothing leaves it
+    view = client.post(f"/api/games/{game_id}/goto", json={"ply": 1}).json()
+    entries = {e["text"]: e for targets in view["clickable"]["moves"].values() for es in targets.values() for e in es}
+    assert "leaves" not in entries[moves[1]] and all(e.get("leaves") for t, e in entries.items() if t != moves[1])
+    # The line's own next move keeps the rest of the line; another one replaces it.
+    view = client.post(f"/api/games/{game_id}/action", json={"action": entries[moves[1]]["action"]}).json()
+    assert view["ply"] == 2 and [m["move"] for m in view["moves"]] == moves
+    client.post(f"/api/games/{game_id}/goto", json={"ply": 1})
+    other = next(t for t in entries if t != moves[1])
+    view = client.post(f"/api/games/{game_id}/action", json={"action": entries[other]["action"]}).json()
+    assert [m["move"] for m in view["moves"]] == [moves[0], other]
 
 
 class Api:

@@ -273,7 +273,7 @@ class NativeNet:
 
 @disjoint_base
 class NativeEvalNet:
-    """An evaluation net for one game, alpha-beta's score (the base of ``glacier.learn.EvaluationNet``)."""
+    """An evaluation net for one game, alpha-beta's score (the base of ``glacier.nets.EvaluationNet``)."""
 
     def __new__(
         cls,

@@ -32,7 +32,20 @@ from .errors import InvalidParameterError
 if TYPE_CHECKING:
     from .players import Player
 
-__all__ = ["ArenaResult", "GameResult", "PlayerResult", "SeatRecord", "arena", "elo", "score_interval"]
+__all__ = [
+    "ArenaResult",
+    "GameResult",
+    "PlayerResult",
+    "SeatRecord",
+    "arena",
+    "distinct_names",
+    "elo",
+    "fresh_player",
+    "player_name",
+    "score_interval",
+    "seed_for",
+    "summarise",
+]
 
 # Imported by ``glacier`` itself (for ``glacier.arena``), so this module loads nothing heavy
 # at import: the players, threads and copies are imported when a match is played.
@@ -171,8 +184,9 @@ def score_interval(score: float, games: int, z: float = Z95) -> tuple[float, flo
     return (0.0 if low < 1e-12 else low), (1.0 if high > 1.0 - 1e-12 else high)
 
 
-def _mix(seed: int, *parts: int) -> int:
-    """A 63-bit seed from ``seed`` and ``parts`` (SplitMix64 finaliser, as the engine's)."""
+def seed_for(seed: int, *parts: int) -> int:
+    """A 63-bit seed from ``seed`` and ``parts`` (SplitMix64 finaliser, as the engine's): the
+    seed of a match's game ``i`` player ``p`` is ``seed_for(seed, i, p)``."""
     z = seed & (2**64 - 1)
     for part in parts:
         z = (z + (part + 1) * 0x9E3779B97F4A7C15) & (2**64 - 1)
@@ -185,7 +199,9 @@ def _mix(seed: int, *parts: int) -> int:
 PlayerLike = Union[str, "Player", Any]
 
 
-def _fresh(player: PlayerLike, seed: int) -> Any:
+def fresh_player(player: PlayerLike, seed: int) -> Any:
+    """A player of its own for one game, seeded ``seed``: made from a spec, or by the
+    player's ``spawn(seed)``, or else a deep copy."""
     from .players import from_spec
 
     if isinstance(player, str):
@@ -198,7 +214,8 @@ def _fresh(player: PlayerLike, seed: int) -> Any:
     return copy.deepcopy(player)
 
 
-def _name(player: PlayerLike) -> str:
+def player_name(player: PlayerLike) -> str:
+    """What a results table calls ``player``: its spec, or its ``name``."""
     if isinstance(player, str):
         return player
     return str(getattr(player, "name", type(player).__name__))
@@ -238,21 +255,17 @@ def arena(
     if len(players) > seats:
         raise InvalidParameterError(f"{game} has {seats} seats, got {len(players)} players")
     entries = list(players) + [players[-1]] * (seats - len(players))
-    names = [_name(p) for p in entries]
-    for i, name in enumerate(names):
-        repeats = names[:i].count(name)
-        if repeats:
-            names[i] = f"{name}#{repeats + 1}"
+    names = distinct_names([player_name(p) for p in entries])
     for entry in entries:
         if isinstance(entry, str):
-            _fresh(entry, 0)  # a bad spec fails here, before any game starts
+            fresh_player(entry, 0)  # a bad spec fails here, before any game starts
 
     def play(index: int) -> GameResult:
         order = tuple((seat + index) % seats for seat in range(seats))  # player in each seat
-        seated = [_fresh(entries[p], _mix(seed, index, p)) for p in order]
+        seated = [fresh_player(entries[p], seed_for(seed, index, p)) for p in order]
         state = start.copy()
         if opening_plies:
-            _open(state, opening_plies, _mix(seed, index // seats, seats))
+            _open(state, opening_plies, seed_for(seed, index // seats, seats))
         opening = len(state.moves) - len(start.moves)
         while not state.is_terminal():
             state.play(seated[state.current_player].choose(state))
@@ -279,7 +292,7 @@ def arena(
                 if progress:
                     progress(results[-1])
         results.sort(key=lambda r: r.number)
-    return _summarise(game, names, results, start.params.get("max_plies"), opening_plies)
+    return summarise(game, names, results, start.params.get("max_plies"), opening_plies)
 
 
 def _open(state: Any, plies: int, seed: int) -> None:
@@ -293,9 +306,20 @@ def _open(state: Any, plies: int, seed: int) -> None:
         state.play(rng.choice(state.legal_moves()))
 
 
-def _summarise(
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """``names`` with a repeated one numbered from its second time: ``a, a`` -> ``a, a#2``."""
+    out = list(names)
+    for i, name in enumerate(out):
+        repeats = names[:i].count(name)
+        if repeats:
+            out[i] = f"{name}#{repeats + 1}"
+    return out
+
+
+def summarise(
     game: str, names: list[str], results: list[GameResult], ply_limit: Optional[int], opening_plies: int
 ) -> ArenaResult:
+    """The results of a match's games (in game order) between the players ``names``."""
     n = len(names)
     out = []
     for p in range(n):

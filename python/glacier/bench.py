@@ -2,7 +2,9 @@
 
 Every figure says how it was counted: inside Rust or through Python, per call or batched,
 bulk-counted at perft's last ply or not. Measurements repeat until a minimum time has
-passed and report the best rate (the least disturbed run).
+passed and report the best rate (the least disturbed run). :func:`measure_game` measures
+any game; the comparisons with other programs are :mod:`glacier.comparisons`, registered by
+the games of other programs that a game plays.
 """
 
 from __future__ import annotations
@@ -20,10 +22,9 @@ from glacier import reference
 __all__ = [
     "DEPTHS",
     "Measurement",
-    "chess_comparisons",
-    "e_comparisons",
     "format_table",
     "measure_game",
+    "optional_module",
     "python_action_steps",
     "python_api_steps",
 ]
@@ -193,150 +194,13 @@ def measure_game(
     return out
 
 
-def _optional(name: str) -> Optional[ModuleType]:
-    """The module ``name`` if it is installed (the comparisons are optional)."""
+def optional_module(name: str) -> Optional[ModuleType]:
+    """The module ``name`` if it is installed, else None (the comparisons with other
+    programs leave out a row whose library is missing)."""
     try:
         return importlib.import_module(name)
     except ImportError:
         return None
-
-
-def chess_comparisons(*, quick: bool = False) -> list[Measurement]:
-    """Standard chess (the game that plays it, from its named start: Ice Age Chess with
-    ``ice_age_period=0``) beside python-chess and OpenSpiel chess, when they are installed,
-    on the same position in the same run."""
-    rows: list[Measurement] = []
-    game = "standard chess"
-    depth = 3 if quick else 4
-    plies = 2000 if quick else 20000
-    chess_game, chess_start = glacier.kin("chess")
-
-    def make() -> Any:
-        return glacier.new_game(chess_game, start=chess_start)
-
-    start = make()
-    rows.append(
-        Measurement(
-            game,
-            f"perft({depth})",
-            "glacier inside Rust, bulk-counted",
-            best_rate(lambda: start.perft(depth)),
-            "leaves/s",
-        )
-    )
-    chess = _optional("chess")
-    if chess is not None:
-        board = chess.Board(make().text())
-
-        def python_chess_perft(d: int) -> int:
-            if d == 1:
-                return int(board.legal_moves.count())
-            total = 0
-            for move in board.legal_moves:
-                board.push(move)
-                total += python_chess_perft(d - 1)
-                board.pop()
-            return total
-
-        rows.append(
-            Measurement(
-                game,
-                f"perft({depth})",
-                "python-chess, bulk-counted (legal_moves.count())",
-                best_rate(lambda: python_chess_perft(depth), max_rounds=2),
-                "leaves/s",
-            )
-        )
-    rows.append(
-        Measurement(
-            game,
-            "random games",
-            "glacier through Python: legal_moves() + play() per ply",
-            best_rate(lambda: python_api_steps(make, plies)),
-            "steps/s",
-        )
-    )
-    pyspiel = _optional("pyspiel")
-    if pyspiel is not None:
-        spiel_game = pyspiel.load_game("chess")
-
-        def openspiel_plies() -> int:
-            return spiel_random_plies(spiel_game, plies)
-
-        rows.append(
-            Measurement(
-                game,
-                "random games",
-                "OpenSpiel chess through Python: legal_actions() + apply_action()",
-                best_rate(openspiel_plies),
-                "steps/s",
-            )
-        )
-    return rows
-
-
-def e_comparisons(*, quick: bool = False) -> list[Measurement]:
-    """E (two players) beside OpenSpiel's ``chinese_checkers`` (a similar game on a similar
-    board, two players, its 1000-move limit), when OpenSpiel is installed, in the same run:
-    random playouts inside the engines, and random games through Python per move."""
-    game, _ = glacier.kin("chinese_checkers")
-    rows: list[Measurement] = []
-    games = 10 if quick else 100
-    plies = 2000 if quick else 20000
-    rows.append(
-        Measurement(
-            "E vs chinese_checkers",
-            "random playouts",
-            "glacier inside Rust, 1 thread",
-            best_rate(lambda: int(glacier.playouts(game, games, seed=1, threads=1).length.sum())),
-            "plies/s",
-        )
-    )
-    pyspiel = _optional("pyspiel")
-    if pyspiel is not None:
-        spiel_game = pyspiel.load_game("chinese_checkers")
-        bots = [pyspiel.make_uniform_random_bot(player, 1 + player) for player in range(2)]
-
-        def spiel_playout_plies() -> int:
-            # evaluate_bots plays the whole game in C++ (uniform random bots) on the state.
-            done = 0
-            for i in range(games):
-                state = spiel_game.new_initial_state()
-                pyspiel.evaluate_bots(state, bots, i)
-                done += state.move_number()
-            return done
-
-        rows.append(
-            Measurement(
-                "E vs chinese_checkers",
-                "random playouts",
-                "OpenSpiel chinese_checkers in C++ (evaluate_bots, uniform random bots)",
-                best_rate(spiel_playout_plies),
-                "plies/s",
-            )
-        )
-    # Random games through Python, the engines' rounds interleaved (their ratio is the figure).
-    works: list[tuple[str, Callable[[], int]]] = [
-        (
-            "glacier through Python: legal_moves() + play() per ply",
-            lambda: python_api_steps(lambda: glacier.new_game(game), plies),
-        ),
-        (
-            "glacier through Python: legal_actions() + apply_action() per action",
-            lambda: python_action_steps(lambda: glacier.new_game(game), plies),
-        ),
-    ]
-    if pyspiel is not None:
-        works.append(
-            (
-                "OpenSpiel chinese_checkers through Python: legal_actions() + apply_action()",
-                lambda: spiel_random_plies(spiel_game, plies),
-            )
-        )
-    rates = interleaved_best_rates([work for _, work in works], rounds=2 if quick else 5)
-    for (how, _), rate in zip(works, rates):
-        rows.append(Measurement("E vs chinese_checkers", "random games", how, rate, "steps/s"))
-    return rows
 
 
 def format_table(rows: list[Measurement]) -> str:

@@ -7,7 +7,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 import click
 from click.core import ParameterSource
@@ -35,10 +35,18 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, Any]:
     return params
 
 
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
 game_argument = click.argument("game", type=click.Choice(glacier.GAMES))
 param_option = click.option(
     "--param", "-p", "params", multiple=True, metavar="NAME=VALUE", help="A game parameter, e.g. -p max_plies=200."
 )
+
+
+def threads_option(default: int, what: str) -> Callable[[_Command], _Command]:
+    """The ``--threads``/``-t`` option of a command: ``what`` the threads do (0: as many as
+    there are cores)."""
+    return click.option("--threads", "-t", default=default, show_default=True, type=click.IntRange(min=0), help=what)
 
 
 def _shown(text: str) -> str:
@@ -136,14 +144,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--position", help="Start from this position text instead of the start position.")
 @click.option("--reference", "use_reference", is_flag=True, help="Use the pure-Python reference implementation.")
 @click.option("--divide", is_flag=True, help="Print the leaf count below every first move.")
-@click.option(
-    "--threads",
-    "-t",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Threads for the engine (0 = every core).",
-)
+@threads_option(1, "Threads for the engine (0 = every core).")
 @click.option("--no-bulk", is_flag=True, help="Play every leaf move instead of counting the last ply in bulk.")
 @click.option(
     "--hash",
@@ -243,27 +244,12 @@ def _perft_on_ray(
         result = distributed.perft(state, depth, split_depth=split_depth, address=address, verify=verify)
     except glacier.GlacierError as err:
         raise click.ClickException(str(err)) from None
-    rate = result.nodes / result.seconds if result.seconds > 0 else float("inf")
-    click.echo(f"{state.game} perft({depth}) = {result.nodes}")
-    click.echo(
-        f"{result.seconds:.3f} s, {rate:,.0f} leaves/s (Ray, {result.cpus} CPUs, one engine thread per task; "
-        f"last ply counted in bulk)"
-    )
-    click.echo(
-        f"split at ply {result.split_depth}: {result.paths} move sequences, {result.positions} unique positions, "
-        f"{result.units} units; split {result.split_seconds:.3f} s, {result.overhead_per_task * 1e3:.1f} ms "
-        "overhead per task"
-    )
-    if verify:
-        if result.mismatches:
-            for m in result.mismatches:
-                click.echo(
-                    f"unit {m.unit}: {m.first} then {m.second} (workers {m.workers[0]}, {m.workers[1]})", err=True
-                )
-            raise click.ClickException(f"{len(result.mismatches)} of {result.units} units counted differently twice")
-        click.echo(
-            f"verified: every unit counted twice (one ply further split the second time), all {result.units} agree"
-        )
+    for line in result.report():
+        click.echo(line)
+    if result.mismatches:
+        for mismatch in result.mismatches:
+            click.echo(str(mismatch), err=True)
+        raise click.ClickException(f"{len(result.mismatches)} of {result.units} units counted differently twice")
 
 
 @main.command()
@@ -386,6 +372,7 @@ def play(
     a record (see 'glacier replay').
     """
     from glacier import play as terminal
+    from glacier.players import of_kind
 
     if level is not None and opponent is not None:
         raise click.UsageError("choose --level or --opponent, not both")
@@ -409,7 +396,13 @@ def play(
             computers[player] = terminal.computer(level or "medium", game, player_seed)
         else:
             computers[player] = terminal.PlayerComputer(
-                _opponent(opponent, 1.0 if seconds is None else seconds, simulations, playouts, player_seed)
+                of_kind(
+                    opponent,
+                    seconds=1.0 if seconds is None else seconds,
+                    simulations=simulations,
+                    playouts=playouts,
+                    seed=player_seed,
+                )
             )
     for computer in computers.values():
         chooser: Any = getattr(computer, "player", None)
@@ -433,34 +426,13 @@ def play(
     terminal.run(state, you, computers, save, prompt, click.echo)
 
 
-#: The kinds of ``glacier play --opponent`` besides ``net:PATH``.
-OPPONENTS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
-
-
 def _check_opponent(value: Optional[str]) -> Optional[str]:
-    if value is None or value in OPPONENTS or (value.startswith("net:") and len(value) > 4):
-        return value
-    raise click.BadParameter(f"{value!r} is not one of {', '.join(OPPONENTS)} or net:PATH", param_hint="--opponent")
+    from glacier.players import check_kind
 
-
-def _opponent(opponent: str, seconds: float, simulations: Optional[int], playouts: int, seed: Optional[int]) -> Any:
-    """The computer player of ``glacier play --opponent``."""
-    import random
-
-    from glacier.players import AlphaBetaPlayer, MCTSPlayer, MonteCarloPlayer, NetPlayer, RandomPlayer
-
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    if opponent == "baseline" or opponent.startswith("net:"):
-        path = None if opponent == "baseline" else opponent[4:]
-        return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)
-    if opponent == "mcts":
-        return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
-    if opponent == "alphabeta":
-        return AlphaBetaPlayer(seconds=seconds)
-    if opponent == "montecarlo":
-        return MonteCarloPlayer(playouts, seed)
-    return RandomPlayer(seed)
+    try:
+        return None if value is None else check_kind(value)
+    except glacier.GlacierError as err:
+        raise click.BadParameter(str(err), param_hint="--opponent") from None
 
 
 def _offer_to_save(state: Any, seat: int, opponent: str, record_path: Optional[str]) -> None:
@@ -511,14 +483,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
 @click.option(
     "--seed", default=0, show_default=True, help="Seed of the match (game i seeds its players from it and i)."
 )
-@click.option(
-    "--threads",
-    "-t",
-    default=0,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Games played at once (0 = one per core).",
-)
+@threads_option(0, "Games played at once (0 = one per core).")
 @param_option
 @click.option("--position", help="Start every game from this position text.")
 @click.option(
@@ -591,6 +556,127 @@ def arena(
 
 
 @main.command()
+@game_argument
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="SPEC",
+    help="A player of the ladder (repeat the option; as in glacier arena). Default: random, flat "
+    "Monte Carlo, MCTS with each evaluation, alpha-beta and the shipped net, at --seconds-per-move.",
+)
+@click.option(
+    "--results",
+    "results_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="The results file: every game is kept there, and a ladder run again with it goes on "
+    "where it stopped. Default: ladder-GAME.jsonl.",
+)
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1), help="Games per table.")
+@click.option(
+    "--seconds-per-move",
+    default=0.2,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="The time per move of the default players' specs (part of the ladder's settings).",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Start no game after this long (the games under way end, and are kept).",
+)
+@click.option("--seed", default=0, show_default=True, help="Seed of the ladder's players and openings.")
+@click.option(
+    "--opening-plies",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="Start each game with K random plies (the games of one rotation of the seats share them).",
+)
+@threads_option(1, "Games played at once (0 = one per core); each player searches on one thread.")
+@click.option("--anchor", default="random", show_default=True, help="The player rated 0.")
+@click.option(
+    "--picture",
+    "picture_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also draw the ratings with their intervals into this SVG file.",
+)
+@param_option
+def ladder(
+    game: str,
+    players: tuple[str, ...],
+    results_path: Optional[str],
+    games: int,
+    seconds_per_move: float,
+    minutes: Optional[float],
+    seed: int,
+    opening_plies: int,
+    threads: int,
+    anchor: str,
+    picture_path: Optional[str],
+    params: tuple[str, ...],
+) -> None:
+    """Rate GAME's players: a round-robin of GAMES games per table (every pair, or every set
+    of as many players as E has seats), seats rotated, each game from random opening
+    plies, then Elo ratings with 95% intervals (random = 0) fitted to every game in the
+    results file. Stopped (--minutes, Ctrl-C), it goes on from its results file when run
+    again; given more players, it plays only their tables."""
+    from tqdm import tqdm
+
+    from glacier import ladder as ladders
+
+    game_params = _parse_params(params)
+    roster = list(players) or ladders.default_players(game, seconds_per_move, **game_params)
+    path = results_path or f"ladder-{game}.jsonl"
+    bars: list[Any] = []
+
+    def advance(game_played: Any, done: int, total: int) -> None:
+        if game_played is None:
+            bars.append(tqdm(total=total, desc=f"ladder {game}", unit="game"))
+        else:
+            bars[0].update(1)
+
+    try:
+        ratings = ladders.run(
+            game,
+            roster,
+            path,
+            games=games,
+            seconds_per_move=seconds_per_move,
+            opening_plies=opening_plies,
+            seed=seed,
+            minutes=minutes,
+            threads=threads,
+            anchor=anchor,
+            progress=advance,
+            **game_params,
+        )
+    except glacier.InvalidParameterError as err:
+        raise click.UsageError(str(err)) from None
+    finally:
+        for bar in bars:
+            bar.close()
+    played = len(ladders.read(path)[1])
+    if not ratings:
+        click.echo(f"no game has ended yet; {path} holds {played} games")
+        return
+    click.echo(ladders.table(ratings))
+    click.echo(f"{played} games in {path}")
+    if picture_path:
+        from glacier.svg import ratings as chart
+
+        rows = [(r.player, r.elo, r.low, r.high) for r in ratings.values()]
+        _write_atomically(Path(picture_path), chart.draw(rows, f"{game}: ratings"))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+@main.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--html", "html_path", type=click.Path(dir_okay=False, writable=True), help="Write the replay page to this file."
@@ -652,32 +738,20 @@ def replay(
 
 @main.command()
 @click.argument("games", nargs=-1, type=click.Choice(glacier.GAMES))
-@click.option(
-    "--threads",
-    "-t",
-    default=0,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Threads for the parallel figures (0 = every core).",
-)
+@threads_option(0, "Threads for the parallel figures (0 = every core).")
 @click.option("--quick", is_flag=True, help="Smaller workloads (a rough table in seconds).")
 def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     """Measure every throughput figure for GAMES (every game by default) and print a table."""
     from tqdm import tqdm
 
-    from glacier.bench import chess_comparisons, e_comparisons, format_table, measure_game
-    from glacier.search_bench import search_comparisons
+    from glacier import comparisons
+    from glacier.bench import format_table, measure_game
 
     chosen = list(games) or list(glacier.GAMES)
     rows = []
     for game in tqdm(chosen, desc="bench", unit="game"):
         rows.extend(measure_game(game, threads=threads, quick=quick))
-        kin = glacier.game_spec(game).kin
-        if "chess" in kin:
-            rows.extend(chess_comparisons(quick=quick))
-            rows.extend(search_comparisons(quick=quick))
-        if "chinese_checkers" in kin:
-            rows.extend(e_comparisons(quick=quick))
+        rows.extend(comparisons.measure(game, quick=quick))
     click.echo(format_table(rows))
 
 
@@ -695,9 +769,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     is_flag=True,
     help="Go on with the run in --out (same game, parameters and net); options not given are the run's.",
 )
-@click.option(
-    "--threads", "-t", default=1, show_default=True, type=click.IntRange(min=0), help="Search threads (0 = every core)."
-)
+@threads_option(1, "Search threads (0 = every core).")
 @param_option
 @click.option("--ray", "address", metavar="ADDRESS", help="Play the self-play on this Ray cluster ('auto': local).")
 @click.option(

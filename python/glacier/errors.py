@@ -17,6 +17,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "LadderResultsError",
     "UnknownGameError",
 ]
 
@@ -48,6 +49,11 @@ class HistoryNotKeptError(GlacierError):
 
 class InvalidRecordError(GlacierError):
     """A game record that cannot be read or written (its message names the line and the move)."""
+
+
+class LadderResultsError(GlacierError):
+    """A rating ladder's results file (``glacier.ladder``) that cannot be read, or that holds
+    the games of a ladder of other settings."""
 
 
 class ClusterConnectionError(GlacierError):

@@ -38,18 +38,30 @@ and ``info["illegal_action"] = True``; ``illegal_action="raise"`` raises
 ``IllegalMoveError`` instead. The vector environment always raises.
 
 ``render_mode="ansi"`` gives the board as text, ``"rgb_array"`` the picture
-(``glacier.svg``) as an RGB array, rasterised by CairoSVG (the extra ``render``: ``pip install glacier-games[render]``).
+(``glacier.svg``) as an RGB array, rasterised by CairoSVG with Pillow (the extra ``render``:
+``pip install glacier-games[render]``). ``metadata["render_modes"]`` lists only the modes
+that can render where the environment runs (:data:`RENDER_MODES`): ``rgb_array`` only with
+that extra installed, so that Gymnasium's ``check_env``, which renders every listed mode,
+passes on a plain install too. Asking for ``rgb_array`` without it raises
+``gymnasium.error.DependencyNotInstalled``, saying what to install.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import random
 from typing import Any, Optional, Union
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
+
+try:
+    import gymnasium
+except ImportError as err:  # a missing extra: one line that says what to install
+    raise ModuleNotFoundError(
+        'glacier.gymnasium_env needs Gymnasium: pip install "glacier-games[gym]"', name=err.name
+    ) from err
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
@@ -59,10 +71,27 @@ import glacier
 from .batch import VectorEnv
 from .players import RandomPlayer
 
-__all__ = ["ENV_IDS", "GlacierEnv", "GlacierVectorEnv", "observation_space", "rgb_array"]
+__all__ = ["ENV_IDS", "RENDER_MODES", "GlacierEnv", "GlacierVectorEnv", "observation_space", "rgb_array"]
 
 #: The frames per second a viewer shows (for recorders such as ``RecordVideo``).
 RENDER_FPS = 2
+
+#: What ``render_mode="rgb_array"`` needs, and the line that says how to get it.
+_RASTERISERS = ("cairosvg", "PIL")
+_RENDER_EXTRA = 'render_mode="rgb_array" needs CairoSVG and Pillow: pip install "glacier-games[render]"'
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be found, without importing it (CairoSVG takes a second)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+#: The render modes that can render here: ``ansi`` always, ``rgb_array`` where CairoSVG and
+#: Pillow are installed (the extra ``render``).
+RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array") if all(map(_installed, _RASTERISERS)) else ("ansi",)
 
 Opponent = Union[None, str, Any]
 
@@ -88,9 +117,11 @@ def rgb_array(state: Any) -> npt.NDArray[np.uint8]:
     try:
         import cairosvg
         from PIL import Image
-    except ImportError as err:  # pragma: no cover - depends on the installation
+    except ImportError as err:
+        raise gymnasium.error.DependencyNotInstalled(_RENDER_EXTRA) from err
+    except OSError as err:  # CairoSVG is there, the Cairo library it loads is not
         raise gymnasium.error.DependencyNotInstalled(
-            'render_mode="rgb_array" needs CairoSVG: pip install "glacier-games[render]"'
+            f"CairoSVG cannot load the Cairo library ({err}): install Cairo (Debian: apt install libcairo2)"
         ) from err
     from .svg import render
 
@@ -99,9 +130,12 @@ def rgb_array(state: Any) -> npt.NDArray[np.uint8]:
         return np.asarray(image.convert("RGB"), dtype=np.uint8)
 
 
-def _check_render_mode(render_mode: Optional[str]) -> None:
+def check_render_mode(render_mode: Optional[str]) -> None:
+    """Refuses a render mode glacier has not, or one it cannot render here (a missing extra)."""
     if render_mode not in (None, "ansi", "rgb_array"):
         raise glacier.InvalidParameterError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise gymnasium.error.DependencyNotInstalled(_RENDER_EXTRA)
 
 
 def _opponent(opponent: Opponent, seed: Optional[int]) -> Any:
@@ -124,7 +158,7 @@ def _check_agent(game: str, agent: int, params: dict[str, Any]) -> None:
 class GlacierEnv(gymnasium.Env):  # type: ignore[misc]
     """One game of ``game`` as a Gymnasium environment (see the module's description)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": RENDER_FPS}  # noqa: RUF012  (the frameworks declare it this way)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012  (the frameworks declare it this way)
 
     def __init__(
         self,
@@ -137,7 +171,7 @@ class GlacierEnv(gymnasium.Env):  # type: ignore[misc]
     ) -> None:
         if illegal_action not in ("lose", "raise"):
             raise glacier.InvalidParameterError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        _check_render_mode(render_mode)
+        check_render_mode(render_mode)
         self.game, self.params, self.render_mode = game, params, render_mode
         self.illegal_action = illegal_action
         self._state = glacier.new_game(game, **params)
@@ -236,7 +270,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     the default: every core), as :class:`glacier.VectorEnv` does.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"]}  # noqa: RUF012  (the frameworks declare it this way)
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": list(RENDER_MODES)}  # noqa: RUF012  (the frameworks declare it this way)
 
     def __init__(
         self,
@@ -256,7 +290,7 @@ class GlacierVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             raise glacier.InvalidParameterError(
                 f"autoreset_mode must be one of {', '.join(m.value for m in AutoresetMode)}, got {autoreset_mode!r}"
             )
-        _check_render_mode(render_mode)
+        check_render_mode(render_mode)
         if opponent is not None:
             _check_agent(game, agent, params)
             if opponent != "random":

@@ -43,7 +43,13 @@ from __future__ import annotations
 from typing import Any, ClassVar, Optional
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as err:  # a missing extra: one line that says what to install
+    raise ModuleNotFoundError(
+        'glacier.openspiel needs OpenSpiel: pip install "glacier-games[openspiel]"', name=err.name
+    ) from err
 
 import glacier
 

@@ -11,7 +11,9 @@ other end as a termination.
 An action outside the mask is handled as in PettingZoo's classic games (``env(...)`` wraps
 the environment in ``TerminateIllegalWrapper``): the offender gets -1, the others 0, and the
 game ends. ``env(game, illegal_action="raise")`` raises ``IllegalMoveError`` instead.
-``render_mode`` is ``"ansi"`` (the board as text) or ``"rgb_array"`` (its picture).
+``render_mode`` is ``"ansi"`` (the board as text) or ``"rgb_array"`` (its picture, with the
+extra ``render``); ``metadata["render_modes"]`` lists only the modes that can render here,
+as :data:`glacier.gymnasium_env.RENDER_MODES` says.
 
 >>> from glacier.pettingzoo_env import env
 >>> game = env("kuba")
@@ -25,13 +27,19 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # a missing extra: one line that says what to install
+    raise ModuleNotFoundError(
+        'glacier.pettingzoo_env needs PettingZoo and Gymnasium: pip install "glacier-games[gym]"', name=err.name
+    ) from err
 
 import glacier
 
-from .gymnasium_env import RENDER_FPS, observation_space, rgb_array
+from .gymnasium_env import RENDER_FPS, RENDER_MODES, check_render_mode, observation_space, rgb_array
 
 __all__ = ["GlacierAECEnv", "env", "raw_env"]
 
@@ -40,7 +48,7 @@ class GlacierAECEnv(AECEnv):  # type: ignore[misc]
     """A glacier game as a turn-based multi-agent environment."""
 
     metadata = {  # noqa: RUF012  (the frameworks declare it this way)
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "name": "glacier",
         "is_parallelizable": False,
         "render_fps": RENDER_FPS,
@@ -48,8 +56,7 @@ class GlacierAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: str, render_mode: Optional[str] = None, **params: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise glacier.InvalidParameterError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+        check_render_mode(render_mode)
         self.game, self.params, self.render_mode = game, params, render_mode
         self.metadata = {**self.metadata, "name": f"glacier_{game}"}
         self._state = glacier.new_game(game, **params)

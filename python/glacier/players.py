@@ -8,7 +8,8 @@
 - :class:`AlphaBetaPlayer`: alpha-beta to a depth or for a time, for two-player games.
 
 :func:`from_spec` makes a player from a short text such as ``"mcts:400"``, as the command
-line's ``glacier arena`` and ``glacier play`` take them.
+line's ``glacier arena`` takes them; :func:`of_kind` one of a kind and a budget given apart,
+as ``glacier play --opponent KIND --seconds S`` does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .batch import playouts
 from .errors import InvalidParameterError
 
 __all__ = [
+    "KINDS",
     "MCTS_DEFAULTS",
     "PLAYOUT_PLIES",
     "AlphaBetaPlayer",
@@ -33,7 +35,9 @@ __all__ = [
     "NetPlayer",
     "Player",
     "RandomPlayer",
+    "check_kind",
     "from_spec",
+    "of_kind",
 ]
 
 
@@ -249,7 +253,7 @@ class NetPlayer(MCTSPlayer):
         **options: Any,
     ) -> None:
         if net is None and path is not None:
-            from .learn.nets import load
+            from .nets import load
 
             net = load(path)
         super().__init__(simulations, net, seed, seconds=seconds, **options)
@@ -288,7 +292,7 @@ class NetPlayer(MCTSPlayer):
                 f"the net {self.path} is for {spec.game} with {spec.num_players} players, "
                 f"not {state.game} with {state.num_players}"
             )
-        from .learn.nets import baseline
+        from .nets import baseline
 
         self.evaluator = baseline(state.game, **state.params)
         self._searcher = None
@@ -337,17 +341,19 @@ class NetPlayer(MCTSPlayer):
 class AlphaBetaPlayer:
     """Alpha-beta in the engine (:func:`glacier.search.alphabeta`) to ``depth`` or for
     ``seconds`` per move, for two-player games, scored by the game's heuristic or by the
-    evaluation net at ``net`` (a path, or a loaded :class:`glacier.learn.EvaluationNet`).
-    ``last`` is the latest result."""
+    evaluation net at ``net``: a path, a loaded :class:`glacier.nets.EvaluationNet`, or
+    ``"shipped"`` for the one glacier ships for the game played
+    (:func:`glacier.nets.evaluation`). ``last`` is the latest result."""
 
     def __init__(self, depth: Optional[int] = None, seconds: Optional[float] = None, net: Any = None) -> None:
-        if isinstance(net, (str, os.PathLike)):
-            from .learn.evaluation_net import load_evaluation
+        self.shipped = net == SHIPPED
+        if isinstance(net, (str, os.PathLike)) and not self.shipped:
+            from .nets.evaluation_net import load_evaluation
 
             net = load_evaluation(net)
         self.depth = depth
         self.seconds = seconds
-        self.net = net
+        self.net = None if self.shipped else net
         self.last: Optional[search.AlphaBetaResult] = None
 
     @property
@@ -356,20 +362,38 @@ class AlphaBetaPlayer:
             name = f"alphabeta:{self.seconds:g}s"
         else:
             name = f"alphabeta:{self.depth if self.depth is not None else '1s'}"
-        if self.net is not None:
+        if self.shipped:
+            name += f":net={SHIPPED}"
+        elif self.net is not None:
             name += f":net={getattr(self.net, 'path', None) or 'given'}"
         return name
 
+    def _evaluation(self, state: Any) -> Any:
+        """The net to score ``state`` with: the shipped one of its game is loaded at the first
+        move of that game (the spec names no game)."""
+        if self.shipped and (self.net is None or self.net.game != state.game):
+            from .nets.evaluation_net import evaluation
+
+            self.net = evaluation(state.game, **state.params)
+        return self.net
+
     def choose(self, state: Any) -> str:
-        self.last = search.alphabeta(state, depth=self.depth, seconds=self.seconds, evaluation=self.net)
+        self.last = search.alphabeta(state, depth=self.depth, seconds=self.seconds, evaluation=self._evaluation(state))
         return self.last.move
 
     def spawn(self, seed: int) -> AlphaBetaPlayer:
-        return AlphaBetaPlayer(self.depth, self.seconds, self.net)
+        twin = AlphaBetaPlayer(self.depth, self.seconds, SHIPPED if self.shipped else self.net)
+        twin.net = self.net
+        return twin
+
+
+#: ``alphabeta:BUDGET:net=shipped`` plays with the evaluation net glacier ships for the game.
+SHIPPED = "shipped"
 
 
 def _alphabeta_from_spec(spec: str, args: list[str]) -> AlphaBetaPlayer:
-    """``alphabeta[:D][:net=PATH]`` (PATH to the end of the spec, colons and all)."""
+    """``alphabeta[:D][:net=PATH]`` (PATH to the end of the spec, colons and all) or
+    ``alphabeta[:D]:net=shipped``."""
     budget, _, rest = ":".join(args).partition(":")
     if "=" in budget:
         budget, rest = "", ":".join(args)
@@ -377,7 +401,9 @@ def _alphabeta_from_spec(spec: str, args: list[str]) -> AlphaBetaPlayer:
     if rest:
         key, _, value = rest.partition("=")
         if key != "net" or not value:
-            raise InvalidParameterError(f"{spec}: alphabeta takes net=PATH (an evaluation net file), not {rest!r}")
+            raise InvalidParameterError(
+                f"{spec}: alphabeta takes net=PATH (an evaluation net file) or net=shipped, not {rest!r}"
+            )
         net = value
     depth, seconds = _budget(budget, spec) if budget else (None, 1.0)
     return AlphaBetaPlayer(depth, seconds, net)
@@ -436,7 +462,8 @@ def from_spec(spec: str, seed: int = 0) -> Player:
       as ``2s``; EVALUATOR ``rollout``, ``heuristic`` or ``rolloutK`` (rollouts cut after K
       plies, then the heuristic); further options as keywords, e.g. ``c_puct=1.2``;
     - ``alphabeta[:D][:net=PATH]``: alpha-beta to depth D, or for a time such as ``0.2s``
-      (1s), scored by the game's heuristic or by the evaluation net file PATH;
+      (1s), scored by the game's heuristic or by the evaluation net file PATH
+      (``net=shipped``: the one glacier ships for the game, :func:`glacier.nets.evaluation`);
     - ``net:PATH[:N]``: MCTS with the net file PATH as its evaluator (:mod:`glacier.learn`),
       N simulations (800) or a time such as ``0.2s``;
     - ``baseline[:N]``: the same with the net glacier ships for the game played.
@@ -482,3 +509,41 @@ def from_spec(spec: str, seed: int = 0) -> Player:
         f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], "
         "alphabeta[:D][:net=PATH], net:PATH[:N], baseline[:N]"
     )
+
+
+#: The kinds of player :func:`of_kind` makes, besides ``net:PATH``.
+KINDS = ("mcts", "alphabeta", "montecarlo", "random", "baseline")
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if it is one of :data:`KINDS` or ``net:PATH``."""
+    if kind in KINDS or (kind.startswith("net:") and len(kind) > 4):
+        return kind
+    raise InvalidParameterError(f"{kind!r} is not one of {', '.join(KINDS)} or net:PATH")
+
+
+def of_kind(
+    kind: str,
+    *,
+    seconds: float = 1.0,
+    simulations: Optional[int] = None,
+    playouts: int = 200,
+    seed: Optional[int] = None,
+) -> Player:
+    """A player of ``kind`` (:data:`KINDS`, or ``net:PATH``): a search (``mcts``, a net's
+    ``baseline`` or ``net:PATH``) of ``simulations`` a move, or else ``seconds``; alpha-beta
+    for ``seconds``; flat Monte Carlo of ``playouts`` per move; or random moves. ``seed``
+    None draws one from the system."""
+    check_kind(kind)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if kind == "baseline" or kind.startswith("net:"):
+        path = None if kind == "baseline" else kind[4:]
+        return NetPlayer(path, simulations, seed, seconds=None if simulations else seconds)
+    if kind == "mcts":
+        return MCTSPlayer(simulations, None, seed, seconds=None if simulations else seconds)
+    if kind == "alphabeta":
+        return AlphaBetaPlayer(seconds=seconds)
+    if kind == "montecarlo":
+        return MonteCarloPlayer(playouts, seed)
+    return RandomPlayer(seed)

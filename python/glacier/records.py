@@ -141,11 +141,6 @@ def _params_text(params: Mapping[str, Optional[int]]) -> str:
     return " ".join(f"{name}={'none' if value is None else value}" for name, value in params.items())
 
 
-def _is_plain_chess(params: Mapping[str, Optional[int]], start: str) -> bool:
-    """Whether an Ice Age Chess game is standard chess: no Ice Age and no ice on the board."""
-    return all(params.get(name) == value for name, value in _PLAIN_PARAMS.items()) and "*" not in start.split(" ")[0]
-
-
 def _check_tag(name: str, value: object) -> str:
     if not re.fullmatch(r"[A-Za-z0-9_]+", name):
         raise InvalidRecordError(f"a tag name is letters, digits and '_', got {name!r}")
@@ -231,7 +226,7 @@ class Record:
         params = state.params
         written["Parameters"] = _params_text(params)
         if state.game == CHESS:
-            plain = _is_plain_chess(params, start_text)
+            plain = reference.game_module(CHESS).is_plain_chess(params, start_text)
             if not plain:
                 written["Variant"] = ICE_VARIANT
             if not plain or start_text != STANDARD_CHESS_START:
@@ -255,7 +250,8 @@ class Record:
         start's fullmove number), and another player's move after the start or after a
         comment takes the number with ``...``."""
         replay = self.start()
-        number = int(replay.text().split(" ")[-1]) if self.game == CHESS else 1
+        first_number = getattr(reference.game_module(self.game), "first_move_number", None)
+        number = first_number(replay.text()) if first_number is not None else 1
         last_player: Optional[int] = None
         out: list[Optional[str]] = []
         for ply, move in enumerate(self.state.moves, start=1):

@@ -438,11 +438,11 @@ def alphabeta(
     for ``seconds`` (whichever ends first; with neither, one second), with a transposition
     table, move ordering and a quiescence search through captures, scored by the game's
     heuristic, or by ``evaluation``: an evaluation net of the game
-    (:class:`glacier.learn.EvaluationNet`, e.g. ``glacier.learn.evaluation(game)``). The
+    (:class:`glacier.nets.EvaluationNet`, e.g. ``glacier.nets.evaluation(game)``). The
     deadline never cuts depth 1 short."""
     if evaluation is not None and not isinstance(evaluation, _native.NativeEvalNet):
         raise InvalidParameterError(
-            "alpha-beta's evaluation is an evaluation net (glacier.learn.load_evaluation), "
+            "alpha-beta's evaluation is an evaluation net (glacier.nets.load_evaluation), "
             f"not {type(evaluation).__name__}"
         )
     raw = _native.alphabeta_native(state, depth, seconds, evaluation)

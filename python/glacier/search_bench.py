@@ -16,9 +16,7 @@ OpenSpiel and mctx are optional here: a row is left out when its library is not 
 
 from __future__ import annotations
 
-import importlib
 import time
-from types import ModuleType
 from typing import Any, Optional
 
 import numpy as np
@@ -26,6 +24,7 @@ import numpy as np
 import glacier
 
 from . import search
+from .bench import Measurement, optional_module
 
 __all__ = [
     "CHESS_START",
@@ -40,13 +39,6 @@ __all__ = [
 _CHESS_GAME, _CHESS_START_NAME = glacier.kin("chess")
 #: The standard chess start.
 CHESS_START = glacier.new_game(_CHESS_GAME, start=_CHESS_START_NAME).text()
-
-
-def _optional(name: str) -> Optional[ModuleType]:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 def _chess() -> Any:
@@ -74,7 +66,7 @@ def glacier_mcts_rate(
 def openspiel_mcts_rate(simulations: int = 200, moves: int = 6, seed: int = 42) -> Optional[float]:
     """The same for OpenSpiel's ``MCTSBot`` (UCT c = 2, ``RandomRolloutEvaluator(1)``) on
     OpenSpiel's chess; None without OpenSpiel."""
-    pyspiel = _optional("pyspiel")
+    pyspiel = optional_module("pyspiel")
     if pyspiel is None:
         return None
     game = pyspiel.load_game("chess")
@@ -120,7 +112,7 @@ def mctx_rate(batch: int = 256, simulations: int = 32, actions: int = 4288, call
     """Simulations per second of mctx's ``gumbel_muzero_policy`` (JAX, CPU), ``batch`` roots,
     ``actions`` actions, a recurrent function returning the given logits and random values,
     best of ``calls`` warm calls; None without mctx."""
-    mctx, jax = _optional("mctx"), _optional("jax")
+    mctx, jax = optional_module("mctx"), optional_module("jax")
     if mctx is None or jax is None:
         return None
     jnp = jax.numpy
@@ -156,10 +148,8 @@ def mctx_rate(batch: int = 256, simulations: int = 32, actions: int = 4288, call
     return best
 
 
-def search_comparisons(*, quick: bool = False) -> list[Any]:
-    """The rows of ``glacier bench`` for the searches (``glacier.bench.Measurement``)."""
-    from .bench import Measurement
-
+def search_comparisons(*, quick: bool = False) -> list[Measurement]:
+    """The rows of ``glacier bench`` for the searches."""
     rows = []
     game = "standard chess"
     moves = 2 if quick else 6

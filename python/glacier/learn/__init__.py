@@ -7,13 +7,21 @@
 >>> search.mcts(state, evaluator=net, simulations=64).move in state.legal_moves()
 True
 
-- :func:`load` / :func:`save`: a net file (safetensors, see :mod:`glacier.learn.netfile`),
-  checked against its game; :func:`baseline` gives the net shipped for a game.
+- :func:`load` / :func:`save`: a net file (safetensors, see :mod:`glacier.nets.netfile`),
+  checked against its game; :func:`baseline` gives the net shipped for a game (the names of
+  :mod:`glacier.nets`, which a player loads nets from with numpy alone).
+- :func:`load_evaluation` / :func:`save_evaluation` / :func:`evaluation`: the evaluation nets
+  of alpha-beta (:class:`EvaluationNet`, from :mod:`glacier.nets` too);
+  :mod:`glacier.learn.evaluation_training` trains one
+  (``glacier train GAME --for alphabeta --out DIR``).
 - :func:`train` (``glacier train GAME --out DIR``): self-play -> shards -> trainer -> gate ->
   evaluate, iteration after iteration, resumable (:func:`run_config` reads a run's settings).
   Each step is a function of its own:
   :func:`selfplay`, :func:`load_positions` with :class:`ReplayBuffer`, :class:`Trainer`,
-  :func:`gate` and :func:`evaluate`.
+  :func:`gate` and :func:`evaluate`; :class:`TrainingRun` runs them on a training directory
+  one at a time (:meth:`~TrainingRun.selfplay`, :meth:`~TrainingRun.fit`,
+  :meth:`~TrainingRun.gate`, :meth:`~TrainingRun.finish`, :meth:`~TrainingRun.evaluate`),
+  as :func:`train` does.
 
 Loading and playing need numpy only; training needs JAX and optax (the ``learn`` extra).
 See docs/learning.md.
@@ -21,22 +29,27 @@ See docs/learning.md.
 
 from __future__ import annotations
 
-from .evaluation_net import EvaluationNet, EvaluationSpec, evaluation, load_evaluation, save_evaluation
-from .matches import NetSide, match
-from .netfile import NetSpec
-from .nets import Net, baseline, baseline_path, load, save, spec_for
-from .pipeline import (
-    DEFAULT_HIDDEN,
-    TrainConfig,
-    TrainResult,
-    evaluate,
-    gate,
-    load_positions,
-    run_config,
-    selfplay,
-    train,
+from ..nets import (
+    EvaluationNet,
+    EvaluationSpec,
+    Net,
+    baseline,
+    baseline_path,
+    evaluation,
+    load,
+    load_evaluation,
+    save,
+    save_evaluation,
+    spec_for,
 )
-from .selfplay_games import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
+from ..nets.netfile import NetSpec
+from ..selfplay import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
+from . import netfile, nets
+from .config import DEFAULT_HIDDEN, TrainConfig
+from .matches import NetSide, match
+from .pipeline import TrainResult, train
+from .run import Iteration, TrainingRun, run_config
+from .steps import evaluate, gate, load_positions, selfplay
 from .train import ReplayBuffer, Trainer, TrainStats, moves_to_end, value_targets
 
 __all__ = [
@@ -45,6 +58,7 @@ __all__ = [
     "EvaluationNet",
     "EvaluationSpec",
     "GAMES_PER_THREAD_IN_ENGINE",
+    "Iteration",
     "Net",
     "NetSide",
     "NetSpec",
@@ -54,6 +68,7 @@ __all__ = [
     "TrainResult",
     "TrainStats",
     "Trainer",
+    "TrainingRun",
     "baseline",
     "baseline_path",
     "evaluate",
@@ -64,6 +79,8 @@ __all__ = [
     "load_positions",
     "match",
     "moves_to_end",
+    "netfile",
+    "nets",
     "play_games",
     "run_config",
     "save",

@@ -9,7 +9,7 @@ A run goes in rounds until its time (``minutes``) or its rounds run out, or Ctrl
    game's heuristic in the first round and by the latest net after it. Every position
    searched is kept with the search's score and, once the game is over, its result,
    both for the player to move; its features are the non-zero cells of the observation
-   seen from each seat (:mod:`glacier.learn.evaluation_net`).
+   seen from each seat (:mod:`glacier.nets.evaluation_net`).
 2. **Fit.** The net is fitted to ``(1 - result_weight) * score + result_weight * result``
    (squared error of its ``tanh`` output) with Adam (optax's ``adamw``), on batches drawn
    from every position kept (the newest ``buffer``), ``samples_per_position`` samples per
@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from .. import _native
 from ..errors import InvalidNetError, InvalidParameterError
-from .evaluation_net import (
+from ..nets.evaluation_net import (
     EvaluationNet,
     EvaluationSpec,
     evaluation_spec_for,

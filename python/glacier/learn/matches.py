@@ -20,7 +20,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from .. import _native, search
-from ..arena import ArenaResult, GameResult, _fresh, _mix, _name, _summarise
+from ..arena import ArenaResult, GameResult, distinct_names, fresh_player, player_name, seed_for, summarise
 from ..errors import InvalidParameterError
 
 __all__ = ["NetSide", "match"]
@@ -62,14 +62,10 @@ def match(
     if len(sides) > seats:
         raise InvalidParameterError(f"{game} has {seats} seats, got {len(sides)} sides")
     entries = list(sides) + [sides[-1]] * (seats - len(sides))
-    names = [s.name if isinstance(s, NetSide) else _name(s) for s in entries]
-    for i, name in enumerate(names):
-        repeats = names[:i].count(name)
-        if repeats:
-            names[i] = f"{name}#{repeats + 1}"
+    names = distinct_names([s.name if isinstance(s, NetSide) else player_name(s) for s in entries])
     searchers = {
         id(s): search.MCTS(
-            game, evaluator=s.evaluator, seed=_mix(seed, p), c_puct=s.c_puct, reuse=False, threads=threads
+            game, evaluator=s.evaluator, seed=seed_for(seed, p), c_puct=s.c_puct, reuse=False, threads=threads
         )
         for p, s in enumerate(entries)
         if isinstance(s, NetSide)
@@ -80,9 +76,9 @@ def match(
             self.index = index
             self.order = tuple((seat + index) % seats for seat in range(seats))
             self.state = start.copy()
-            self.rng = np.random.default_rng(_mix(seed, index, 999))
+            self.rng = np.random.default_rng(seed_for(seed, index, 999))
             self.players = [
-                None if isinstance(entries[p], NetSide) else _fresh(entries[p], _mix(seed, index, p))
+                None if isinstance(entries[p], NetSide) else fresh_player(entries[p], seed_for(seed, index, p))
                 for p in self.order
             ]
 
@@ -126,4 +122,4 @@ def match(
                 still.append(t)
         tables = still
     done.sort(key=lambda r: r.number)
-    return _summarise(game, names, done, start.params.get("max_plies"), opening_moves)
+    return summarise(game, names, done, start.params.get("max_plies"), opening_moves)

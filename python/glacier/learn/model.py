@@ -1,12 +1,12 @@
 """The net in JAX: its parameters, its forward pass and its losses, for training (optax).
 
-The parameters are a dict of the net file's tensors (:func:`glacier.learn.netfile.tensor_shapes`),
+The parameters are a dict of the net file's tensors (:func:`glacier.nets.netfile.tensor_shapes`),
 so a trained net is saved as it is and the engine evaluates exactly this function: ReLU
 layers, a policy head of one logit per action and a ``tanh`` value head of one value per
 player, relative to the player to move.
 
-JAX is imported here only: the rest of :mod:`glacier.learn` (loading and using nets) needs
-numpy alone.
+JAX is imported here and by the trainer only: loading and using nets (:mod:`glacier.nets`)
+needs numpy alone.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .netfile import NetSpec, tensor_shapes
+from ..nets.netfile import NetSpec, tensor_shapes
 
 __all__ = ["forward", "init", "loss"]
 

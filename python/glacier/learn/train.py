@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidNetError, InvalidParameterError
-from .netfile import NetSpec
-from .nets import Net
+from ..nets import Net
+from ..nets.netfile import NetSpec
 
 __all__ = ["ReplayBuffer", "TrainStats", "Trainer", "moves_to_end", "value_targets"]
 
@@ -97,7 +97,7 @@ class ReplayBuffer:
         return 2 * spec.inputs + 2 * spec.num_actions + (spec.num_actions + 7) // 8 + 4 * spec.num_players + 4
 
     def add(self, data: dict[str, npt.NDArray[Any]], value_mix: float = 0.0, value_discount: float = 1.0) -> int:
-        """Adds the searched rows of self-play shard columns (:mod:`glacier.learn.selfplay_games`),
+        """Adds the searched rows of self-play shard columns (:mod:`glacier.selfplay.alphazero`),
         whole games; returns how many. ``value_mix`` and ``value_discount`` shape the value
         targets (:func:`value_targets`)."""
         if not len(data.get("game", ())):

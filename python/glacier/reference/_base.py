@@ -25,7 +25,20 @@ and, where the game has them (absent: nothing of the kind):
 - ``piece_label(position, frm, to) -> str``: which piece a move from cell ``frm`` to ``to``
   moves, when one cell may hold several pieces the player can move;
 - ``read_move(position, text) -> Optional[str]``: the legal move a person means by ``text``
-  written in a shorter way than the move itself, or None.
+  written in a shorter way than the move itself, or None;
+- ``choice_label(pending, action) -> tuple[str, tuple[str, ...]]``: what a button
+  does, in words, and the cells it acts on (the page marks them): ``action`` is the text of a
+  ``("choice",)`` action, or of one of several actions made by the same gesture (a
+  promotion's piece); ``pending`` the texts of the unfinished move's actions before it.
+  Absent: the button reads the action's text;
+- ``first_move_number(text) -> int``: the number a game record gives the first move of a
+  game from the position ``text`` (1 where absent).
+
+The game that plays chess (its ``FACTS.kin`` names ``"chess"``) has the hooks of its game
+records, which are PGN (:mod:`glacier.records`): ``san(position, move)`` and
+``parse_san(position, text)`` (a move in SAN, both ways), and ``is_plain_chess(params,
+text)`` (whether a game from that position is standard chess, whose record any chess
+program reads).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The facts each game declares for the tools around it (the twin of the engine's
-``GameFacts``, game.rs): its reference module holds ``FACTS``, and a test checks that it
-says what the engine's ``glacier.game_spec`` says, field by field."""
+"""The facts each game declares for the tools around it (the engine's ``GameFacts``,
+game.rs): its reference module holds ``FACTS``, the one declaration of them. The engine's
+``facts.rs`` of the game is written from it (``python tests/facts_rs.py``), and a test
+checks that the built engine's ``glacier.game_spec`` says the same, field by field."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ pseudo-legally and kept when the mover's king is not attacked afterwards: slow a
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from ..errors import IllegalMoveError
 from . import _zobrist
@@ -40,6 +40,9 @@ PARAMS: tuple[Param, ...] = (max_plies(1000), Param("ice_age_period", 20, 0, U32
 FACTS = Facts(
     seats={2: ("White", "Black")},
     mcts_player={"evaluator": "rollout", "rollout_plies": 40},
+    # A net's priors, and its values half and half with the heuristic's (material, mobility,
+    # the coming Ice Age): searched with its own values alone, the net loses material that a
+    # 2-ply alpha-beta wins (docs/learning.md).
     net_player={"heuristic_mix": 0.5},
     playout_plies=0,
     bench=BenchDepths(perft=(6, 3), playouts=1000, perft_bench=(6, 4, 3), hashed_perft=None),
@@ -614,6 +617,19 @@ def _san_body(position: IceAgeChessPosition, move: str) -> str:
     return out + ("x" if capture else "") + move[2:4]
 
 
+def is_plain_chess(params: Mapping[str, Optional[int]], text: str) -> bool:
+    """Whether a game with ``params`` from the position ``text`` is standard chess: no Ice
+    Age to come (``ice_age_period=0``) and no ice on the board. Its game record is then
+    plain PGN, which any chess program reads (:mod:`glacier.records`)."""
+    return params.get("ice_age_period") == 0 and ICE not in text.split(" ")[0]
+
+
+def first_move_number(text: str) -> int:
+    """The number of the first move of a game record from the position ``text``: its
+    fullmove number, as in PGN."""
+    return int(text.split(" ")[-1])
+
+
 def san(position: IceAgeChessPosition, move: str) -> str:
     """The SAN of the UCI move ``move``, legal in ``position``: ``e4``, ``Nbd2``, ``exd6``,
     ``e8=Q``, ``O-O``, with ``+`` for a check and ``#`` for a checkmate. Ice is taken like a
@@ -803,3 +819,11 @@ def end_reason(position: IceAgeChessPosition) -> str:
 def gesture(action: str) -> tuple[str, ...]:
     """Every move goes from a square to a square (a promotion's piece is chosen after)."""
     return ("move", action[:2], action[2:4])
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """A pawn move to the last rank is one gesture for four promotions: each button names
+    its piece and marks the promotion square."""
+    if len(action) == 5:
+        return f"promote to a {ROLE_NAMES[action[4].upper()]}", (action[2:4],)
+    return action, (action[2:4],)

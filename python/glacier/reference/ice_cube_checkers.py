@@ -402,3 +402,16 @@ def gesture(action: str) -> tuple[str, ...]:
     """A sowing begins with a click on its cup (``slot c``: the cell ``c``); each drop is a
     button."""
     return ("cell", action[5:]) if action.startswith("slot ") else ("choice",)
+
+
+#: A drop's piece in words, by its letter (``drop W``).
+DROP_NAMES = {"W": "a White cube", "B": "a Black cube", "K": "a King Kube"}
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """A drop names its piece and marks the cup it falls into: the one after the cups
+    already sown."""
+    if not (action.startswith("drop ") and pending and pending[0].startswith("slot ")):
+        return action, ()
+    into = LETTERS[(LETTERS.index(pending[0][5:]) + len(pending)) % SLOTS]
+    return f"drop {DROP_NAMES[action[5:]]} into cup {into}", (into,)

@@ -543,3 +543,11 @@ def gesture(action: str) -> tuple[str, ...]:
     ``stop`` ends a chain that could go on: a button."""
     cells = action.replace("x", "-").split("-")
     return ("move", cells[0], cells[1]) if len(cells) == 2 else ("choice",)
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """``stop`` ends the chain on the square of its last jump."""
+    if action == "stop" and pending:
+        landing = pending[-1].replace("x", "-").split("-")[-1]
+        return f"stop the chain on {landing}", (landing,)
+    return action, ()

@@ -478,3 +478,8 @@ def end_reason(position: KubaPosition) -> str:
 def gesture(action: str) -> tuple[str, ...]:
     """A push ``b1a1`` goes from the marble's square to the next one; ``pass`` is a button."""
     return ("choice",) if action == "pass" else ("move", action[:2], action[2:])
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """``pass`` declines the bonus push a capture earned."""
+    return ("pass: no bonus push", ()) if action == "pass" else (action, ())

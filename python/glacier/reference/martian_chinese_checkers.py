@@ -911,3 +911,24 @@ def read_move(position: MartianPosition, text: str) -> Optional[str]:
         if dash and frm.split("/")[0] == head and to == rest:
             matches.append(move)
     return matches[0] if len(matches) == 1 else None
+
+
+def choice_label(pending: tuple[str, ...], action: str) -> tuple[str, tuple[str, ...]]:
+    """A guard exchange is chosen a hex and a level at a time: after a movement the partner
+    (``=h5``, then its level), as a whole turn the player's own piece (``xh3``, its level),
+    then the partner's; each button says which and marks the hex."""
+    if action == "pass":
+        return "pass: no move is possible", ()
+    if action == "no exchange":
+        landing = pending[0].split("-")[1] if pending else ""
+        return f"no exchange: the move ends on {landing}", (landing,) if landing else ()
+    if action.startswith("x"):
+        return f"guard exchange: your piece on {action[1:]}", (action[1:],)
+    if action.startswith("="):
+        whose = "the moved piece" if pending and "-" in pending[0] else "it"
+        return f"swap {whose} with the guard on {action[1:]}", (action[1:],)
+    if action.startswith("/") and pending and pending[-1][:1] in "x=":
+        hex_name = pending[-1][1:]
+        who = "your piece" if pending[-1][0] == "x" else "the guard"
+        return f"{who} at level {action[1:]} of {hex_name} (0 is the bottom)", (hex_name,)
+    return action, ()

@@ -11,6 +11,6 @@ glyphs), so the pictures look the same in every renderer.
 from __future__ import annotations
 
 from ._canvas import Arrow, View
-from ._render import render, render_position
+from ._render import choice_picture, render, render_position
 
-__all__ = ["Arrow", "View", "render", "render_position"]
+__all__ = ["Arrow", "View", "choice_picture", "render", "render_position"]

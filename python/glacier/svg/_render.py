@@ -11,7 +11,7 @@ from .. import reference
 from ..errors import InvalidParameterError
 from ._canvas import CELLS, Arrow, View
 
-__all__ = ["render", "render_position"]
+__all__ = ["choice_picture", "render", "render_position"]
 
 _LAST: Any = object()
 
@@ -58,3 +58,11 @@ def render_position(game: str, text: str, params: dict[str, Any], view: Optional
         )
     drawing = importlib.import_module(f"{__package__}.{game}")
     return drawing.draw(position, view)  # type: ignore[no-any-return]
+
+
+def choice_picture(game: str, action: str) -> Optional[str]:
+    """A picture of what the action named ``action`` chooses, where ``game``'s drawing has
+    one (its ``choice_picture``: a promotion's piece), else None."""
+    drawing = importlib.import_module(f"{__package__}.{game}")
+    hook = getattr(drawing, "choice_picture", None)
+    return None if hook is None else hook(action)  # type: ignore[no-any-return]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ..errors import IllegalMoveError
 from ..reference import ice_age_chess as chess
-from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import Svg, View, status
+from ._squares import SquareBoard
 
-__all__ = ["PIECE_BOX", "draw", "move_cells"]
+__all__ = ["PIECE_BOX", "choice_picture", "draw", "move_cells"]
 
 #: Every piece is drawn in a 100 x 100 box (then scaled to the square): its base rests at
 #: y = 90 and its top reaches y = 10 at most, centred on x = 50, so a piece sits in the
@@ -73,30 +74,14 @@ def draw(position: Any, view: View) -> str:
     """The board with White at the bottom (Black when turned); ice as pale blue blocks with
     a frosted edge; the last move's squares tinted, a king in check ringed in red."""
     cell, margin = 52, 26
-    size = 8 * cell
+    board = SquareBoard(8, cell, margin, view.turned(), chess.parse_square, chess.square_name)
+    size = board.size
     svg = Svg(size + 2 * margin, size + 2 * margin + 40, "#ffffff")
-    turned = view.turned()
-
-    def corner(sq: int) -> tuple[float, float]:
-        file, rank = sq % 8, sq // 8
-        if turned:
-            file, rank = 7 - file, 7 - rank
-        return margin + file * cell, margin + (7 - rank) * cell
-
-    def centre(name: str) -> tuple[float, float]:
-        sq = chess.parse_square(name)
-        if sq is None:
-            raise IllegalMoveError(f"'{name}' is not a square")
-        x, y = corner(sq)
-        return x + cell / 2, y + cell / 2
-
-    marked = set()
-    if view.last_move:
-        marked = {chess.parse_square(name) for path in move_cells(view.last_move) for name in path}
+    marked = board.last_move(view, move_cells)
     check = position.in_check()
     king = chess.PIECES[position.current_player][5]
-    for sq in range(64):
-        x, y = corner(sq)
+    for sq in board.squares:
+        x, y = board.corner(sq)
         light = (sq // 8 + sq % 8) % 2 == 1
         svg.add(
             "rect",
@@ -109,10 +94,10 @@ def draw(position: Any, view: View) -> str:
             data_cell=chess.square_name(sq),
         )
         if sq in marked:
-            svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
+            board.tint(svg, sq)
     # Pieces after every square, so nothing drawn later can cover part of a piece.
-    for sq in range(64):
-        x, y = corner(sq)
+    for sq in board.squares:
+        x, y = board.corner(sq)
         content = position.board[sq]
         if check and content == king:
             svg.add("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.47, fill="#e53935", opacity=0.55)
@@ -139,20 +124,8 @@ def draw(position: Any, view: View) -> str:
             )
         elif content != chess.EMPTY:
             piece(svg, content, x, y, cell)
-    for arrow in view.arrows:
-        for path in arrow_cells(arrow, move_cells):
-            svg.arrow([centre(name) for name in path], width=cell * 0.16, shorten=cell * 0.12)
-    if view.cell_labels:
-        for sq in range(64):
-            x, y = corner(sq)
-            svg.text(x + 3, y + 8, chess.square_name(sq), 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
-    if view.edge_labels:
-        files = "abcdefgh"
-        for i in range(8):
-            file_label = files[7 - i] if turned else files[i]
-            rank_label = str(8 - i) if not turned else str(i + 1)
-            svg.text(margin + i * cell + cell / 2, margin + size + 12, file_label, 12, fill="#555555")
-            svg.text(margin - 12, margin + i * cell + cell / 2, rank_label, 12, fill="#555555")
+    board.arrows(svg, view, move_cells, width=0.16, shorten=0.12)
+    board.labels(svg, view, 12, fill="#555555")
     line = status(position, chess.COLOUR_NAMES)
     white_gone, black_gone = position.kings_missing()
     if white_gone and black_gone:
@@ -171,4 +144,14 @@ def draw(position: Any, view: View) -> str:
         ice_age = f", next Ice Age after Black's move {next_age}"
     svg.text(svg.width / 2, size + 2 * margin + 8, line, 14)
     svg.text(svg.width / 2, size + 2 * margin + 27, f"move {position.fullmove}, castling {rights}{ice_age}", 12)
+    return str(svg)
+
+
+def choice_picture(action: str) -> Optional[str]:
+    """The piece a promotion (``b7b8q``) makes, pictured alone (the web app's buttons)."""
+    if len(action) != 5 or action[4] not in "qrbn":
+        return None
+    letter = action[4].upper() if action[3] == "8" else action[4]
+    svg = Svg(PIECE_BOX, PIECE_BOX, "none")
+    piece(svg, letter, 0, 0, PIECE_BOX)
     return str(svg)

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import kings_court
-from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import Svg, View, status
+from ._squares import SquareBoard
 
 __all__ = ["PIECE_COLOURS", "draw", "move_cells"]
 
@@ -47,28 +48,14 @@ def draw(position: Any, view: View) -> str:
     """The beige playing squares as an 8x8 grid seen from Red's side (Green's when turned),
     the Center Court (c3-f6) framed in gold."""
     cell, margin = 48, 26
-    size = 8 * cell
+    board = SquareBoard(
+        8, cell, margin, view.turned(), kings_court.parse_square, kings_court.square_name, "a King's Court square"
+    )
+    size = board.size
     svg = Svg(size + 2 * margin, size + 2 * margin + 48, "#fbf6ec")
-    turned = view.turned()
-
-    def corner(sq: int) -> tuple[float, float]:
-        file, rank = sq % 8, sq // 8
-        if turned:
-            file, rank = 7 - file, 7 - rank
-        return margin + file * cell, margin + (7 - rank) * cell
-
-    def centre(name: str) -> tuple[float, float]:
-        sq = kings_court.parse_square(name)
-        if sq is None:
-            raise IllegalMoveError(f"'{name}' is not a King's Court square")
-        x, y = corner(sq)
-        return x + cell / 2, y + cell / 2
-
-    marked = set()
-    if view.last_move:
-        marked = {kings_court.parse_square(n) for path in move_cells(view.last_move) for n in path}
-    for sq in range(64):
-        x, y = corner(sq)
+    marked = board.last_move(view, move_cells)
+    for sq in board.squares:
+        x, y = board.corner(sq)
         fill = "#f3e2b3" if sq in kings_court.COURT else "#e8d5a3"
         svg.add(
             "rect",
@@ -82,7 +69,7 @@ def draw(position: Any, view: View) -> str:
             data_cell=kings_court.square_name(sq),
         )
         if sq in marked:
-            svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
+            board.tint(svg, sq)
     svg.add(
         "rect",
         x=margin + 2 * cell,
@@ -93,24 +80,13 @@ def draw(position: Any, view: View) -> str:
         stroke="#b7950b",
         stroke_width=4,
     )
-    for sq in range(64):
+    for sq in board.squares:
         content = position.board[sq]
         if content != ".":
-            x, y = corner(sq)
+            x, y = board.corner(sq)
             disc(svg, content, x + cell / 2, y + cell / 2, cell * 0.38)
-    for arrow in view.arrows:
-        for path in arrow_cells(arrow, move_cells):
-            svg.arrow([centre(name) for name in path], width=cell * 0.15, shorten=cell * 0.1)
-    if view.cell_labels:
-        for sq in range(64):
-            x, y = corner(sq)
-            name = kings_court.square_name(sq)
-            svg.text(x + 3, y + 8, name, 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
-    if view.edge_labels:
-        files = "abcdefgh"
-        for i in range(8):
-            svg.text(margin + i * cell + cell / 2, margin + size + 12, files[7 - i] if turned else files[i], 12)
-            svg.text(margin - 12, margin + i * cell + cell / 2, str(i + 1) if turned else str(8 - i), 12)
+    board.arrows(svg, view, move_cells, width=0.15, shorten=0.1)
+    board.labels(svg, view, 12)
     line = status(position, kings_court.NAMES)
     svg.text(svg.width / 2, size + 2 * margin + 8, f"{line}, ply {position.ply}", 14)
     # The legend: which disc is which side, and how many each has left.

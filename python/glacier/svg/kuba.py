@@ -6,7 +6,8 @@ from typing import Any
 
 from ..errors import IllegalMoveError
 from ..reference import kuba
-from ._canvas import CELL_LABEL_COLOUR, LAST_MOVE_COLOUR, Svg, View, arrow_cells, status
+from ._canvas import Svg, View, status
+from ._squares import SquareBoard
 
 __all__ = ["draw", "move_cells"]
 
@@ -37,28 +38,14 @@ def draw(position: Any, view: View) -> str:
     """The 7 x 7 board from White's side (Black's when turned), a panel per player with the
     marbles it has captured, the forbidden ko push marked."""
     cell, margin = 48, 28
-    size = 7 * cell
+    board = SquareBoard(7, cell, margin, view.turned(), kuba.parse_square, kuba.square_name, "a Kuba square")
+    size = board.size
     panel_top = size + 2 * margin
     svg = Svg(size + 2 * margin, panel_top + 96, "#f4ead5")
-    turned = view.turned()
-
-    def corner(sq: int) -> tuple[float, float]:
-        file, rank = sq % 7, sq // 7
-        if turned:
-            file, rank = 6 - file, 6 - rank
-        return margin + file * cell, margin + (6 - rank) * cell
-
-    def centre(name: str) -> tuple[float, float]:
-        sq = kuba.parse_square(name)
-        if sq is None:
-            raise IllegalMoveError(f"'{name}' is not a Kuba square")
-        x, y = corner(sq)
-        return x + cell / 2, y + cell / 2
-
-    marked = {kuba.parse_square(n) for path in move_cells(view.last_move) for n in path} if view.last_move else set()
+    marked = board.last_move(view, move_cells)
     svg.add("rect", x=margin, y=margin, width=size, height=size, fill="#c9a66b", stroke="#5b4423", stroke_width=2)
-    for sq in range(49):
-        x, y = corner(sq)
+    for sq in board.squares:
+        x, y = board.corner(sq)
         svg.add(
             "rect",
             x=x,
@@ -71,15 +58,15 @@ def draw(position: Any, view: View) -> str:
             data_cell=kuba.square_name(sq),
         )
         if sq in marked:
-            svg.add("rect", x=x, y=y, width=cell, height=cell, fill=LAST_MOVE_COLOUR, opacity=0.55, class_="last-move")
-    for sq in range(49):
+            board.tint(svg, sq)
+    for sq in board.squares:
         content = position.board[sq]
         if content != ".":
-            x, y = corner(sq)
+            x, y = board.corner(sq)
             marble(svg, content, x + cell / 2, y + cell / 2, cell * 0.4)
     if position.ko is not None:
         frm, _ = position.ko
-        x, y = corner(frm)
+        x, y = board.corner(frm)
         svg.add(
             "rect",
             x=x + 2,
@@ -92,18 +79,8 @@ def draw(position: Any, view: View) -> str:
             stroke_dasharray="6 4",
             class_="ko",
         )
-    for arrow in view.arrows:
-        for path in arrow_cells(arrow, move_cells):
-            svg.arrow([centre(name) for name in path], width=cell * 0.16, shorten=cell * 0.1)
-    if view.cell_labels:
-        for sq in range(49):
-            x, y = corner(sq)
-            svg.text(x + 3, y + 8, kuba.square_name(sq), 9, anchor="start", fill=CELL_LABEL_COLOUR, class_="cell-name")
-    if view.edge_labels:
-        files = "abcdefg"
-        for i in range(7):
-            svg.text(margin + i * cell + cell / 2, margin + size + 13, files[6 - i] if turned else files[i], 12)
-            svg.text(margin - 13, margin + i * cell + cell / 2, str(i + 1) if turned else str(7 - i), 12)
+    board.arrows(svg, view, move_cells, width=0.16, shorten=0.1)
+    board.labels(svg, view, 13)
 
     # One panel per player: its marble, its name, then what it has captured.
     line = status(position, _NAMES) + (" (bonus push)" if position.bonus else "")

@@ -1,14 +1,14 @@
-//! Evaluation nets for Python (`glacier.learn.EvaluationNet`): `NativeEvalNet` holds a core
+//! Evaluation nets for Python (`glacier.nets.EvaluationNet`): `NativeEvalNet` holds a core
 //! [`EvalNet`] for one game, which alpha-beta scores its positions with (search.rs hands it
 //! to the core as a [`NetScore`]); and the games of alpha-beta against itself that
 //! `glacier train GAME --for alphabeta` learns from, played with the GIL released.
 
 use crate::errors::{to_py_err, unknown_game, InvalidParameterError};
 use crate::search::{read_state, run_search};
-use glacier_core::game::{plane_size, Cell};
+use glacier_core::game::plane_size;
 use glacier_core::net::evaluation::games::{play, PlaySettings, Positions};
 use glacier_core::net::evaluation::incremental::NetScore;
-use glacier_core::net::evaluation::{EvalNet, EvalShape, HeadScratch, View};
+use glacier_core::net::evaluation::{EvalNet, EvalShape};
 use glacier_core::search::searcher::SearchError;
 use glacier_core::{with_game, FullGame, Game, Observation};
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
 
 /// An evaluation net for one game, evaluated by the engine (the base class of
-/// `glacier.learn.EvaluationNet`, which checks a net file against its game first).
+/// `glacier.nets.EvaluationNet`, which checks a net file against its game first).
 #[pyclass(module = "glacier._native", frozen, subclass)]
 pub struct NativeEvalNet {
     net: Arc<EvalNet>,
@@ -94,21 +94,7 @@ impl NativeEvalNet {
     fn score(&self, state: &Bound<'_, PyAny>) -> PyResult<f32> {
         with_game!(self.game, G => {
             let state: G = read_state(state)?;
-            if state.num_players() != 2 || state.is_terminal() {
-                return Err(InvalidParameterError::new_err(
-                    "an evaluation net scores positions of two-player games that are not over",
-                ));
-            }
-            let mut views: [(Vec<Cell>, Vec<Cell>); 2] = Default::default();
-            let mut dense = Vec::new();
-            for (seat, (cells, planes)) in views.iter_mut().enumerate() {
-                state.observation_cells(&[], seat, &mut dense, cells, planes);
-            }
-            let mover = state.current_player();
-            let view = |side: usize| View { cells: &views[side].0, planes: &views[side].1 };
-            self.net
-                .evaluate(view(mover), view(1 - mover), &mut HeadScratch::new())
-                .map_err(to_py_err)
+            self.net.score_position(&state).map_err(to_py_err)
         }, _ => unreachable!("a net is made for a game of the registry"))
     }
 }

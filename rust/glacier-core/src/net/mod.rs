@@ -20,10 +20,12 @@
 //! order and the shapes a saved net's tensors have). Nothing allocates per leaf: the
 //! activations go to a [`Scratch`] made once and reused.
 //!
-//! The forward pass is compiled twice: for the build's target (x86-64-v2 on x86-64, whose
-//! vectors hold four floats) and for AVX2 (eight), the second chosen at run time on a CPU
-//! that has it. Both do the same operations in the same order, with no fused multiply-add,
-//! so a net gives the same results to the bit on every CPU.
+//! The forward pass is written once, for any CPU ([`evaluate_rows_portable`],
+//! [`forward_rows_portable`]). On x86-64 (with the default feature `avx2`) it is compiled
+//! twice: for the build's target (x86-64-v2, whose vectors hold four floats) and for AVX2
+//! (eight), the second chosen at run time on a CPU that has it. Both do the same operations
+//! in the same order, with no fused multiply-add, so a net gives the same results to the bit
+//! on every CPU; other architectures compile the portable pass alone.
 
 pub mod evaluation;
 #[cfg(test)]
@@ -32,6 +34,7 @@ mod tests;
 use crate::game::{observation_cells_of, Cell, ObservationCells};
 use crate::search::batch::{LeafBatch, LeafEvaluator, LeafInput, ValueLayout};
 use crate::Error;
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 use multiversion::multiversion;
 use std::sync::Arc;
 
@@ -503,14 +506,42 @@ impl Net {
     }
 }
 
-/// The rows of [`Net::evaluate`], checked. Compiled twice, for the build's target and for
-/// x86-64 with AVX2, which is chosen at run time on a CPU that has it: the same operations
-/// in the same order (no fused multiply-add), so that both give results equal to the bit.
-/// What it calls is `#[inline(always)]`, so that the AVX2 build covers it too.
+/// The rows of [`Net::evaluate`], checked: the AVX2 build of [`evaluate_rows_portable`] on
+/// an x86-64 CPU that has AVX2, else the portable one.
+fn evaluate_rows(
+    net: &Net,
+    leaves: &Leaves<'_>,
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+    evaluate_rows_x86_64(net, leaves, logits, values, scratch);
+    #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
+    evaluate_rows_portable(net, leaves, logits, values, scratch);
+}
+
+/// [`evaluate_rows_portable`] compiled twice, for the build's target and for x86-64 with
+/// AVX2, which is chosen at run time on a CPU that has it: the same operations in the same
+/// order (no fused multiply-add), so that both give results equal to the bit.
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 #[multiversion(targets("x86_64+avx2"))]
-fn evaluate_rows<'a>(
+fn evaluate_rows_x86_64<'a>(
     net: &Net,
     leaves: &Leaves<'a>,
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    evaluate_rows_portable(net, leaves, logits, values, scratch);
+}
+
+/// The rows of [`Net::evaluate`] for any CPU. It and what it calls are `#[inline(always)]`,
+/// so that the AVX2 build of [`evaluate_rows_x86_64`] covers all of it.
+#[inline(always)]
+fn evaluate_rows_portable(
+    net: &Net,
+    leaves: &Leaves<'_>,
     logits: &mut [f32],
     values: &mut [f32],
     scratch: &mut Scratch,
@@ -570,9 +601,40 @@ fn evaluate_rows<'a>(
     }
 }
 
-/// The rows of [`Net::forward_all`], checked; compiled twice as [`evaluate_rows`] is.
-#[multiversion(targets("x86_64+avx2"))]
+/// The rows of [`Net::forward_all`], checked; chosen as [`evaluate_rows`] chooses.
 fn forward_rows(
+    net: &Net,
+    n: usize,
+    observations: &[f32],
+    to_play: &[usize],
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+    forward_rows_x86_64(net, n, observations, to_play, logits, values, scratch);
+    #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
+    forward_rows_portable(net, n, observations, to_play, logits, values, scratch);
+}
+
+/// [`forward_rows_portable`] compiled twice, as [`evaluate_rows_x86_64`] is.
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+#[multiversion(targets("x86_64+avx2"))]
+fn forward_rows_x86_64(
+    net: &Net,
+    n: usize,
+    observations: &[f32],
+    to_play: &[usize],
+    logits: &mut [f32],
+    values: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    forward_rows_portable(net, n, observations, to_play, logits, values, scratch);
+}
+
+/// The rows of [`Net::forward_all`] for any CPU, inlined as [`evaluate_rows_portable`] is.
+#[inline(always)]
+fn forward_rows_portable(
     net: &Net,
     n: usize,
     observations: &[f32],

@@ -266,6 +266,100 @@ fn evaluate_gives_legal_logits_and_values_in_player_order() {
     }
 }
 
+/// Whether `a` and `b` hold the same floats, to the bit.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// The pass the build chose (on x86-64 with the feature `avx2`, the AVX2 one where this CPU
+/// has AVX2) gives what the portable pass, called directly, gives, to the bit: so every CPU
+/// and every architecture plays a net alike.
+#[test]
+fn the_chosen_forward_pass_is_the_portable_one_to_the_bit() {
+    #[cfg(target_arch = "x86_64")]
+    eprintln!(
+        "this CPU has AVX2: {}; the AVX2 pass is built: {}",
+        std::arch::is_x86_feature_detected!("avx2"),
+        cfg!(feature = "avx2")
+    );
+    for (s, shape) in shapes().into_iter().enumerate() {
+        let net = random_net(shape.clone(), 31 + s as u64);
+        let mut rng = SplitMix64::new(41 + s as u64);
+        let n = 7;
+        let observations = random_observations(n, &shape, &mut rng);
+        let to_play: Vec<usize> = (0..n).map(|i| (i * 5) % shape.players).collect();
+        let legal: Vec<bool> = (0..n * shape.actions).map(|_| rng.below(4) == 0).collect();
+        let (rows_of_logits, rows_of_values) = (n * shape.actions, n * shape.players);
+        let mut runs = Vec::new();
+        for portable in [false, true] {
+            let (mut logits, mut values) = (vec![0.0; rows_of_logits], vec![0.0; rows_of_values]);
+            let mut scratch = Scratch::new();
+            scratch.fit(&net);
+            if portable {
+                forward_rows_portable(
+                    &net,
+                    n,
+                    &observations,
+                    &to_play,
+                    &mut logits,
+                    &mut values,
+                    &mut scratch,
+                );
+            } else {
+                net.forward_all(
+                    n,
+                    &observations,
+                    &to_play,
+                    &mut logits,
+                    &mut values,
+                    &mut scratch,
+                )
+                .unwrap();
+            }
+            let leaves = Leaves {
+                len: n,
+                observations: LeafObservations::Dense(&observations),
+                legal: &legal,
+                to_play: &to_play,
+                listed: None,
+            };
+            let (mut legal_logits, mut legal_values) =
+                (vec![0.0; rows_of_logits], vec![0.0; rows_of_values]);
+            if portable {
+                evaluate_rows_portable(
+                    &net,
+                    &leaves,
+                    &mut legal_logits,
+                    &mut legal_values,
+                    &mut scratch,
+                );
+            } else {
+                net.evaluate(&leaves, &mut legal_logits, &mut legal_values, &mut scratch)
+                    .unwrap();
+            }
+            runs.push((logits, values, legal_logits, legal_values));
+        }
+        let (chosen, portable) = (&runs[0], &runs[1]);
+        assert!(
+            same_bits(&chosen.0, &portable.0),
+            "shape {s}: forward_all logits"
+        );
+        assert!(
+            same_bits(&chosen.1, &portable.1),
+            "shape {s}: forward_all values"
+        );
+        assert!(
+            same_bits(&chosen.2, &portable.2),
+            "shape {s}: evaluate logits"
+        );
+        assert!(
+            same_bits(&chosen.3, &portable.3),
+            "shape {s}: evaluate values"
+        );
+        assert!(chosen.0.iter().any(|&x| x != 0.0) && chosen.3.iter().any(|&x| x != 0.0));
+    }
+}
+
 #[test]
 fn the_scratch_serves_nets_of_any_width_in_turn() {
     let shapes = shapes();

@@ -1,36 +1,44 @@
-//! What the tools around the engine need to know of Ice Age Chess (see [`GameFacts`]).
+//! The facts of Ice Age Chess for the tools around the engine (see [`GameFacts`]).
+//!
+//! Written by `python tests/facts_rs.py` from `FACTS` in the game's reference module,
+//! python/glacier/reference/ice_age_chess.py: the one place the game declares them, with the
+//! reasons for them. Change them there.
 
 use super::IceAgeChess;
-use crate::game::{Arrow, BenchDepths, Facts, GameFacts, Kin, NamedStart, OptionValue, PerftCase, Picture};
+use crate::game::{
+    Arrow, BenchDepths, Facts, GameFacts, Kin, NamedStart, OptionValue, PerftCase, Picture,
+};
 
 impl Facts for IceAgeChess {
     const FACTS: GameFacts = GameFacts {
         seats: &[(2, &["White", "Black"])],
-        mcts_player: &[("evaluator", OptionValue::Text("rollout")), ("rollout_plies", OptionValue::Int(40))],
-        // A net's priors, and its values half and half with the heuristic's (material,
-        // mobility, the coming Ice Age): searched with its own values alone, the net loses
-        // material that a 2-ply alpha-beta wins (docs/learning.md).
+        mcts_player: &[
+            ("evaluator", OptionValue::Text("rollout")),
+            ("rollout_plies", OptionValue::Int(40)),
+        ],
         net_player: &[("heuristic_mix", OptionValue::Number(0.5))],
         playout_plies: 0,
-        bench: BenchDepths { perft: (6, 3), playouts: 1000, perft_bench: (6, 4, 3), hashed_perft: None },
+        bench: BenchDepths {
+            perft: (6, 3),
+            playouts: 1000,
+            perft_bench: (6, 4, 3),
+            hashed_perft: None,
+        },
         table_checks: &[
             PerftCase { text: None, params: &[], depth: 4 },
-            // Ended by the halfmove clock (at 100, reached at ply 4 along the lines without
-            // a capture).
             PerftCase {
                 text: Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 96 40"),
                 params: &[("ice_age_period", 0)],
                 depth: 5,
             },
         ],
-        // Standard chess: the usual array without ice, and no Ice Age to bring any.
-        starts: &[NamedStart {
-            name: "standard",
-            text: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            params: &[("ice_age_period", 0)],
-        }],
-        // The standard start is chess: its records are PGN, and it is measured beside
-        // chess programs.
+        starts: &[
+            NamedStart {
+                name: "standard",
+                text: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                params: &[("ice_age_period", 0)],
+            },
+        ],
         kin: &[Kin { game: "chess", start: Some("standard") }],
         pictures: &[
             Picture::of("ice_age_chess-start", "Ice Age Chess: the start, ice on ranks 3-6", None),

@@ -1,4 +1,8 @@
-//! What the tools around the engine need to know of Ice Cube Checkers (see [`GameFacts`]).
+//! The facts of Ice Cube Checkers for the tools around the engine (see [`GameFacts`]).
+//!
+//! Written by `python tests/facts_rs.py` from `FACTS` in the game's reference module,
+//! python/glacier/reference/ice_cube_checkers.py: the one place the game declares them, with the
+//! reasons for them. Change them there.
 
 use super::IceCubeCheckers;
 use crate::game::{BenchDepths, Facts, GameFacts, OptionValue, PerftCase, Picture};

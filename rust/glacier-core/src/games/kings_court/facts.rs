@@ -1,4 +1,8 @@
-//! What the tools around the engine need to know of King's Court (see [`GameFacts`]).
+//! The facts of King's Court for the tools around the engine (see [`GameFacts`]).
+//!
+//! Written by `python tests/facts_rs.py` from `FACTS` in the game's reference module,
+//! python/glacier/reference/kings_court.py: the one place the game declares them, with the
+//! reasons for them. Change them there.
 
 use super::KingsCourt;
 use crate::game::{BenchDepths, Facts, GameFacts, OptionValue, PerftCase, Picture};

@@ -1,4 +1,8 @@
-//! What the tools around the engine need to know of Kuba (see [`GameFacts`]).
+//! The facts of Kuba for the tools around the engine (see [`GameFacts`]).
+//!
+//! Written by `python tests/facts_rs.py` from `FACTS` in the game's reference module,
+//! python/glacier/reference/kuba.py: the one place the game declares them, with the
+//! reasons for them. Change them there.
 
 use super::Kuba;
 use crate::game::{BenchDepths, Facts, GameFacts, OptionValue, PerftCase, Picture};

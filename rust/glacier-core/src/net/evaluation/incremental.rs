@@ -153,18 +153,11 @@ impl<G: Observation> NetScore<G> {
         frame.ready = true;
     }
 
-    /// The score of the node at `ply` computed afresh from `state` (no frame used): what
-    /// the incremental score must equal, for the tests.
+    /// The score of `state` computed afresh (no frame used): what the incremental score
+    /// must equal, for the tests.
     pub fn score_afresh(&mut self, state: &G) -> f32 {
-        let mut views: [(Vec<Cell>, Vec<Cell>); 2] = Default::default();
-        for (seat, (cells, planes)) in views.iter_mut().enumerate() {
-            state.observation_cells(&[], seat, &mut self.dense, cells, planes);
-        }
-        let mover = state.current_player().min(1);
-        let [a, b] = &views;
-        let (mine, other) = if mover == 0 { (a, b) } else { (b, a) };
         self.net
-            .evaluate(view(mine), view(other), &mut self.head)
+            .score_position(state)
             .expect("a game's cells fit a net made for its observations")
     }
 }
@@ -191,12 +184,5 @@ impl<G: Observation> Evaluation<G> for NetScore<G> {
         let [a, b] = &self.frames[ply].sides;
         let (mine, other) = if mover == 0 { (a, b) } else { (b, a) };
         self.net.score(&mine.acc, &other.acc, &mut self.head)
-    }
-}
-
-fn view(side: &(Vec<Cell>, Vec<Cell>)) -> View<'_> {
-    View {
-        cells: &side.0,
-        planes: &side.1,
     }
 }

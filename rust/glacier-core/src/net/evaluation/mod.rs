@@ -30,7 +30,7 @@ pub mod incremental;
 mod tests;
 
 use super::{accumulate, axpy, dot, relu, Layer, MAX_LAYERS, MAX_WIDTH};
-use crate::game::Cell;
+use crate::game::{plane_size, Cell, Observation};
 use crate::Error;
 use multiversion::multiversion;
 
@@ -278,6 +278,37 @@ impl EvalNet {
         self.refresh(mover, a);
         self.refresh(other, b);
         Ok(self.score(a, b, scratch))
+    }
+
+    /// The score of `state` (a position of a two-player game, not over) for its player to
+    /// move, both views listed and computed afresh (what [`incremental::NetScore`] must
+    /// equal). Refuses a net for other observations, a game of other than two players and a
+    /// position that is over.
+    pub fn score_position<G: Observation>(&self, state: &G) -> Result<f32, Error> {
+        if (self.shape.inputs, self.shape.plane)
+            != (G::OBSERVATION_SHAPE.iter().product(), plane_size(G::OBSERVATION_SHAPE))
+        {
+            return Err(Error::InvalidParameter(format!(
+                "the evaluation net was not made for {} observations",
+                G::NAME
+            )));
+        }
+        if state.num_players() != 2 || state.is_terminal() {
+            return Err(Error::InvalidParameter(
+                "an evaluation net scores positions of two-player games that are not over".into(),
+            ));
+        }
+        let mut views: [(Vec<Cell>, Vec<Cell>); 2] = Default::default();
+        let mut dense = Vec::new();
+        for (seat, (cells, planes)) in views.iter_mut().enumerate() {
+            state.observation_cells(&[], seat, &mut dense, cells, planes);
+        }
+        let mover = state.current_player();
+        let view = |side: usize| View {
+            cells: &views[side].0,
+            planes: &views[side].1,
+        };
+        self.evaluate(view(mover), view(1 - mover), &mut HeadScratch::new())
     }
 
     #[inline(always)]

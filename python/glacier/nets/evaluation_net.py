@@ -12,7 +12,7 @@ flat. With ``m`` the player to move::
     h = relu(h @ dense{i}.weight + dense{i}.bias)           (each hidden layer)
     score = tanh(h @ value.weight + value.bias)             (the mover's, in (-1, 1))
 
-The file is the policy-value nets' format (:mod:`glacier.learn.netfile`: safetensors, read
+The file is the policy-value nets' format (:mod:`glacier.nets.netfile`: safetensors, read
 and written here with numpy) with metadata of its own: ``format`` ``"glacier-net"``,
 ``format_version`` ``"1"``, ``kind`` ``"evaluation"`` (a policy-value net's file has no
 ``kind``; each reader refuses the other's file), ``game``, ``params`` (JSON),
@@ -22,7 +22,8 @@ and written here with numpy) with metadata of its own: ``format`` ``"glacier-net
 ``dense{i}.weight`` ``[in, out]`` (``dense0``'s ``in`` is ``2 * features``) and
 ``dense{i}.bias``, ``value.weight`` ``[last, 1]``, ``value.bias`` ``[1]``.
 
-This module needs numpy only (no training library).
+This module needs numpy only (no training library): a player loads the net from here, and
+:mod:`glacier.learn` (which trains them) re-exports its names.
 """
 
 from __future__ import annotations
@@ -59,8 +60,12 @@ __all__ = [
 #: The ``kind`` of an evaluation net's file.
 KIND = "evaluation"
 
-#: The folder of the evaluation nets shipped inside the package, one per game.
-EVALUATIONS = Path(__file__).parent / "baselines" / "evaluation"
+#: The folder of the evaluation nets shipped inside the package, one per game
+#: (``<game>-evaluation.safetensors``, beside the policy-value nets).
+EVALUATIONS = Path(__file__).parent / "baselines"
+
+#: How a shipped evaluation net's file name ends.
+SUFFIX = "-evaluation.safetensors"
 
 _NUMPY_OF = dict(DTYPES.values())
 
@@ -165,7 +170,7 @@ def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
         raise _bad(path, f"its metadata says format {meta.get('format')!r}, not {FORMAT!r}")
     if meta.get("kind") != KIND:
         if "kind" not in meta:
-            raise _bad(path, "it is a policy-value net (for MCTS: load it with glacier.learn.load)")
+            raise _bad(path, "it is a policy-value net (for MCTS: load it with glacier.nets.load)")
         raise _bad(path, f"its metadata says kind {meta.get('kind')!r}, not {KIND!r}")
     if meta.get("format_version") != str(FORMAT_VERSION):
         raise InvalidNetError(
@@ -302,7 +307,7 @@ class EvaluationNet(_native.NativeEvalNet):
     def __repr__(self) -> str:
         where = f" from {self.path}" if self.path else ""
         layers = f"features={self.spec.features} hidden={list(self.spec.hidden)}"
-        return f"<glacier.learn.EvaluationNet {self.game} {layers}{where}>"
+        return f"<glacier.nets.EvaluationNet {self.game} {layers}{where}>"
 
     def digest(self) -> str:
         """A SHA-256 of the spec and weights: equal for the same net."""
@@ -364,14 +369,14 @@ def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = No
 
 def evaluation_path(game: str) -> Path:
     """The file of the evaluation net shipped for ``game``."""
-    return EVALUATIONS / f"{game}.safetensors"
+    return EVALUATIONS / f"{game}{SUFFIX}"
 
 
 def evaluation(game: str, **params: Any) -> EvaluationNet:
     """The evaluation net glacier ships for ``game`` (its ``.path`` is the file)."""
     path = evaluation_path(game)
     if not path.exists():
-        shipped = sorted(p.stem for p in EVALUATIONS.glob("*.safetensors"))
+        shipped = sorted(p.name[: -len(SUFFIX)] for p in EVALUATIONS.glob(f"*{SUFFIX}"))
         raise InvalidNetError(
             f"glacier ships no evaluation net for {game} (it ships one for: {', '.join(shipped) or 'no game'})"
         )
