@@ -214,6 +214,22 @@ def test_the_arena_command_takes_a_net_and_refuses_an_unknown_key(tmp_path: Path
     assert "Traceback" not in bad.output
 
 
+def test_glacier_train_for_alphabeta_writes_a_net(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", OTHER, "--for", "alphabeta", "--out", str(out), "--iterations", "1", "--games", "2"]
+    done = CliRunner().invoke(main, [*args, "--nodes", "200", "--hidden", "8,8", "-q"])
+    assert done.exit_code == 0, done.output
+    net = learn.load_evaluation(out / "evaluation.safetensors", OTHER)
+    assert (net.spec.features, net.spec.hidden) == (8, (8,))
+    assert "1 rounds, 2 games" in done.output
+    assert not list(out.rglob("*.partial*"))
+    stray = CliRunner().invoke(main, [*args, "--simulations", "8"])
+    assert stray.exit_code != 0 and "--simulations: not an option of --for alphabeta" in stray.output
+    busy = CliRunner().invoke(main, [*args, "--nodes", "200", "-q"])
+    assert busy.exit_code != 0 and "not empty" in busy.output
+    assert len(busy.output.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [
