@@ -27,6 +27,8 @@ from glacier.nets.evaluation_net import (
 
 #: The games whose default start has two players.
 GAMES = [g for g in glacier.GAMES if glacier.new_game(g).num_players == 2]
+#: The games glacier ships an evaluation net for: those for two players only.
+SHIPPED = [g for g in glacier.GAMES if set(glacier.game_spec(g).seats) == {2}]
 #: Two games of different observations, and a game of more than two players.
 FIRST, OTHER = (
     GAMES[0],
@@ -186,6 +188,22 @@ def test_the_alphabeta_spec_takes_a_net(tmp_path: Path) -> None:
     assert players.from_spec(f"alphabeta:0.2s:net={path}").seconds == 0.2
     match = glacier.arena(OTHER, [f"alphabeta:2:net={path}", "alphabeta:2"], games=2, seed=1)
     assert sum(p.wins + p.draws + p.losses for p in match.players) == 4
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_glacier_ships_an_evaluation_net_for_the_game(game: str) -> None:
+    net = learn.evaluation(game)
+    assert net.game == game and net.path == learn.nets.BASELINES / f"{game}-evaluation.safetensors"
+    state = glacier.new_game(game)
+    assert -1 < net.score(state) < 1
+    assert search.alphabeta(state, depth=2, evaluation=net).move in state.legal_moves()
+    assert players.from_spec("alphabeta:1:net=shipped").choose(state) in state.legal_moves()
+
+
+def test_every_shipped_net_together_is_under_12_mb() -> None:
+    files = list(learn.nets.BASELINES.glob("*.safetensors"))
+    assert any(p.name.endswith("-evaluation.safetensors") for p in files)
+    assert sum(p.stat().st_size for p in files) < 12 * 2**20
 
 
 def test_the_shipped_spec_loads_the_net_of_the_game_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

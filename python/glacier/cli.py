@@ -517,8 +517,10 @@ def arena(
 
     A player is random, montecarlo[:N] (N playouts per move), flat:N (N playouts in all),
     mcts[:N][:EVALUATOR] (N simulations or a time such as 2s; rollout, heuristic or
-    rolloutK) or alphabeta[:D] (depth D or a time such as 0.2s). With fewer players than
-    seats the last fills the rest. Example: glacier arena kuba mcts:400 random --games 200
+    rolloutK), alphabeta[:D] (depth D or a time such as 0.2s), alphabeta:D:net=PATH
+    (scored by the evaluation net file PATH; net=shipped: the one glacier ships for GAME),
+    net:PATH[:N] or baseline[:N]. With fewer players than seats the last fills the rest.
+    Example: glacier arena kuba mcts:400 random --games 200
     """
     from tqdm import tqdm
 
@@ -880,8 +882,8 @@ def train(
         ) from None
     given = click.get_current_context().get_parameter_source
     if searcher == "alphabeta":
-        mcts_only = ("address", "simulations", "warm_start", "value_discount", "heuristic_mix", "evaluate_every")
-        mcts_only += ("final_evaluation",)
+        mcts_only = ["address", "simulations", "warm_start", "value_discount", "heuristic_mix", "evaluate_every"]
+        mcts_only.append("final_evaluation")
         stray = [name for name in mcts_only if given(name) is not ParameterSource.DEFAULT]
         if stray:
             names = ", ".join("--" + ("ray" if n == "address" else n.replace("_", "-")) for n in stray)

@@ -286,7 +286,10 @@ impl EvalNet {
     /// position that is over.
     pub fn score_position<G: Observation>(&self, state: &G) -> Result<f32, Error> {
         if (self.shape.inputs, self.shape.plane)
-            != (G::OBSERVATION_SHAPE.iter().product(), plane_size(G::OBSERVATION_SHAPE))
+            != (
+                G::OBSERVATION_SHAPE.iter().product(),
+                plane_size(G::OBSERVATION_SHAPE),
+            )
         {
             return Err(Error::InvalidParameter(format!(
                 "the evaluation net was not made for {} observations",
