@@ -17,6 +17,7 @@ hold the full 15 pieces per colour; tests look at the moves of the pieces they p
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Optional
 
@@ -822,6 +823,12 @@ def test_e_names_its_hexes_on_the_rim_readably() -> None:
         for label in rim:
             spot = (float(label.get("x", "")), float(label.get("y", "")))
             assert not any(inside_convex(spot, hexagon, slack=0) for hexagon in hexes), label.text
+        for seat in range(players):
+            # Turned to any seat's side, no letter and number stand on each other.
+            turned = [t for t in tree(render(state, perspective=seat)).iter(f"{SVG}text") if t.get("class") == "rim"]
+            spots = [(float(t.get("x", "")), float(t.get("y", ""))) for t in turned]
+            closest = min(math.dist(a, b) for i, a in enumerate(spots) for b in spots[i + 1 :])
+            assert closest >= 14, (players, seat, closest)
 
 
 def test_e_territory_tints_stand_apart_from_the_border_and_each_other() -> None:

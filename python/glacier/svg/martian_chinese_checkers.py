@@ -226,16 +226,30 @@ def _pips(svg: Svg, colour: int, size: int, triangle: list[tuple[float, float]],
 
 def _rim_labels(svg: Svg, at: Any, centres: list[tuple[float, float]]) -> None:
     """Each letter (a line of constant q) at its line's lower end, each number (a row of
-    constant r) at its row's left end: a hex's name is read off the rim as on a chess board."""
+    constant r) at its row's left end: a hex's name is read off the rim as on a chess board.
+    Turned to a seat's side, a row's left end can fall where a letter stands: the number then
+    goes to the row's other end."""
+    letters = []
     for k in range(13):
         q = k - 6
         ends = [(float(q), max(-6, -6 - q) - 0.78), (float(q), min(6, 6 - q) + 0.78)]
         x, y = max((at(*end) for end in ends), key=lambda p: (p[1], p[0]))
+        letters.append((x, y))
         svg.text(x, y, e.LETTERS[k], 12, fill="#444444", class_="rim")
+    for k in range(13):
         r = k - 6
-        ends = [(max(-6, -6 - r) - 0.78, float(r)), (min(6, 6 - r) + 0.78, float(r))]
-        x, y = min((at(*end) for end in ends), key=lambda p: (p[0], p[1]))
+        ends = [at(max(-6, -6 - r) - 0.78, float(r)), at(min(6, 6 - r) + 0.78, float(r))]
+        ends.sort(key=lambda p: (p[0], p[1]))
+
+        def room(point: tuple[float, float]) -> float:
+            return min(math.dist(point, letter) for letter in letters)
+
+        x, y = next((end for end in ends if room(end) >= _LABEL_ROOM), max(ends, key=room))
         svg.text(x, y, str(r + 7), 12, fill="#444444", class_="rim")
+
+
+#: How far apart (in px) a rim's number and letter must stand to be read apart.
+_LABEL_ROOM = 16.0
 
 
 def _legend(svg: Svg, position: Any, top: float, width: float) -> None:
