@@ -97,7 +97,7 @@ def searches() -> None:
 
 
 def nets() -> None:
-    paths = sorted(learn.nets.BASELINES.glob("*.safetensors"))
+    paths = sorted(learn.nets.baseline_paths())
     check("nets shipped", len(paths) > 0, True)
     for path in paths:
         net = learn.load(path)
@@ -110,6 +110,13 @@ def nets() -> None:
         while not state.is_terminal():
             state.play(player.choose(state.copy()))
         check(f"{game} played by its shipped net to its end", 0 < len(state.moves) <= 8, True)
+    # The evaluation nets shipped for alpha-beta, one for each game of two players only.
+    for game in (g for g in glacier.GAMES if set(glacier.game_spec(g).seats) == {2}):
+        state = glacier.new_game(game)
+        net = learn.evaluation(game)
+        check(f"{game} evaluation net in the wheel", net.path is not None and net.path.exists(), True)
+        move = search.alphabeta(state, depth=2, evaluation=net).move
+        check(f"{game} alpha-beta with its evaluation net", move in state.legal_moves(), True)
     check("nets load and play without JAX", "jax" in sys.modules, False)
 
 

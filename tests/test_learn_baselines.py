@@ -13,7 +13,7 @@ from glacier import learn, players
 from glacier.cli import main
 from glacier.errors import InvalidNetError
 
-SHIPPED = sorted(learn.nets.BASELINES.glob("*.safetensors"))
+SHIPPED = sorted(learn.nets.baseline_paths())
 
 
 def shipped_cases() -> list[tuple[str, dict[str, int]]]:

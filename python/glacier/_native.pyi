@@ -8,6 +8,7 @@ from typing_extensions import disjoint_base
 
 __all__ = [
     "GameState",
+    "NativeEvalNet",
     "NativeNet",
     "NativeSearch",
     "NativeVectorEnv",
@@ -17,6 +18,7 @@ __all__ = [
     "alphabeta_native",
     "chess_san",
     "chess_uci",
+    "evaluation_games_native",
     "from_text",
     "games",
     "mcts_options",
@@ -243,7 +245,9 @@ def selfplay_native(
     settings, their leaves evaluated by ``evaluator`` (a net, a callable, or None for the
     searcher's own evaluation): the rows of ``glacier.learn.AZ_COLUMNS``, game after game."""
 
-def alphabeta_native(state: Any, depth: int | None = None, seconds: float | None = None) -> dict[str, Any]:
+def alphabeta_native(
+    state: Any, depth: int | None = None, seconds: float | None = None, evaluation: NativeEvalNet | None = None
+) -> dict[str, Any]:
     """Alpha-beta from ``state``: ``move``, ``score``, ``mate``, ``depth``, ``pv``, ``nodes``, ``seconds``."""
 
 @disjoint_base
@@ -266,3 +270,35 @@ class NativeNet:
     def __call__(
         self, observations: npt.NDArray[np.float32], legal: Any, to_play: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+
+@disjoint_base
+class NativeEvalNet:
+    """An evaluation net for one game, alpha-beta's score (the base of ``glacier.nets.EvaluationNet``)."""
+
+    def __new__(
+        cls,
+        game: str,
+        observation_shape: list[int],
+        features: int,
+        hidden: list[int],
+        weights: npt.NDArray[np.float32],
+        *_args: Any,
+        **_kwargs: Any,
+    ) -> Self: ...
+    @property
+    def game(self) -> str: ...
+    def score(self, state: Any) -> float:
+        """The net's score of ``state`` for its player to move, both views computed afresh."""
+
+def evaluation_games_native(
+    start: Any,
+    net: NativeEvalNet | None,
+    *,
+    games: int,
+    seed: int,
+    depth: int,
+    nodes: int | None,
+    random_plies: tuple[int, int],
+    threads: int,
+) -> dict[str, npt.NDArray[Any]]:
+    """Games of alpha-beta against itself: every position searched, with its score and result."""

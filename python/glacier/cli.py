@@ -539,8 +539,10 @@ def arena(
 
     A player is random, montecarlo[:N] (N playouts per move), flat:N (N playouts in all),
     mcts[:N][:EVALUATOR] (N simulations or a time such as 2s; rollout, heuristic or
-    rolloutK) or alphabeta[:D] (depth D or a time such as 0.2s). With fewer players than
-    seats the last fills the rest. Example: glacier arena kuba mcts:400 random --games 200
+    rolloutK), alphabeta[:D] (depth D or a time such as 0.2s), alphabeta:D:net=PATH
+    (scored by the evaluation net file PATH; net=shipped: the one glacier ships for GAME),
+    net:PATH[:N] or baseline[:N]. With fewer players than seats the last fills the rest.
+    Example: glacier arena kuba mcts:400 random --games 200
     """
     from tqdm import tqdm
 
@@ -781,11 +783,22 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
 @game_argument
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="The training directory.")
 @click.option(
+    "--for",
+    "searcher",
+    type=click.Choice(["mcts", "alphabeta"]),
+    default="mcts",
+    show_default=True,
+    help="mcts: a policy-value net by AlphaZero-style self-play; alphabeta: an evaluation net for "
+    "alpha-beta (two-player games) from games of alpha-beta against itself.",
+)
+@click.option(
     "--minutes",
     type=click.FloatRange(min=0, min_open=True),
     help="Train for this long (wall time), then stop; without it (and --iterations), until Ctrl-C.",
 )
-@click.option("--iterations", type=click.IntRange(min=1), help="Stop after this many iterations.")
+@click.option(
+    "--iterations", type=click.IntRange(min=1), help="Stop after this many iterations (--for alphabeta: rounds)."
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -800,7 +813,17 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
 @click.option(
     "--games", "games_per_iteration", default=128, show_default=True, type=click.IntRange(min=1), help="Games a round."
 )
-@click.option("--hidden", metavar="W1,W2,...", help="Hidden layer widths (default: 64,64).")
+@click.option(
+    "--hidden",
+    metavar="W1,W2,...",
+    help="Hidden layer widths (default: 64,64); --for alphabeta: the feature width, then the hidden "
+    "layers (default: 64,32).",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    help="--for alphabeta: the nodes of each move's search in its games (default: 20000).",
+)
 @click.option(
     "--warm-start",
     default=0,
@@ -842,6 +865,7 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
 def train(
     game: str,
     out_dir: str,
+    searcher: str,
     minutes: Optional[float],
     iterations: Optional[int],
     resume: bool,
@@ -851,6 +875,7 @@ def train(
     simulations: int,
     games_per_iteration: int,
     hidden: Optional[str],
+    nodes: Optional[int],
     warm_start: int,
     value_discount: float,
     heuristic_mix: float,
@@ -865,6 +890,11 @@ def train(
     them, and keeps the new net only if it beats the best in a match. The best net is
     --out/best.safetensors (use it with 'glacier arena GAME net:PATH ...'); train.log says
     what each iteration did. Ctrl-C stops it; --resume goes on. See docs/learning.md.
+
+    With --for alphabeta, each round plays --games games of alpha-beta against itself
+    (--nodes a move), scored by the heuristic at first and by the latest net after, and fits
+    an evaluation net to the searches' scores and the games' results:
+    --out/evaluation.safetensors (play it: 'glacier arena GAME alphabeta:0.2s:net=PATH ...').
     """
     try:
         from glacier import learn
@@ -872,6 +902,31 @@ def train(
         raise click.ClickException(
             f"glacier train needs JAX and optax (pip install 'glacier-games[learn]'): {err}"
         ) from None
+    given = click.get_current_context().get_parameter_source
+    if searcher == "alphabeta":
+        mcts_only = ["address", "simulations", "warm_start", "value_discount", "heuristic_mix", "evaluate_every"]
+        mcts_only.append("final_evaluation")
+        stray = [name for name in mcts_only if given(name) is not ParameterSource.DEFAULT]
+        if stray:
+            names = ", ".join("--" + ("ray" if n == "address" else n.replace("_", "-")) for n in stray)
+            raise click.UsageError(f"{names}: not an option of --for alphabeta")
+        _train_evaluation(
+            game,
+            out_dir,
+            minutes=minutes,
+            rounds=iterations,
+            resume=resume,
+            threads=threads,
+            params=_parse_params(params),
+            seed=seed,
+            quiet=quiet,
+            hidden=hidden,
+            games=games_per_iteration if given("games_per_iteration") is not ParameterSource.DEFAULT else None,
+            nodes=nodes,
+        )
+        return
+    if nodes is not None:
+        raise click.UsageError("--nodes: an option of --for alphabeta only")
     widths: Optional[tuple[int, ...]] = None
     if hidden:
         try:
@@ -882,7 +937,6 @@ def train(
     # is refused by learn.train, which says what the directory trains.)
     run = learn.run_config(out_dir) if resume else None
     if run is not None and run.game == game:
-        given = click.get_current_context().get_parameter_source
         base = replace(run, params={**run.params, **_parse_params(params)}, hidden=widths or run.hidden)
         if given("simulations") is not ParameterSource.DEFAULT:
             base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
@@ -936,6 +990,19 @@ def train(
         f"{result.iterations} iterations, {result.positions:,} positions, {result.seconds / 60:.1f} minutes; "
         f"best net (iteration {result.best_iteration}): {Path(out_dir) / 'best.safetensors'}"
     )
+
+
+def _train_evaluation(game: str, out_dir: str, **options: Any) -> None:
+    """``glacier train GAME --for alphabeta``: :func:`glacier.learn.evaluation_training.train_command`."""
+    from glacier.learn.evaluation_training import train_command
+
+    try:
+        train_command(game, out_dir, echo=click.echo, **options)
+    except KeyboardInterrupt:
+        click.echo(f"stopped; go on with: glacier train {game} --for alphabeta --out {out_dir} --resume", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ as ``glacier play --opponent KIND --seconds S`` does.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any, Callable, Optional, Union
@@ -373,25 +374,73 @@ class NetPlayer(MCTSPlayer):
 
 class AlphaBetaPlayer:
     """Alpha-beta in the engine (:func:`glacier.search.alphabeta`) to ``depth`` or for
-    ``seconds`` per move, for two-player games. ``last`` is the latest result."""
+    ``seconds`` per move, for two-player games, scored by the game's heuristic or by the
+    evaluation net at ``net``: a path, a loaded :class:`glacier.nets.EvaluationNet`, or
+    ``"shipped"`` for the one glacier ships for the game played
+    (:func:`glacier.nets.evaluation`). ``last`` is the latest result."""
 
-    def __init__(self, depth: Optional[int] = None, seconds: Optional[float] = None) -> None:
+    def __init__(self, depth: Optional[int] = None, seconds: Optional[float] = None, net: Any = None) -> None:
+        self.shipped = net == SHIPPED
+        if isinstance(net, (str, os.PathLike)) and not self.shipped:
+            from .nets.evaluation_net import load_evaluation
+
+            net = load_evaluation(net)
         self.depth = depth
         self.seconds = seconds
+        self.net = None if self.shipped else net
         self.last: Optional[search.AlphaBetaResult] = None
 
     @property
     def name(self) -> str:
         if self.depth is None and self.seconds is not None:
-            return f"alphabeta:{self.seconds:g}s"
-        return f"alphabeta:{self.depth if self.depth is not None else '1s'}"
+            name = f"alphabeta:{self.seconds:g}s"
+        else:
+            name = f"alphabeta:{self.depth if self.depth is not None else '1s'}"
+        if self.shipped:
+            name += f":net={SHIPPED}"
+        elif self.net is not None:
+            name += f":net={getattr(self.net, 'path', None) or 'given'}"
+        return name
+
+    def _evaluation(self, state: Any) -> Any:
+        """The net to score ``state`` with: the shipped one of its game is loaded at the first
+        move of that game (the spec names no game)."""
+        if self.shipped and (self.net is None or self.net.game != state.game):
+            from .nets.evaluation_net import evaluation
+
+            self.net = evaluation(state.game, **state.params)
+        return self.net
 
     def choose(self, state: Any) -> str:
-        self.last = search.alphabeta(state, depth=self.depth, seconds=self.seconds)
+        self.last = search.alphabeta(state, depth=self.depth, seconds=self.seconds, evaluation=self._evaluation(state))
         return self.last.move
 
     def spawn(self, seed: int) -> AlphaBetaPlayer:
-        return AlphaBetaPlayer(self.depth, self.seconds)
+        twin = AlphaBetaPlayer(self.depth, self.seconds, SHIPPED if self.shipped else self.net)
+        twin.net = self.net
+        return twin
+
+
+#: ``alphabeta:BUDGET:net=shipped`` plays with the evaluation net glacier ships for the game.
+SHIPPED = "shipped"
+
+
+def _alphabeta_from_spec(spec: str, args: list[str]) -> AlphaBetaPlayer:
+    """``alphabeta[:D][:net=PATH]`` (PATH to the end of the spec, colons and all) or
+    ``alphabeta[:D]:net=shipped``."""
+    budget, _, rest = ":".join(args).partition(":")
+    if "=" in budget:
+        budget, rest = "", ":".join(args)
+    net: Optional[str] = None
+    if rest:
+        key, _, value = rest.partition("=")
+        if key != "net" or not value:
+            raise InvalidParameterError(
+                f"{spec}: alphabeta takes net=PATH (an evaluation net file) or net=shipped, not {rest!r}"
+            )
+        net = value
+    depth, seconds = _budget(budget, spec) if budget else (None, 1.0)
+    return AlphaBetaPlayer(depth, seconds, net)
 
 
 #: The levels of every game (``glacier.game_spec(name).levels``): by number of players, each
@@ -564,7 +613,9 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     - ``mcts[:N][:EVALUATOR][:key=value...]``: MCTS with N simulations (800) or a time such
       as ``2s``; EVALUATOR ``rollout``, ``heuristic`` or ``rolloutK`` (rollouts cut after K
       plies, then the heuristic); further options as keywords, e.g. ``c_puct=1.2``;
-    - ``alphabeta[:D]``: alpha-beta to depth D, or for a time such as ``0.2s`` (1s);
+    - ``alphabeta[:D][:net=PATH]``: alpha-beta to depth D, or for a time such as ``0.2s``
+      (1s), scored by the game's heuristic or by the evaluation net file PATH
+      (``net=shipped``: the one glacier ships for the game, :func:`glacier.nets.evaluation`);
     - ``net:PATH[:N]``: MCTS with the net file PATH as its evaluator (:mod:`glacier.learn`),
       N simulations (800) or a time such as ``0.2s``;
     - ``baseline[:N]``: the same with the net glacier ships for the game played;
@@ -594,9 +645,8 @@ def from_spec(spec: str, seed: int = 0) -> Player:
     if name == "flat" and len(args) in (1, 2):
         plies = _count(args[1], spec) if len(args) == 2 else None
         return MonteCarloPlayer(1, seed, budget=_count(args[0], spec), threads=1, playout_plies=plies)
-    if name == "alphabeta" and len(args) <= 1:
-        depth, seconds = _budget(args[0], spec) if args else (None, 1.0)
-        return AlphaBetaPlayer(depth, seconds)
+    if name == "alphabeta":
+        return _alphabeta_from_spec(spec, args)
     if name == "mcts":
         simulations, seconds = _budget(args[0], spec) if args else (800, None)
         evaluator: Optional[str] = None
@@ -613,8 +663,8 @@ def from_spec(spec: str, seed: int = 0) -> Player:
                 raise InvalidParameterError(f"{spec}: unknown MCTS option {arg!r}")
         return MCTSPlayer(simulations, evaluator, seed, seconds=seconds, **options)
     raise InvalidParameterError(
-        f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], alphabeta[:D], "
-        "net:PATH[:N], baseline[:N], level:NAME, strongest[:Ts]"
+        f"unknown player {spec!r}: random, montecarlo[:N[:K]], flat:N[:K], mcts[:N][:evaluator], "
+        "alphabeta[:D][:net=PATH], net:PATH[:N], baseline[:N], level:NAME, strongest[:Ts]"
     )
 
 

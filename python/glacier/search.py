@@ -431,12 +431,21 @@ def mcts_batch(
     return searcher.search_batch(states, simulations=simulations, temperature=temperature, batch_size=batch_size)
 
 
-def alphabeta(state: Any, *, depth: Optional[int] = None, seconds: Optional[float] = None) -> AlphaBetaResult:
+def alphabeta(
+    state: Any, *, depth: Optional[int] = None, seconds: Optional[float] = None, evaluation: Any = None
+) -> AlphaBetaResult:
     """Iterative-deepening alpha-beta from ``state`` (a two-player game), to ``depth`` or
     for ``seconds`` (whichever ends first; with neither, one second), with a transposition
     table, move ordering and a quiescence search through captures, scored by the game's
-    heuristic. The deadline never cuts depth 1 short."""
-    raw = _native.alphabeta_native(state, depth, seconds)
+    heuristic, or by ``evaluation``: an evaluation net of the game
+    (:class:`glacier.nets.EvaluationNet`, e.g. ``glacier.nets.evaluation(game)``). The
+    deadline never cuts depth 1 short."""
+    if evaluation is not None and not isinstance(evaluation, _native.NativeEvalNet):
+        raise InvalidParameterError(
+            "alpha-beta's evaluation is an evaluation net (glacier.nets.load_evaluation), "
+            f"not {type(evaluation).__name__}"
+        )
+    raw = _native.alphabeta_native(state, depth, seconds, evaluation)
     return AlphaBetaResult(
         move=raw["move"],
         score=raw["score"],

@@ -10,6 +10,10 @@ True
 - :func:`load` / :func:`save`: a net file (safetensors, see :mod:`glacier.nets.netfile`),
   checked against its game; :func:`baseline` gives the net shipped for a game (the names of
   :mod:`glacier.nets`, which a player loads nets from with numpy alone).
+- :func:`load_evaluation` / :func:`save_evaluation` / :func:`evaluation`: the evaluation nets
+  of alpha-beta (:class:`EvaluationNet`, from :mod:`glacier.nets` too);
+  :mod:`glacier.learn.evaluation_training` trains one
+  (``glacier train GAME --for alphabeta --out DIR``).
 - :func:`train` (``glacier train GAME --out DIR``): self-play -> shards -> trainer -> gate ->
   evaluate, iteration after iteration, resumable (:func:`run_config` reads a run's settings).
   Each step is a function of its own:
@@ -25,7 +29,19 @@ See docs/learning.md.
 
 from __future__ import annotations
 
-from ..nets import Net, baseline, baseline_path, load, save, spec_for
+from ..nets import (
+    EvaluationNet,
+    EvaluationSpec,
+    Net,
+    baseline,
+    baseline_path,
+    evaluation,
+    load,
+    load_evaluation,
+    save,
+    save_evaluation,
+    spec_for,
+)
 from ..nets.netfile import NetSpec
 from ..selfplay import AZ_COLUMNS, GAMES_PER_THREAD_IN_ENGINE, SelfPlaySettings, play_games
 from . import netfile, nets
@@ -39,6 +55,8 @@ from .train import ReplayBuffer, Trainer, TrainStats, moves_to_end, value_target
 __all__ = [
     "AZ_COLUMNS",
     "DEFAULT_HIDDEN",
+    "EvaluationNet",
+    "EvaluationSpec",
     "GAMES_PER_THREAD_IN_ENGINE",
     "Iteration",
     "Net",
@@ -54,8 +72,10 @@ __all__ = [
     "baseline",
     "baseline_path",
     "evaluate",
+    "evaluation",
     "gate",
     "load",
+    "load_evaluation",
     "load_positions",
     "match",
     "moves_to_end",
@@ -64,6 +84,7 @@ __all__ = [
     "play_games",
     "run_config",
     "save",
+    "save_evaluation",
     "selfplay",
     "spec_for",
     "train",

@@ -3,6 +3,6 @@ live so that playing a net needs numpy alone."""
 
 from __future__ import annotations
 
-from ..nets import BASELINES, Net, baseline, baseline_path, load, save, spec_for
+from ..nets import BASELINES, Net, baseline, baseline_path, baseline_paths, load, save, spec_for
 
-__all__ = ["BASELINES", "Net", "baseline", "baseline_path", "load", "save", "spec_for"]
+__all__ = ["BASELINES", "Net", "baseline", "baseline_path", "baseline_paths", "load", "save", "spec_for"]

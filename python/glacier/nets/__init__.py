@@ -1,5 +1,6 @@
-"""Policy-value nets as evaluators: loading, saving, checking them against a game, and the
-nets glacier ships (``baselines/``, one per game and player count).
+"""Nets as evaluators: loading, saving, checking them against a game, and the nets glacier
+ships (``baselines/``): a policy-value net per game and player count, for MCTS, and an
+evaluation net per two-player game, alpha-beta's learned score (:mod:`glacier.nets.evaluation_net`).
 
 >>> import glacier
 >>> from glacier import nets, search
@@ -32,9 +33,35 @@ import numpy.typing as npt
 from .. import _native
 from ..errors import GlacierError, InvalidNetError
 from . import netfile
+from .evaluation_net import SUFFIX as _EVALUATION_SUFFIX
+from .evaluation_net import (
+    EvaluationNet,
+    EvaluationSpec,
+    evaluation,
+    evaluation_path,
+    evaluation_spec_for,
+    load_evaluation,
+    save_evaluation,
+)
 from .netfile import NetSpec
 
-__all__ = ["BASELINES", "Net", "baseline", "baseline_path", "load", "save", "spec_for"]
+__all__ = [
+    "BASELINES",
+    "EvaluationNet",
+    "EvaluationSpec",
+    "Net",
+    "baseline",
+    "baseline_path",
+    "baseline_paths",
+    "evaluation",
+    "evaluation_path",
+    "evaluation_spec_for",
+    "load",
+    "load_evaluation",
+    "save",
+    "save_evaluation",
+    "spec_for",
+]
 
 #: The folder of the nets shipped inside the package, one per game (and player count).
 BASELINES = Path(__file__).parent / "baselines"
@@ -201,12 +228,17 @@ def baseline_path(game: str, **params: Any) -> Path:
     return BASELINES / f"{name}.safetensors"
 
 
+def baseline_paths() -> list[Path]:
+    """The files of every shipped policy-value net (the evaluation nets beside them excluded)."""
+    return sorted(p for p in BASELINES.glob("*.safetensors") if not p.name.endswith(_EVALUATION_SUFFIX))
+
+
 def baseline(game: str, **params: Any) -> Net:
     """The shipped net of ``game`` with ``params`` (see docs/learning.md for how each was
     trained and how strong it is)."""
     path = baseline_path(game, **params)
     if not path.exists():
-        shipped = sorted(p.stem for p in BASELINES.glob("*.safetensors"))
+        shipped = [p.stem for p in baseline_paths()]
         raise InvalidNetError(
             f"glacier ships no net for {game} with {params or 'its default parameters'} "
             f"(it ships: {', '.join(shipped) or 'none'})"

@@ -167,6 +167,8 @@ def _spec_of(path: Path, meta: Any) -> NetSpec:
         raise _bad(path, "its header has no metadata of strings")
     if meta.get("format") != FORMAT:
         raise _bad(path, f"its metadata says format {meta.get('format')!r}, not {FORMAT!r}")
+    if "kind" in meta:  # only an evaluation net's file says its kind (evaluation_net.py)
+        raise _bad(path, f"it is a net of kind {meta['kind']!r} (for alpha-beta: glacier.nets.load_evaluation)")
     if meta.get("format_version") != str(FORMAT_VERSION):
         raise InvalidNetError(
             f"{path} is a glacier net of format version {meta.get('format_version')}; "

@@ -471,6 +471,25 @@ pub trait Observation: ActionEncoding {
         self.observation(pending, player, dense);
         observation_cells_of(dense, plane_size(Self::OBSERVATION_SHAPE), cells, planes);
     }
+
+    /// The change from `old`'s observation to this state's, both between moves and seen by
+    /// `player`, for evaluators that keep a sum of weights over the non-zero cells (an
+    /// evaluation net's first layer, updated as alpha-beta moves): appends `(index, new -
+    /// old)` to `cells` for cells whose value changed, and may put a plane whose every cell
+    /// changed by the same amount in `planes` as `(plane, change)` instead; true when done.
+    /// By default nothing is appended and false returned: the caller then lists both
+    /// observations' cells and compares them. A game whose states tell what changed faster
+    /// (bitboards XORed, say) says so here.
+    fn observation_changes(
+        &self,
+        old: &Self,
+        player: usize,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) -> bool {
+        let _ = (old, player, cells, planes);
+        false
+    }
 }
 
 /// A non-zero input of an observation: `(index, value)`, or `(plane, value)` for a plane

@@ -18,6 +18,7 @@ mod args;
 mod batch;
 mod convert;
 mod errors;
+mod evalnet;
 mod evaluator;
 mod interrupt;
 mod net;
@@ -175,5 +176,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     selfplay::register(m)?;
     net::register(m)?;
+    evalnet::register(m)?;
     Ok(())
 }

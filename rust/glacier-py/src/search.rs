@@ -414,19 +414,27 @@ fn mcts_options(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 /// Alpha-beta from `state` to `depth` or for `seconds` (with neither: one second); a dict
 /// with `move`, `score` (from the mover's side: the heuristic in [-1, 1], or +-1 for a
 /// forced result), `mate` (plies to a forced end, positive when the mover wins, or None),
-/// `depth`, `pv`, `nodes` and `seconds`.
+/// `depth`, `pv`, `nodes` and `seconds`. Scored by `evaluation` (an evaluation net), or
+/// by the game's heuristic.
 #[pyfunction]
-#[pyo3(signature = (state, depth = None, seconds = None))]
+#[pyo3(signature = (state, depth = None, seconds = None, evaluation = None))]
 fn alphabeta_native<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyAny>,
     depth: Option<i64>,
     seconds: Option<f64>,
+    evaluation: Option<PyRef<'py, crate::evalnet::NativeEvalNet>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game_of(state)?;
     let limits = AlphaBetaLimits::new(depth, seconds).map_err(to_py_err)?;
     let root = read_state(state, game_named(&game)?)?;
-    let report = run_search(py, |interrupt| root.alphabeta(limits, interrupt))?;
+    let net = evaluation
+        .map(|e| crate::evalnet::checked_net(&e, &game))
+        .transpose()?;
+    let report = run_search(py, |interrupt| match &net {
+        Some(net) => root.alphabeta_scored(limits, net, interrupt),
+        None => root.alphabeta(limits, interrupt),
+    })?;
     let out = PyDict::new(py);
     out.set_item("move", report.best)?;
     out.set_item("score", report.score)?;

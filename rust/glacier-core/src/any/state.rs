@@ -3,12 +3,17 @@
 
 use super::{each, AnyEnv, AnyGame, AnyState, Variants};
 use crate::interrupt::{Interrupt, Stopped};
+use crate::net::evaluation::games::{play, PlaySettings, Positions};
+use crate::net::evaluation::EvalNet;
 use crate::parallel::{playouts_until, Playout};
 use crate::search::batch::LeafEvaluator;
-use crate::search::report::{alphabeta_report, AlphaBetaLimits, AlphaBetaReport};
+use crate::search::report::{
+    alphabeta_report, alphabeta_report_scored, AlphaBetaLimits, AlphaBetaReport,
+};
 use crate::search::searcher::SearchError;
 use crate::search::selfplay::{self_play, SelfPlayLeaves, SelfPlayRows, SelfPlayRun};
 use crate::{Error, Game, Notation};
+use std::sync::Arc;
 
 impl AnyState {
     /// The game this is a state of.
@@ -82,6 +87,33 @@ impl AnyState {
         interrupt: &Interrupt<'_>,
     ) -> Result<AlphaBetaReport, SearchError> {
         each!(self, AnyState, state, G => alphabeta_report(state, limits, interrupt))
+    }
+
+    /// The evaluation net's score of this position for its player to move
+    /// ([`EvalNet::score_position`]).
+    pub fn evaluation_score(&self, net: &EvalNet) -> Result<f32, Error> {
+        each!(self, AnyState, state, G => net.score_position(state))
+    }
+
+    /// Games of alpha-beta against itself from here, their positions scored
+    /// ([`crate::net::evaluation::games::play`]).
+    pub fn evaluation_games(
+        &self,
+        settings: &PlaySettings,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<Result<Positions, Error>, Stopped> {
+        each!(self, AnyState, state, G => play(state, settings, interrupt))
+    }
+
+    /// Alpha-beta from here with positions scored by the evaluation net `net`
+    /// ([`crate::search::report::alphabeta_report_scored`]).
+    pub fn alphabeta_scored(
+        &self,
+        limits: AlphaBetaLimits,
+        net: &Arc<EvalNet>,
+        interrupt: &Interrupt<'_>,
+    ) -> Result<AlphaBetaReport, SearchError> {
+        each!(self, AnyState, state, G => alphabeta_report_scored(state, limits, net, interrupt))
     }
 
     /// `num_envs` environments of this game from here

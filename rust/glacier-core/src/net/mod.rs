@@ -27,6 +27,7 @@
 //! in the same order, with no fused multiply-add, so a net gives the same results to the bit
 //! on every CPU; other architectures compile the portable pass alone.
 
+pub mod evaluation;
 mod game;
 #[cfg(test)]
 mod tests;

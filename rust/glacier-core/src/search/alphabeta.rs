@@ -1,9 +1,12 @@
 //! Alpha-beta for two-player games: iterative-deepening negamax with a transposition table
 //! keyed by the Zobrist hash, move ordering (the table's move, then the game's move
 //! priority, then two killer moves per ply) and a quiescence search through tactical
-//! moves, scored by the game's [`Heuristic`].
+//! moves, scored by an [`Evaluation`]: the game's [`Heuristic`] ([`HeuristicScore`]), or
+//! a learned one (an evaluation net, [`crate::net::evaluation::incremental::NetScore`]),
+//! told as the search goes which node each ply holds, so that it can keep what it
+//! computes per ply and build a child's from its parent's.
 //!
-//! Scores are integers from the point of view of the player to move: the heuristic's
+//! Scores are integers from the point of view of the player to move: the evaluation's
 //! value for that player times [`SCALE`], and `WIN - plies` for a forced win that many
 //! plies away (`-(WIN - plies)` for a forced loss). A move that leaves the same player to
 //! move (none of the two-player games has one today) keeps the score's sign.
@@ -28,6 +31,46 @@ const FIRST_TABLE_BITS: u32 = 12;
 const MAX_TABLE_BITS: u32 = 20;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1024;
+
+/// The static score of alpha-beta's positions, told which node each ply of the search
+/// holds: a node at ply `p` is entered ([`Evaluation::enter`]) right before it is
+/// searched, and is then the child of the node at ply `p - 1` (the root is ply 0, given to
+/// [`Evaluation::start`]); it is expanded ([`Evaluation::expand`]) before its children are
+/// entered, and scored ([`Evaluation::score`]) at most once. An evaluation may therefore
+/// build what it keeps for a node from what it kept for the node's parent.
+pub trait Evaluation<G: Game> {
+    /// A new search from `root`.
+    fn start(&mut self, root: &G);
+    /// The node at `ply` changes to a new one (a child of the node at `ply - 1`).
+    fn enter(&mut self, ply: usize);
+    /// The node at `ply`, `state`, is about to have its children searched.
+    fn expand(&mut self, ply: usize, state: &G);
+    /// The value of `state` (the node at `ply`, not over) for its player to move, in
+    /// `[-1, 1]`.
+    fn score(&mut self, ply: usize, state: &G) -> f32;
+}
+
+/// The game's [`Heuristic`] as alpha-beta's score: nothing kept from node to node.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeuristicScore;
+
+impl<G: Heuristic> Evaluation<G> for HeuristicScore {
+    #[inline]
+    fn start(&mut self, _root: &G) {}
+
+    #[inline]
+    fn enter(&mut self, _ply: usize) {}
+
+    #[inline]
+    fn expand(&mut self, _ply: usize, _state: &G) {}
+
+    #[inline]
+    fn score(&mut self, _ply: usize, state: &G) -> f32 {
+        let mut values = [0.0; MAX_PLAYERS];
+        state.heuristic(&mut values);
+        values[state.current_player()]
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -75,11 +118,14 @@ pub fn plies_to_end(score: i32) -> Option<i32> {
     }
 }
 
-struct Searcher<'b, G: Game> {
+struct Searcher<'b, 'e, G: Game, E> {
+    evaluation: &'e mut E,
     table: Vec<Option<Entry<G::Move>>>,
     mask: u64,
     budget: &'b Budget<'b>,
     nodes: u64,
+    /// Past this many nodes (checked every [`CHECK_EVERY`]) the iteration under way stops.
+    max_nodes: u64,
     aborted: bool,
     /// Whether the deadline may abort the current iteration (not before depth 1 is done).
     may_abort: bool,
@@ -90,25 +136,25 @@ struct Searcher<'b, G: Game> {
     pv: Vec<Vec<G::Move>>,
 }
 
-impl<G: Heuristic> Searcher<'_, G> {
+impl<G: Heuristic, E: Evaluation<G>> Searcher<'_, '_, G, E> {
     fn time_up(&mut self) -> bool {
         if self.aborted {
             return true;
         }
         if self.nodes % CHECK_EVERY == 0 {
             let stop = self.budget.stop.load(std::sync::atomic::Ordering::Relaxed);
-            if stop || (self.may_abort && self.budget.out_of_time()) {
+            let spent = self.nodes >= self.max_nodes || self.budget.out_of_time();
+            if stop || (self.may_abort && spent) {
                 self.aborted = true;
             }
         }
         self.aborted
     }
 
-    /// The static score of a state that is not over, for the player to move.
-    fn evaluate(state: &G) -> i32 {
-        let mut values = [0.0; MAX_PLAYERS];
-        state.heuristic(&mut values);
-        let v = values[state.current_player()].clamp(-1.0, 1.0);
+    /// The static score of a state that is not over (the node at `ply`), for the player
+    /// to move.
+    fn evaluate(&mut self, state: &G, ply: u32) -> i32 {
+        let v = self.evaluation.score(ply as usize, state).clamp(-1.0, 1.0);
         (v * SCALE) as i32
     }
 
@@ -247,6 +293,7 @@ impl<G: Heuristic> Searcher<'_, G> {
         if self.lists[p].is_empty() {
             return Self::terminal(state, ply);
         }
+        self.evaluation.expand(p, state);
         let original_alpha = alpha;
         let mut best_score = i32::MIN + 1;
         let mut best_move = None;
@@ -256,6 +303,7 @@ impl<G: Heuristic> Searcher<'_, G> {
             i += 1;
             let mut child = state.clone();
             child.play_unchecked(mv);
+            self.evaluation.enter(p + 1);
             let score = self.child_score(state, &child, depth - 1, ply, alpha, beta);
             if self.aborted {
                 return 0;
@@ -299,13 +347,14 @@ impl<G: Heuristic> Searcher<'_, G> {
         if !state.has_moves() {
             return Self::terminal(state, ply);
         }
-        let stand = Self::evaluate(state);
+        let stand = self.evaluate(state, ply);
         if stand >= beta || extra >= QUIESCENCE_PLIES {
             return stand;
         }
         alpha = alpha.max(stand);
         let p = ply as usize;
         self.order(state, p, None, true);
+        self.evaluation.expand(p, state);
         let mut best = stand;
         let mut i = 0;
         while i < self.lists[p].len() {
@@ -317,6 +366,7 @@ impl<G: Heuristic> Searcher<'_, G> {
             }
             let mut child = state.clone();
             child.play_unchecked(mv);
+            self.evaluation.enter(p + 1);
             let score = if child.current_player() == state.current_player() {
                 self.quiescence(&child, ply + 1, alpha, beta, extra + 1)
             } else {
@@ -338,12 +388,24 @@ impl<G: Heuristic> Searcher<'_, G> {
 }
 
 /// Iterative-deepening alpha-beta from `state` (a two-player game that is not over),
-/// to the depth `budget.limit` (at most [`MAX_DEPTH`]) or until its deadline; the
-/// deadline never interrupts depth 1. Stops early at a forced result. Returns the result
-/// of the deepest iteration completed.
+/// to the depth `budget.limit` (at most [`MAX_DEPTH`]) or until its deadline, scored by
+/// the game's heuristic; the deadline never interrupts depth 1. Stops early at a forced
+/// result. Returns the result of the deepest iteration completed.
 pub fn alphabeta<G: Heuristic>(
     state: &G,
     budget: &Budget<'_>,
+) -> Result<AlphaBetaResult<G::Move>, Error> {
+    alphabeta_with(state, budget, None, &mut HeuristicScore)
+}
+
+/// [`alphabeta`] scored by `evaluation`, and with `max_nodes`, stopping the iteration under
+/// way once it has visited that many nodes in all (as the deadline stops it: never depth
+/// 1). A node budget, unlike a deadline, gives the same search on any machine.
+pub fn alphabeta_with<G: Heuristic, E: Evaluation<G>>(
+    state: &G,
+    budget: &Budget<'_>,
+    max_nodes: Option<u64>,
+    evaluation: &mut E,
 ) -> Result<AlphaBetaResult<G::Move>, Error> {
     if state.num_players() != 2 {
         return Err(Error::InvalidParameter(format!(
@@ -355,11 +417,14 @@ pub fn alphabeta<G: Heuristic>(
     let max_depth = budget
         .limit
         .map_or(MAX_DEPTH, |d| (d as u32).clamp(1, MAX_DEPTH));
-    let mut searcher = Searcher::<G> {
+    evaluation.start(state);
+    let mut searcher = Searcher::<G, E> {
+        evaluation,
         table: vec![None; 1 << FIRST_TABLE_BITS],
         mask: (1 << FIRST_TABLE_BITS) - 1,
         budget,
         nodes: 0,
+        max_nodes: max_nodes.unwrap_or(u64::MAX),
         aborted: false,
         may_abort: false,
         lists: Vec::new(),
@@ -385,7 +450,10 @@ pub fn alphabeta<G: Heuristic>(
             pv,
             nodes: searcher.nodes,
         });
-        if plies_to_end(score).is_some() || budget.out_of_time() {
+        if plies_to_end(score).is_some()
+            || budget.out_of_time()
+            || searcher.nodes >= searcher.max_nodes
+        {
             break;
         }
         if searcher.nodes - before > searcher.table.len() as u64

@@ -3,11 +3,16 @@
 //! written as text (the best move, the score from the mover's side or the plies to a forced
 //! end, the principal variation).
 
-use super::alphabeta::{alphabeta, plies_to_end, AlphaBetaResult, MAX_DEPTH, SCALE};
+use super::alphabeta::{
+    alphabeta, alphabeta_with, plies_to_end, AlphaBetaResult, MAX_DEPTH, SCALE,
+};
 use super::searcher::{game_over, SearchError};
 use super::{Budget, Heuristic};
 use crate::interrupt::Interrupt;
-use crate::{Error, Notation};
+use crate::net::evaluation::incremental::NetScore;
+use crate::net::evaluation::EvalNet;
+use crate::{Error, Notation, Observation};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How far an alpha-beta search goes: to `depth` (1 to [`MAX_DEPTH`]) or for `seconds`,
@@ -95,6 +100,29 @@ pub fn alphabeta_report<G: Heuristic + Notation>(
     limits: AlphaBetaLimits,
     interrupt: &Interrupt<'_>,
 ) -> Result<AlphaBetaReport, SearchError> {
+    report_of(root, limits, interrupt, |budget| alphabeta(root, budget))
+}
+
+/// [`alphabeta_report`] with positions scored by the evaluation net `net` instead of the
+/// game's heuristic (its first layer updated per move: [`NetScore`]).
+pub fn alphabeta_report_scored<G: Heuristic + Notation + Observation>(
+    root: &G,
+    limits: AlphaBetaLimits,
+    net: &Arc<EvalNet>,
+    interrupt: &Interrupt<'_>,
+) -> Result<AlphaBetaReport, SearchError> {
+    let mut score = NetScore::<G>::new(Arc::clone(net))?;
+    report_of(root, limits, interrupt, |budget| {
+        alphabeta_with(root, budget, None, &mut score)
+    })
+}
+
+fn report_of<G: Heuristic + Notation>(
+    root: &G,
+    limits: AlphaBetaLimits,
+    interrupt: &Interrupt<'_>,
+    search: impl FnOnce(&Budget<'_>) -> Result<AlphaBetaResult<G::Move>, Error> + Send,
+) -> Result<AlphaBetaReport, SearchError> {
     if root.is_terminal() {
         return Err(game_over(G::NAME, None).into());
     }
@@ -104,7 +132,7 @@ pub fn alphabeta_report<G: Heuristic + Notation>(
         deadline: limits.seconds.map(|s| start + Duration::from_secs_f64(s)),
         stop: interrupt.flag(),
     };
-    let result = crate::threads::run_watched(interrupt, || alphabeta(root, &budget));
+    let result = crate::threads::run_watched(interrupt, || search(&budget));
     interrupt.result(()).map_err(SearchError::Stopped)?;
     Ok(AlphaBetaReport::of(
         root,

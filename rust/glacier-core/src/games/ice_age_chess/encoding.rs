@@ -144,6 +144,36 @@ impl Observation for IceAgeChess {
         }
     }
 
+    /// The squares whose pieces, ice or en-passant mark changed (the bitboards XORed), and
+    /// the constant planes whose value changed.
+    fn observation_changes(
+        &self,
+        old: &Self,
+        player: usize,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) -> bool {
+        let me = player.min(1);
+        let flip = if me == WHITE { 0 } else { 56 };
+        let (was, now) = (old.square_planes(me), self.square_planes(me));
+        for (plane, (&was, &now)) in was.iter().zip(&now).enumerate() {
+            let mut changed = was ^ now;
+            while changed != 0 {
+                let sq = changed.trailing_zeros();
+                changed &= changed - 1;
+                let change = if now >> sq & 1 == 1 { 1.0 } else { -1.0 };
+                cells.push((plane as u32 * 64 + (sq ^ flip), change));
+            }
+        }
+        let (was, now) = (old.constant_planes(me), self.constant_planes(me));
+        for (&(plane, was), &(_, now)) in was.iter().zip(&now) {
+            if was != now {
+                planes.push((plane as u32, now - was));
+            }
+        }
+        true
+    }
+
     /// Between two positions seen by the same player, only the squares whose pieces, ice or
     /// en-passant mark changed, and the constant planes whose value changed, are written.
     fn update_observation(

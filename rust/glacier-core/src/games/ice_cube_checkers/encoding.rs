@@ -216,6 +216,37 @@ impl Observation for IceCubeCheckers {
             }
         }
     }
+
+    /// The slots whose counts changed, and the constant rows whose value changed (between
+    /// moves no piece is in hand).
+    fn observation_changes(
+        &self,
+        old: &Self,
+        player: usize,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) -> bool {
+        let me = player.min(1);
+        for (slot, (was, now)) in old.slots.iter().zip(&self.slots).enumerate() {
+            if was == now {
+                continue;
+            }
+            for (r, kind) in [me, 1 - me, KING].into_iter().enumerate() {
+                let (was, now) = (usize::from(was[kind]), usize::from(now[kind]));
+                if was != now {
+                    let change = SHARES[kind][now] - SHARES[kind][was];
+                    cells.push(((r * SLOTS + seen(slot, me)) as u32, change));
+                }
+            }
+        }
+        let (was, now) = (old.constant_rows(me, [0; 3]), self.constant_rows(me, [0; 3]));
+        for (&(r, was), &(_, now)) in was.iter().zip(&now) {
+            if was != now {
+                planes.push((r as u32, now - was));
+            }
+        }
+        true
+    }
 }
 
 #[cfg(test)]

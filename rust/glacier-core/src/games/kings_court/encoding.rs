@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::actions::{fraction, ActionList, QuickTake};
-use crate::game::{ActionEncoding, Observation};
+use crate::game::{ActionEncoding, Cell, Observation};
 
 /// Action `STEP + from * 4 + d` steps from `from` in direction `d`.
 const STEP: usize = 0;
@@ -170,5 +170,38 @@ impl Observation for KingsCourt {
         if mover == me {
             fill(out, 5, 1.0);
         }
+    }
+
+    /// The squares whose pieces changed (the bitboards XORed), and the constant planes
+    /// whose value changed.
+    fn observation_changes(
+        &self,
+        old: &Self,
+        player: usize,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) -> bool {
+        let me = player.min(1);
+        let flip = |sq: usize| if me == RED { sq } else { sq ^ 56 };
+        for (plane, colour) in [me, 1 - me].into_iter().enumerate() {
+            let (was, now) = (old.pieces[colour], self.pieces[colour]);
+            for sq in squares(was ^ now) {
+                let change = if now & bit(sq) != 0 { 1.0 } else { -1.0 };
+                cells.push(((plane * 64 + flip(sq)) as u32, change));
+            }
+        }
+        let constants = |state: &Self| {
+            [
+                (3, f32::from(u8::from(state.in_opening()))),
+                (4, fraction(u64::from(state.ply), u64::from(state.params.max_plies))),
+                (5, f32::from(u8::from(state.side as usize == me))),
+            ]
+        };
+        for ((plane, was), (_, now)) in constants(old).into_iter().zip(constants(self)) {
+            if was != now {
+                planes.push((plane, now - was));
+            }
+        }
+        true
     }
 }

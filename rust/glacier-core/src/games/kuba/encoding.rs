@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::actions::{fraction, ActionList, QuickTake};
-use crate::game::{ActionEncoding, Observation};
+use crate::game::{ActionEncoding, Cell, Observation};
 
 /// `pass`; a push is `from * 4 + dir`.
 const PASS: usize = SQUARES * 4;
@@ -100,5 +100,56 @@ impl Observation for Kuba {
         if self.side as usize == me {
             fill(out, 9, 1.0);
         }
+    }
+
+    /// The squares whose marbles changed (the bitboards XORed), the ko's squares if it
+    /// changed, and the constant planes whose value changed.
+    fn observation_changes(
+        &self,
+        old: &Self,
+        player: usize,
+        cells: &mut Vec<Cell>,
+        planes: &mut Vec<Cell>,
+    ) -> bool {
+        let me = player.min(1);
+        let cell = |plane: usize, sq: usize| {
+            let file = if me == 0 { sq % SIZE } else { SIZE - 1 - sq % SIZE };
+            (plane * SQUARES + sq / SIZE * SIZE + file) as u32
+        };
+        for (plane, colour) in [me, 1 - me, 2].into_iter().enumerate() {
+            let (was, now) = (old.marbles[colour], self.marbles[colour]);
+            let mut changed = was ^ now;
+            while changed != 0 {
+                let sq = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let change = if now >> sq & 1 == 1 { 1.0 } else { -1.0 };
+                cells.push((cell(plane, sq), change));
+            }
+        }
+        if old.ko != self.ko {
+            for (ko, change) in [(old.ko, -1.0), (self.ko, 1.0)] {
+                if ko != KubaMove::NO_KO {
+                    let ko = KubaMove(ko);
+                    cells.push((cell(4, ko.from()), change));
+                    cells.push((cell(5, ko.to()), change));
+                }
+            }
+        }
+        let constants = |state: &Self| {
+            let reds = |p: usize| f32::from(state.reds[p]) / f32::from(REDS_TO_WIN);
+            [
+                (3, f32::from(u8::from(state.bonus))),
+                (6, reds(me)),
+                (7, reds(1 - me)),
+                (8, fraction(u64::from(state.ply), u64::from(state.params.max_plies))),
+                (9, f32::from(u8::from(state.side as usize == me))),
+            ]
+        };
+        for ((plane, was), (_, now)) in constants(old).into_iter().zip(constants(self)) {
+            if was != now {
+                planes.push((plane, now - was));
+            }
+        }
+        true
     }
 }

@@ -1,0 +1,383 @@
+"""Evaluation nets: the learned static score of alpha-beta, and their file.
+
+An evaluation net scores a position of a two-player game for its player to move, inside
+alpha-beta (``glacier.search.alphabeta(state, evaluation=net)``, the spec
+``alphabeta:BUDGET:net=PATH``), its first layer updated incrementally as the search makes
+and unmakes moves (rust/glacier-core/src/net/evaluation/). Its input is the game's
+observation from each seat's side, both always: ``x0`` seen by seat 0 and ``x1`` by seat 1,
+flat. With ``m`` the player to move::
+
+    a_s = x_s @ feature.weight + feature.bias               (for s = 0, 1)
+    h = relu(concat(a_m, a_(1-m)))
+    h = relu(h @ dense{i}.weight + dense{i}.bias)           (each hidden layer)
+    score = tanh(h @ value.weight + value.bias)             (the mover's, in (-1, 1))
+
+The file is the policy-value nets' format (:mod:`glacier.nets.netfile`: safetensors, read
+and written here with numpy) with metadata of its own: ``format`` ``"glacier-net"``,
+``format_version`` ``"1"``, ``kind`` ``"evaluation"`` (a policy-value net's file has no
+``kind``; each reader refuses the other's file), ``game``, ``params`` (JSON),
+``observation_shape`` (JSON list), ``features`` (the width of ``feature.weight``),
+``hidden`` (JSON list, may be empty) and ``training`` (JSON). Tensors, float32 or float16:
+``feature.weight`` ``[inputs, features]``, ``feature.bias`` ``[features]``,
+``dense{i}.weight`` ``[in, out]`` (``dense0``'s ``in`` is ``2 * features``) and
+``dense{i}.bias``, ``value.weight`` ``[last, 1]``, ``value.bias`` ``[1]``.
+
+This module needs numpy only (no training library): a player loads the net from here, and
+:mod:`glacier.learn` (which trains them) re-exports its names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _native
+from ..errors import GlacierError, InvalidNetError
+from .netfile import DTYPES, FORMAT, FORMAT_VERSION, MAX_HEADER
+
+__all__ = [
+    "EVALUATIONS",
+    "KIND",
+    "EvaluationNet",
+    "EvaluationSpec",
+    "evaluation",
+    "evaluation_path",
+    "evaluation_spec_for",
+    "evaluation_tensor_shapes",
+    "load_evaluation",
+    "save_evaluation",
+]
+
+#: The ``kind`` of an evaluation net's file.
+KIND = "evaluation"
+
+#: The folder of the evaluation nets shipped inside the package, one per game
+#: (``<game>-evaluation.safetensors``, beside the policy-value nets).
+EVALUATIONS = Path(__file__).parent / "baselines"
+
+#: How a shipped evaluation net's file name ends.
+SUFFIX = "-evaluation.safetensors"
+
+_NUMPY_OF = dict(DTYPES.values())
+
+
+@dataclass(frozen=True)
+class EvaluationSpec:
+    """What an evaluation net is for and its layer sizes: the file's metadata."""
+
+    game: str
+    params: dict[str, Any]
+    observation_shape: tuple[int, ...]
+    features: int
+    hidden: tuple[int, ...]
+    training: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def inputs(self) -> int:
+        return math.prod(self.observation_shape)
+
+    def metadata(self) -> dict[str, str]:
+        return {
+            "format": FORMAT,
+            "format_version": str(FORMAT_VERSION),
+            "kind": KIND,
+            "game": self.game,
+            "params": json.dumps(self.params, sort_keys=True),
+            "observation_shape": json.dumps(list(self.observation_shape)),
+            "features": str(self.features),
+            "hidden": json.dumps(list(self.hidden)),
+            "training": json.dumps(self.training, sort_keys=True),
+        }
+
+
+def evaluation_tensor_shapes(spec: EvaluationSpec) -> dict[str, tuple[int, ...]]:
+    """The tensors of a net of ``spec``, in the order of the engine's flat buffer."""
+    shapes: dict[str, tuple[int, ...]] = {
+        "feature.weight": (spec.inputs, spec.features),
+        "feature.bias": (spec.features,),
+    }
+    width = 2 * spec.features
+    for i, h in enumerate(spec.hidden):
+        shapes[f"dense{i}.weight"] = (width, h)
+        shapes[f"dense{i}.bias"] = (h,)
+        width = h
+    shapes["value.weight"] = (width, 1)
+    shapes["value.bias"] = (1,)
+    return shapes
+
+
+def _checked(spec: EvaluationSpec, tensors: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
+    shapes = evaluation_tensor_shapes(spec)
+    if set(tensors) != set(shapes):
+        raise InvalidNetError(f"an evaluation net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
+    out = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
+    for name, shape in shapes.items():
+        if out[name].shape != shape:
+            raise InvalidNetError(f"tensor {name} has shape {out[name].shape}, not {shape}")
+        if not np.isfinite(out[name]).all():
+            raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+    return out
+
+
+def _write(path: Path, spec: EvaluationSpec, tensors: dict[str, npt.NDArray[np.float32]], dtype: str) -> None:
+    if dtype not in DTYPES:
+        raise InvalidNetError(f"a net is stored as one of {sorted(DTYPES)}, not {dtype!r}")
+    stored, numpy_dtype = DTYPES[dtype]
+    header: dict[str, Any] = {"__metadata__": spec.metadata()}
+    chunks: list[bytes] = []
+    offset = 0
+    for name, shape in evaluation_tensor_shapes(spec).items():
+        with np.errstate(over="ignore"):
+            array = np.ascontiguousarray(tensors[name]).astype(numpy_dtype)
+        if not np.isfinite(array).all():
+            raise InvalidNetError(f"tensor {name} holds weights too large for {dtype}")
+        data = array.tobytes()
+        header[name] = {"dtype": stored, "shape": list(shape), "data_offsets": [offset, offset + len(data)]}
+        chunks.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with open(partial, "wb") as out:
+            out.write(struct.pack("<Q", len(text)))
+            out.write(text)
+            for data in chunks:
+                out.write(data)
+        os.replace(partial, path)
+    except BaseException:  # Ctrl-C included: leave no half-written file behind
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def _bad(path: Path, why: str) -> InvalidNetError:
+    return InvalidNetError(f"{path} is not a glacier evaluation net: {why}")
+
+
+def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
+    if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
+        raise _bad(path, "its header has no metadata of strings")
+    if meta.get("format") != FORMAT:
+        raise _bad(path, f"its metadata says format {meta.get('format')!r}, not {FORMAT!r}")
+    if meta.get("kind") != KIND:
+        if "kind" not in meta:
+            raise _bad(path, "it is a policy-value net (for MCTS: load it with glacier.nets.load)")
+        raise _bad(path, f"its metadata says kind {meta.get('kind')!r}, not {KIND!r}")
+    if meta.get("format_version") != str(FORMAT_VERSION):
+        raise InvalidNetError(
+            f"{path} is a glacier evaluation net of format version {meta.get('format_version')}; "
+            f"this glacier reads version {FORMAT_VERSION}"
+        )
+    fields = {}
+    for key in ("params", "observation_shape", "hidden", "training"):
+        if key not in meta:
+            raise _bad(path, f"its metadata has no {key!r}")
+        try:
+            fields[key] = json.loads(meta[key])
+        except ValueError:
+            raise _bad(path, f"its metadata {key!r} is not JSON: {meta[key]!r}") from None
+    shape, hidden = fields["observation_shape"], fields["hidden"]
+    for key, value, least in (("observation_shape", shape, 1), ("hidden", hidden, 0)):
+        if not isinstance(value, list) or len(value) < least or not all(isinstance(v, int) and v >= 1 for v in value):
+            raise _bad(path, f"its metadata {key!r} is not a list of positive integers: {value!r}")
+    try:
+        features = int(meta.get("features", ""))
+    except ValueError:
+        raise _bad(path, f"its metadata 'features' is not a number: {meta.get('features')!r}") from None
+    if features < 1:
+        raise _bad(path, f"its metadata 'features' is {features}")
+    if not isinstance(fields["params"], dict) or not isinstance(fields["training"], dict):
+        raise _bad(path, "its metadata 'params' and 'training' must be JSON objects")
+    return EvaluationSpec(
+        meta.get("game", ""), fields["params"], tuple(shape), features, tuple(hidden), fields["training"]
+    )
+
+
+def _read(path: Path) -> tuple[EvaluationSpec, dict[str, npt.NDArray[np.float32]]]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InvalidNetError(f"no evaluation net file at {path}") from None
+    except IsADirectoryError:
+        raise InvalidNetError(f"{path} is a directory, not an evaluation net file") from None
+    except OSError as err:
+        raise InvalidNetError(f"cannot read the evaluation net file {path}: {err.strerror}") from None
+    if len(raw) < 8:
+        raise _bad(path, f"it is {len(raw)} bytes long (truncated?)")
+    (size,) = struct.unpack("<Q", raw[:8])
+    if size > MAX_HEADER or 8 + size > len(raw):
+        raise _bad(path, "its header length runs past the end of the file (truncated, or not safetensors)")
+    try:
+        header = json.loads(raw[8 : 8 + size].decode())
+    except (UnicodeDecodeError, ValueError):
+        raise _bad(path, "its header is not JSON (not safetensors?)") from None
+    if not isinstance(header, dict):
+        raise _bad(path, "its header is not a JSON object")
+    spec = _spec_of(path, header.pop("__metadata__", None))
+    data = memoryview(raw)[8 + size :]
+    shapes = evaluation_tensor_shapes(spec)
+    if set(header) != set(shapes):
+        missing, extra = sorted(set(shapes) - set(header)), sorted(set(header) - set(shapes))
+        raise _bad(path, f"its tensors do not match its layer sizes (missing {missing}, unexpected {extra})")
+    tensors: dict[str, npt.NDArray[np.float32]] = {}
+    for name, shape in shapes.items():
+        info = header[name]
+        if not isinstance(info, dict) or info.get("dtype") not in _NUMPY_OF:
+            raise _bad(path, f"tensor {name} is not float32 or float16")
+        numpy_dtype = _NUMPY_OF[info["dtype"]]
+        if info.get("shape") != list(shape):
+            raise _bad(path, f"tensor {name} has shape {info.get('shape')}, its layer sizes say {list(shape)}")
+        offsets = info.get("data_offsets")
+        if (
+            not isinstance(offsets, list)
+            or len(offsets) != 2
+            or not all(isinstance(o, int) for o in offsets)
+            or offsets[0] < 0
+            or offsets[1] - offsets[0] != np.dtype(numpy_dtype).itemsize * math.prod(shape)
+        ):
+            raise _bad(path, f"tensor {name} has bad data offsets {offsets!r}")
+        if offsets[1] > len(data):
+            raise _bad(path, f"tensor {name} runs past the end of the file (truncated)")
+        array = np.frombuffer(data[offsets[0] : offsets[1]], dtype=numpy_dtype).reshape(shape)
+        if not np.isfinite(array).all():
+            raise InvalidNetError(f"the evaluation net {path} holds NaN or infinite weights (tensor {name})")
+        tensors[name] = array.astype(np.float32)
+    return spec, tensors
+
+
+def _game_facts(game: str, params: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, ...], int]:
+    """A game's full parameters, observation shape and player count."""
+    try:
+        state = _native.new_game(game, **params)
+    except GlacierError as err:
+        raise InvalidNetError(f"the net is for {game!r} with {params}, which glacier cannot make: {err}") from None
+    return dict(state.params), tuple(state.observation_shape), state.num_players
+
+
+def evaluation_spec_for(
+    game: str, features: int, hidden: tuple[int, ...], training: Optional[dict[str, Any]] = None, **params: Any
+) -> EvaluationSpec:
+    """The spec of an evaluation net for ``game`` (two players) with ``params``."""
+    full, shape, players = _game_facts(game, params)
+    if players != 2:
+        raise InvalidNetError(f"evaluation nets are for two-player games; {game} with {full} has {players} players")
+    return EvaluationSpec(game, full, shape, int(features), tuple(int(h) for h in hidden), dict(training or {}))
+
+
+class EvaluationNet(_native.NativeEvalNet):
+    """An evaluation net for one two-player game, evaluated by the engine: alpha-beta's
+    static score (``glacier.search.alphabeta(state, evaluation=net)``).
+
+    :meth:`score` is the engine's score of a state; :meth:`forward` the same net in numpy.
+    """
+
+    spec: EvaluationSpec
+    tensors: dict[str, npt.NDArray[np.float32]]
+    path: Optional[Path]
+
+    def __new__(cls, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> EvaluationNet:
+        checked = _checked(spec, tensors)
+        flat = np.concatenate([checked[name].ravel() for name in evaluation_tensor_shapes(spec)])
+        self = super().__new__(cls, spec.game, list(spec.observation_shape), spec.features, list(spec.hidden), flat)
+        self.spec = spec
+        self.tensors = checked
+        self.path = path
+        return self
+
+    def __init__(self, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> None:
+        pass  # made by __new__
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.spec.params)
+
+    @property
+    def training(self) -> dict[str, Any]:
+        return dict(self.spec.training)
+
+    def __repr__(self) -> str:
+        where = f" from {self.path}" if self.path else ""
+        layers = f"features={self.spec.features} hidden={list(self.spec.hidden)}"
+        return f"<glacier.nets.EvaluationNet {self.game} {layers}{where}>"
+
+    def digest(self) -> str:
+        """A SHA-256 of the spec and weights: equal for the same net."""
+        h = hashlib.sha256()
+        for key, value in sorted(self.spec.metadata().items()):
+            if key != "training":
+                h.update(f"{key}={value};".encode())
+        for name in evaluation_tensor_shapes(self.spec):
+            h.update(self.tensors[name].tobytes())
+        return h.hexdigest()
+
+    def forward(self, mover: npt.ArrayLike, other: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """The net in numpy on ``[B, *observation_shape]`` observations seen by the player
+        to move and by the other: the mover's scores ``[B]``."""
+        t = self.tensors
+        views = [np.asarray(x, dtype=np.float32).reshape(-1, self.spec.inputs) for x in (mover, other)]
+        h = np.maximum(np.concatenate([x @ t["feature.weight"] + t["feature.bias"] for x in views], axis=1), 0.0)
+        for i in range(len(self.spec.hidden)):
+            h = np.maximum(h @ t[f"dense{i}.weight"] + t[f"dense{i}.bias"], 0.0)
+        score: npt.NDArray[np.float32] = np.tanh(h @ t["value.weight"] + t["value.bias"])[:, 0].astype(np.float32)
+        return score
+
+
+def save_evaluation(path: Union[str, os.PathLike[str]], net: EvaluationNet, dtype: str = "float32") -> None:
+    """Writes ``net`` to ``path`` (a temporary file, then renamed); ``dtype="float16"``
+    stores the weights at half the size and precision."""
+    _write(Path(path), net.spec, net.tensors, dtype)
+
+
+def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **params: Any) -> EvaluationNet:
+    """Reads the evaluation net at ``path`` and checks it against its game: raises
+    :class:`glacier.errors.InvalidNetError` for a missing, truncated or corrupt file, a
+    policy-value net's file, NaN or infinite weights, a net whose observation shape is not
+    its game's, or (when ``game`` or ``params`` are given) a net for another game or for
+    parameters that change the game's observation shape."""
+    path = Path(path)
+    spec, tensors = _read(path)
+    if game is not None and spec.game != game:
+        raise InvalidNetError(f"{path} is an evaluation net for {spec.game}, not for {game}")
+    full, shape, players = _game_facts(spec.game, spec.params)
+    if params:
+        wanted, other_shape, other_players = _game_facts(spec.game, {**full, **params})
+        if (other_shape, other_players) != (shape, players):
+            raise InvalidNetError(
+                f"{path} is an evaluation net for {spec.game} with {full}; with {wanted} the game has "
+                f"observations {list(other_shape)} and {other_players} players"
+            )
+    if spec.observation_shape != shape:
+        raise InvalidNetError(
+            f"{path} is an evaluation net for observations of shape {list(spec.observation_shape)}; "
+            f"{spec.game} has {list(shape)}"
+        )
+    if players != 2:
+        raise InvalidNetError(f"{path} is an evaluation net for {spec.game} with {full}, which has {players} players")
+    return EvaluationNet(
+        EvaluationSpec(spec.game, full, shape, spec.features, spec.hidden, spec.training), tensors, path
+    )
+
+
+def evaluation_path(game: str) -> Path:
+    """The file of the evaluation net shipped for ``game``."""
+    return EVALUATIONS / f"{game}{SUFFIX}"
+
+
+def evaluation(game: str, **params: Any) -> EvaluationNet:
+    """The evaluation net glacier ships for ``game`` (its ``.path`` is the file)."""
+    path = evaluation_path(game)
+    if not path.exists():
+        shipped = sorted(p.name[: -len(SUFFIX)] for p in EVALUATIONS.glob(f"*{SUFFIX}"))
+        raise InvalidNetError(
+            f"glacier ships no evaluation net for {game} (it ships one for: {', '.join(shipped) or 'no game'})"
+        )
+    return load_evaluation(path, game, **params)

@@ -1,0 +1,300 @@
+"""Evaluation nets for alpha-beta: the engine's score against the same net in JAX and numpy,
+alpha-beta with a net from Python and the specs, the file's checks, and a tiny training
+run whose loss falls."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import glacier
+from glacier import learn, players, search
+from glacier.cli import main
+from glacier.errors import InvalidNetError, InvalidParameterError
+from glacier.learn import evaluation_training as training
+from glacier.nets import evaluation_net as evaluation_module
+from glacier.nets.evaluation_net import (
+    EvaluationNet,
+    evaluation_spec_for,
+    evaluation_tensor_shapes,
+)
+
+#: The games whose default start has two players.
+GAMES = [g for g in glacier.GAMES if glacier.new_game(g).num_players == 2]
+#: The games glacier ships an evaluation net for: those for two players only.
+SHIPPED = [g for g in glacier.GAMES if set(glacier.game_spec(g).seats) == {2}]
+#: Two games of different observations, and a game of more than two players.
+FIRST, OTHER = (
+    GAMES[0],
+    next(g for g in GAMES if glacier.new_game(g).observation_shape != glacier.new_game(GAMES[0]).observation_shape),
+)
+MANY = next(g for g in glacier.GAMES if 3 in glacier.game_spec(g).seats)
+
+
+def random_net(game: str, seed: int = 0, features: int = 40, hidden: tuple[int, ...] = (16,)) -> EvaluationNet:
+    """Weights large enough that the scores spread over (-1, 1), and biases not zero."""
+    spec = evaluation_spec_for(game, features, hidden)
+    rng = np.random.default_rng(seed)
+    scale = {"feature.weight": 0.2}
+    tensors = {
+        name: rng.normal(0.0, scale.get(name, 1.0 / np.sqrt(shape[0])), shape).astype(np.float32)
+        for name, shape in evaluation_tensor_shapes(spec).items()
+    }
+    return EvaluationNet(spec, tensors)
+
+
+def random_states(game: str, count: int, seed: int) -> list[glacier.GameState]:
+    rng = random.Random(seed)
+    out: list[glacier.GameState] = []
+    while len(out) < count:
+        state = glacier.new_game(game)
+        for _ in range(rng.randint(0, 40)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_score_is_the_jax_and_numpy_nets(game: str) -> None:
+    net = random_net(game, seed=3)
+    states = random_states(game, 24, seed=5)
+    views = [[np.asarray(s.observation(seat), np.float32).ravel() for seat in (0, 1)] for s in states]
+    movers = np.array([s.current_player for s in states])
+    engine = np.array([net.score(s) for s in states])
+    assert engine.std() > 1e-3, "the scores hardly differ: a weak check"
+    # numpy: the observation seen by the mover, and by the other
+    mine = np.stack([v[m] for v, m in zip(views, movers)])
+    other = np.stack([v[1 - m] for v, m in zip(views, movers)])
+    np.testing.assert_allclose(engine, net.forward(mine, other), atol=1e-5)
+    # JAX, on the padded non-zero cells (as it trains)
+    width = max(int(np.count_nonzero(x)) for v in views for x in v)
+    index = np.zeros((len(states), 2, width), np.int32)
+    value = np.zeros((len(states), 2, width), np.float32)
+    for i, v in enumerate(views):
+        for seat in (0, 1):
+            nz = np.flatnonzero(v[seat])
+            index[i, seat, : len(nz)] = nz
+            value[i, seat, : len(nz)] = v[seat][nz]
+    score = training.jax_score(net.spec)
+    jax_out = np.asarray(score(net.tensors, index, value, movers.astype(np.int32)))
+    np.testing.assert_allclose(engine, jax_out, atol=1e-5)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_alphabeta_searches_with_a_net(game: str) -> None:
+    net = random_net(game, seed=1)
+    state = random_states(game, 1, seed=2)[0]
+    before = state.text()
+    result = search.alphabeta(state, depth=3, evaluation=net)
+    assert result.move in state.legal_moves()
+    assert state.text() == before
+    assert result.nodes > 0 and result.depth == 3
+    plain = search.alphabeta(state, depth=3)
+    # Scored otherwise, the search differs (a search that ignored the net would not).
+    assert (result.score, result.nodes) != (plain.score, plain.nodes)
+
+
+def test_a_net_for_another_game_or_not_a_net_is_refused() -> None:
+    net = random_net(FIRST)
+    with pytest.raises(InvalidParameterError, match=f"for {FIRST}"):
+        search.alphabeta(glacier.new_game(OTHER), depth=2, evaluation=net)
+    with pytest.raises(InvalidParameterError, match="evaluation net"):
+        search.alphabeta(glacier.new_game(FIRST), depth=2, evaluation="net.safetensors")
+    with pytest.raises(InvalidNetError, match="two-player"):
+        evaluation_spec_for(MANY, 8, (), players=3)
+
+
+def saved(tmp_path: Path, game: str = OTHER) -> Path:
+    path = tmp_path / f"{game}.safetensors"
+    learn.save_evaluation(path, random_net(game))
+    return path
+
+
+def test_a_saved_net_loads_back_the_same(tmp_path: Path) -> None:
+    net = random_net(OTHER)
+    path = tmp_path / "net.safetensors"
+    learn.save_evaluation(path, net)
+    back = learn.load_evaluation(path, OTHER)
+    assert back.digest() == net.digest() and back.path == path
+    state = random_states(OTHER, 1, seed=9)[0]
+    assert back.score(state) == net.score(state)
+    assert not list(tmp_path.glob("*.partial"))
+    learn.save_evaluation(tmp_path / "half.safetensors", net, dtype="float16")
+    half = learn.load_evaluation(tmp_path / "half.safetensors")
+    assert abs(half.score(state) - net.score(state)) < 1e-2
+
+
+def rewrite_header(path: Path, change: object) -> None:
+    raw = path.read_bytes()
+    (size,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + size])
+    change(header)  # type: ignore[operator]
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    path.write_bytes(struct.pack("<Q", len(text)) + text + raw[8 + size :])
+
+
+def test_bad_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidNetError, match="no evaluation net file"):
+        learn.load_evaluation(tmp_path / "missing.safetensors")
+    path = saved(tmp_path)
+    truncated = tmp_path / "truncated.safetensors"
+    truncated.write_bytes(path.read_bytes()[:-100])
+    with pytest.raises(InvalidNetError, match="truncated"):
+        learn.load_evaluation(truncated)
+    nan = tmp_path / "nan.safetensors"
+    raw = bytearray(path.read_bytes())
+    raw[-4:] = struct.pack("<f", float("nan"))
+    nan.write_bytes(bytes(raw))
+    with pytest.raises(InvalidNetError, match="NaN"):
+        learn.load_evaluation(nan)
+    with pytest.raises(InvalidNetError, match=f"for {OTHER}, not for {FIRST}"):
+        learn.load_evaluation(path, FIRST)
+    shape = tmp_path / "shape.safetensors"
+    shape.write_bytes(path.read_bytes())
+    turned = list(reversed(glacier.new_game(OTHER).observation_shape))
+    rewrite_header(shape, lambda h: h["__metadata__"].update(observation_shape=json.dumps(turned)))
+    with pytest.raises(InvalidNetError, match="shape"):
+        learn.load_evaluation(shape)
+    layers = tmp_path / "layers.safetensors"
+    layers.write_bytes(path.read_bytes())
+    rewrite_header(layers, lambda h: h["__metadata__"].update(features="41"))
+    with pytest.raises(InvalidNetError, match="shape"):
+        learn.load_evaluation(layers)
+
+
+def test_a_policy_value_net_and_an_evaluation_net_are_never_confused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidNetError, match="policy-value net"):
+        learn.load_evaluation(learn.baseline_path(OTHER))
+    with pytest.raises(InvalidNetError, match="kind 'evaluation'"):
+        learn.load(saved(tmp_path))
+
+
+def test_the_alphabeta_spec_takes_a_net(tmp_path: Path) -> None:
+    path = saved(tmp_path)
+    player = players.from_spec(f"alphabeta:2:net={path}")
+    assert isinstance(player, players.AlphaBetaPlayer) and player.net is not None
+    assert player.name == f"alphabeta:2:net={path}"
+    assert players.from_spec(f"alphabeta:0.2s:net={path}").seconds == 0.2
+    match = glacier.arena(OTHER, [f"alphabeta:2:net={path}", "alphabeta:2"], games=2, seed=1)
+    assert sum(p.wins + p.draws + p.losses for p in match.players) == 4
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_glacier_ships_an_evaluation_net_for_the_game(game: str) -> None:
+    net = learn.evaluation(game)
+    assert net.game == game and net.path == learn.nets.BASELINES / f"{game}-evaluation.safetensors"
+    state = glacier.new_game(game)
+    assert -1 < net.score(state) < 1
+    assert search.alphabeta(state, depth=2, evaluation=net).move in state.legal_moves()
+    assert players.from_spec("alphabeta:1:net=shipped").choose(state) in state.legal_moves()
+
+
+def test_every_shipped_net_together_is_under_12_mb() -> None:
+    files = list(learn.nets.BASELINES.glob("*.safetensors"))
+    assert any(p.name.endswith("-evaluation.safetensors") for p in files)
+    assert sum(p.stat().st_size for p in files) < 12 * 2**20
+
+
+def test_the_shipped_spec_loads_the_net_of_the_game_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluation_module, "EVALUATIONS", tmp_path)
+    learn.save_evaluation(tmp_path / f"{OTHER}-evaluation.safetensors", random_net(OTHER))
+    player = players.from_spec("alphabeta:2:net=shipped")
+    assert player.name == "alphabeta:2:net=shipped" and player.net is None
+    state = glacier.new_game(OTHER)
+    assert player.choose(state) in state.legal_moves()
+    assert player.net is not None and player.net.path == tmp_path / f"{OTHER}-evaluation.safetensors"
+    assert player.spawn(1).net is player.net
+    with pytest.raises(InvalidNetError, match=f"ships no evaluation net for {FIRST}.*{OTHER}"):
+        players.from_spec("alphabeta:2:net=shipped").choose(glacier.new_game(FIRST))
+
+
+def test_the_arena_command_takes_a_net_and_refuses_an_unknown_key(tmp_path: Path) -> None:
+    path = saved(tmp_path)
+    args = ["arena", OTHER, f"alphabeta:1:net={path}", "alphabeta:1", "--games", "2", "--opening-plies", "2"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert f"alphabeta:1:net={path}" in out.output
+    bad = CliRunner().invoke(main, ["arena", OTHER, "alphabeta:0.2s:nett=x", "alphabeta:1"])
+    assert bad.exit_code != 0
+    error = [line for line in bad.output.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and "alphabeta:0.2s:nett=x: alphabeta takes net=PATH" in error[0]
+    assert "Traceback" not in bad.output
+
+
+def test_glacier_train_for_alphabeta_writes_a_net(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", OTHER, "--for", "alphabeta", "--out", str(out), "--iterations", "1", "--games", "2"]
+    done = CliRunner().invoke(main, [*args, "--nodes", "200", "--hidden", "8,8", "-q"])
+    assert done.exit_code == 0, done.output
+    net = learn.load_evaluation(out / "evaluation.safetensors", OTHER)
+    assert (net.spec.features, net.spec.hidden) == (8, (8,))
+    assert "1 rounds, 2 games" in done.output
+    assert not list(out.rglob("*.partial*"))
+    stray = CliRunner().invoke(main, [*args, "--simulations", "8"])
+    assert stray.exit_code != 0 and "--simulations: not an option of --for alphabeta" in stray.output
+    busy = CliRunner().invoke(main, [*args, "--nodes", "200", "-q"])
+    assert busy.exit_code != 0 and "not empty" in busy.output
+    assert len(busy.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "message"),
+    [
+        ("alphabeta:0.2s:nett=x", InvalidParameterError, "net=PATH"),
+        ("alphabeta:0.2s:x", InvalidParameterError, "net=PATH"),
+        ("alphabeta:0.2s:net=", InvalidParameterError, "net=PATH"),
+        ("alphabeta:0.2s:net=/no/such/file", InvalidNetError, "no evaluation net file"),
+        ("alphabeta:fast:net=x", InvalidParameterError, "expected a count or seconds"),
+    ],
+)
+def test_bad_alphabeta_specs_say_why(spec: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        players.from_spec(spec)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tiny_fit_lowers_the_loss(game: str) -> None:
+    config = training.EvaluationTrainConfig(game, features=16, hidden=(8,), batch_size=64)
+    positions = training.play_positions(game, 4, seed=2, nodes=200)
+    assert len(positions) > 40
+    spec = evaluation_spec_for(game, 16, (8,))
+    fitter = training.Fitter(spec, training.initial_tensors(spec, 0), config)
+    before = fitter.loss(positions)
+    fitter.fit(positions, 200, np.random.default_rng(0))
+    assert fitter.loss(positions) < 0.85 * before
+
+
+def test_a_tiny_training_run_learns_and_resumes(tmp_path: Path) -> None:
+    config = training.EvaluationTrainConfig(
+        OTHER, features=16, hidden=(8,), games_per_round=6, nodes=300, batch_size=64
+    )
+    positions = training.play_positions(OTHER, 6, seed=1, nodes=300)
+    assert len(positions) > 100
+    assert set(np.unique(positions.columns["result"])) <= {-1.0, 0.0, 1.0}
+    assert np.all(np.abs(positions.columns["score"]) <= 1)
+    spec = evaluation_spec_for(OTHER, 16, (8,))
+    fitter = training.Fitter(spec, training.initial_tensors(spec, 0), config)
+    before = fitter.loss(positions)
+    fitter.fit(positions, 300, np.random.default_rng(0))
+    assert fitter.loss(positions) < 0.85 * before
+    out = tmp_path / "run"
+    run = training.train_evaluation(config, out, rounds=1)
+    assert run.rounds == 1 and run.net is not None and (out / "evaluation.safetensors").exists()
+    again = training.train_evaluation(config, out, rounds=2, resume=True)
+    assert again.rounds == 2 and len(list((out / "positions").glob("round-*.npz"))) == 2
+    assert "scored by the net" in (out / "train.log").read_text().splitlines()[-1]
+    with pytest.raises(InvalidParameterError, match="not empty"):
+        training.train_evaluation(config, out, rounds=1)
+    with pytest.raises(InvalidParameterError, match=f"trains {OTHER}"):
+        training.train_evaluation(training.EvaluationTrainConfig(FIRST), out, rounds=1, resume=True)
