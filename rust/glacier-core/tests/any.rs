@@ -246,7 +246,6 @@ fn record_texts_read_back_as_the_moves_they_write() {
         for text in &moves {
             let record = state.record_move_text(text).expect("a legal move");
             assert_eq!(&state.move_of_record(&record).expect("a record move"), text);
-            assert_eq!(&state.move_of_record(text).expect("an engine move"), text);
             differ += usize::from(&record != text);
         }
         // Only the game that plays chess writes its records in a notation of their own (SAN).
