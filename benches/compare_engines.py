@@ -15,8 +15,9 @@ one thread (``glacier.selfplay.play_games``, 8 games of 60 moves at most, 32 sim
 move, the leaves evaluated by the game's own evaluation and by its shipped net) and, for
 the new build only, perft with and without a transposition table. Every game is measured, on
 the workloads it declares for benchmarks (``glacier.game_spec(game).bench``, read from the
-new build). Not a test (pytest does not collect it): it
-needs two builds.
+new build). ``--clock cpu`` times by the process's CPU time instead of the wall clock: on a
+machine others share, a burst of their work then slows neither build's figures much. Not a
+test (pytest does not collect it): it needs two builds.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ PROBE = r"""
 import json, random, sys, time, glacier
 which = sys.argv[1]
 work = json.loads(sys.argv[2])
+clock = time.process_time if sys.argv[3] == "cpu" else time.perf_counter
 def best(work, rounds=3):
     rate = 0.0
     for _ in range(rounds):
-        start = time.perf_counter(); count = work(); elapsed = time.perf_counter() - start
+        start = clock(); count = work(); elapsed = clock() - start
         rate = max(rate, count / elapsed)
     return rate
 out = {}
@@ -140,8 +142,8 @@ print(json.dumps(out))
 """
 
 
-def measure(python: str, which: str, work: object = None) -> dict[str, object]:
-    argv = [python, "-c", PROBE, which, json.dumps(work)]
+def measure(python: str, which: str, work: object = None, clock: str = "wall") -> dict[str, object]:
+    argv = [python, "-c", PROBE, which, json.dumps(work), clock]
     done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/")
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -152,6 +154,13 @@ def main() -> None:
     parser.add_argument("new", nargs="?", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--only", help="comma-separated measurements (playouts, perft, threads, env, mcts, ...)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time by the wall clock, or by the process's CPU time (steadier on a shared machine; "
+        "the rates of work on 2 threads are then per CPU-second)",
+    )
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     work = measure(args.new, "workloads")
@@ -171,16 +180,17 @@ def main() -> None:
         best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
         for _ in range(args.rounds):
             for side, python in (("old", args.old), ("new", args.new)):
-                for key, rate in measure(python, which, work).items():
+                for key, rate in measure(python, which, work, args.clock).items():
                     best[side][key] = max(best[side].get(key, 0.0), float(rate))  # type: ignore[arg-type]
-        print(f"\n{which} ({unit}, best of {args.rounds} x 3, the builds taking turns)")
+        clock = "CPU time" if args.clock == "cpu" else "wall clock"
+        print(f"\n{which} ({unit}, {clock}, best of {args.rounds} x 3, the builds taking turns)")
         for key, new in best["new"].items():
             old = best["old"].get(key, 0.0)
             print(f"  {key:<28} old {old:>14,.0f}  new {new:>14,.0f}  {new / old if old else float('nan'):6.2f}x")
     if only is not None and "hash" not in only:
         return
     print("\nperft with a 64 MiB table, new build (leaves/s: none, first call, table reused; ratios)")
-    for key, rates in measure(args.new, "hash", work).items():
+    for key, rates in measure(args.new, "hash", work, args.clock).items():
         plain, first, hashed = (float(rate) for rate in rates)  # type: ignore[attr-defined]
         figures = f"{plain:>14,.0f} {first:>14,.0f} {hashed:>14,.0f}"
         print(f"  {key:<28} {figures}  {first / plain:5.2f}x {hashed / plain:5.2f}x")
