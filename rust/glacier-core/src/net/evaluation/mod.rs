@@ -32,6 +32,7 @@ mod tests;
 use super::{accumulate, axpy, dot, relu, Layer, MAX_LAYERS, MAX_WIDTH};
 use crate::game::{plane_size, Cell, Observation};
 use crate::Error;
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 use multiversion::multiversion;
 
 pub use super::TensorSpec;
@@ -322,7 +323,10 @@ impl EvalNet {
 
 /// [`EvalNet::refresh`]; compiled twice as the policy-value net's passes are (for the
 /// build's target and for AVX2, the same operations in the same order).
-#[multiversion(targets("x86_64+avx2"))]
+#[cfg_attr(
+    all(target_arch = "x86_64", feature = "avx2"),
+    multiversion(targets("x86_64+avx2"))
+)]
 fn refresh_view<'a>(net: &EvalNet, view: View<'a>, acc: &mut [f32]) {
     let feature = net.feature;
     acc.copy_from_slice(&net.weights[feature.bias..feature.bias + feature.outputs]);
@@ -330,7 +334,10 @@ fn refresh_view<'a>(net: &EvalNet, view: View<'a>, acc: &mut [f32]) {
     accumulate(acc, &net.plane_rows, feature.outputs, view.planes);
 }
 
-#[multiversion(targets("x86_64+avx2"))]
+#[cfg_attr(
+    all(target_arch = "x86_64", feature = "avx2"),
+    multiversion(targets("x86_64+avx2"))
+)]
 fn update_view(net: &EvalNet, cells: &[Cell], planes: &[Cell], acc: &mut [f32]) {
     let width = net.feature.outputs;
     accumulate(acc, net.feature_rows(), width, cells);
@@ -339,7 +346,10 @@ fn update_view(net: &EvalNet, cells: &[Cell], planes: &[Cell], acc: &mut [f32]) 
 
 /// The layers after the feature transformer, each adding the rows of its non-zero inputs
 /// (ReLU leaves about half of them at zero).
-#[multiversion(targets("x86_64+avx2"))]
+#[cfg_attr(
+    all(target_arch = "x86_64", feature = "avx2"),
+    multiversion(targets("x86_64+avx2"))
+)]
 fn head(net: &EvalNet, mover: &[f32], other: &[f32], scratch: &mut HeadScratch) -> f32 {
     let width = net.shape.features;
     let HeadScratch { front, back, masks } = scratch;
