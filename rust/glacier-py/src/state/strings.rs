@@ -11,12 +11,12 @@ use glacier_core::session::MoveTexts;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList, PyString};
-use std::sync::Mutex;
+use std::sync::{Mutex, TryLockError};
 
 /// The shared strings of one game: a slot per text key, filled the first time its text is
-/// listed.
+/// listed; locked once per `legal_moves()`, not once per move.
 struct SharedStrings {
-    slots: Vec<PyOnceLock<Py<PyString>>>,
+    slots: Mutex<Vec<Option<Py<PyString>>>>,
     /// Whether the strings are interned (the texts of a game of one action per move).
     intern: bool,
 }
@@ -29,33 +29,12 @@ impl SharedStrings {
             AnyGame::ALL
                 .iter()
                 .map(|game| SharedStrings {
-                    slots: (0..game.text_keys()).map(|_| PyOnceLock::new()).collect(),
+                    slots: Mutex::new((0..game.text_keys()).map(|_| None).collect()),
                     intern: game.one_action_moves(),
                 })
                 .collect()
         });
         &tables[game.index()]
-    }
-
-    /// The shared string of key `key`, made of the text `write` writes the first time;
-    /// `None` for a key beyond the table.
-    fn string(
-        &self,
-        py: Python<'_>,
-        key: usize,
-        write: impl FnOnce(&mut String),
-    ) -> Option<Py<PyString>> {
-        let slot = self.slots.get(key)?;
-        let string = slot.get_or_init(py, || {
-            let mut text = String::new();
-            write(&mut text);
-            if self.intern {
-                PyString::intern(py, &text).unbind()
-            } else {
-                PyString::new(py, &text).unbind()
-            }
-        });
-        Some(string.clone_ref(py))
     }
 }
 
@@ -76,31 +55,44 @@ impl Handed {
     }
 }
 
-/// Move `i` of `texts` as a string: the shared one of its text key, or a new one, held.
+/// Move `i` of `texts` as a string: the shared one of its text key (made the first time, in
+/// `slots`), or a new one, held.
 fn move_string(
     py: Python<'_>,
-    shared: &SharedStrings,
+    intern: bool,
+    slots: &mut [Option<Py<PyString>>],
     texts: &MoveTexts<'_>,
     i: usize,
     held: &mut Vec<Py<PyString>>,
 ) -> Py<PyString> {
-    if let Some(string) = texts
-        .text_key(i)
-        .and_then(|key| shared.string(py, key, |out| texts.write_text(i, out)))
-    {
-        return string;
-    }
-    let string = match texts.text(i) {
-        Some(text) => PyString::new(py, text),
-        None => {
-            let mut text = String::new();
-            texts.write_text(i, &mut text);
-            PyString::new(py, &text)
+    if let Some(slot) = texts.text_key(i).and_then(|key| slots.get_mut(key)) {
+        if let Some(shared) = slot {
+            return shared.clone_ref(py);
         }
+        return slot.insert(new_string(py, texts, i, intern)).clone_ref(py);
     }
-    .unbind();
+    let string = new_string(py, texts, i, false);
     held.push(string.clone_ref(py));
     string
+}
+
+/// A new string of move `i`'s text (interned if `intern`): the rare path, kept out of the loop.
+#[cold]
+#[inline(never)]
+fn new_string(py: Python<'_>, texts: &MoveTexts<'_>, i: usize, intern: bool) -> Py<PyString> {
+    let mut written = String::new();
+    let text = match texts.text(i) {
+        Some(text) => text,
+        None => {
+            texts.write_text(i, &mut written);
+            &written
+        }
+    };
+    if intern {
+        PyString::intern(py, text).unbind()
+    } else {
+        PyString::new(py, text).unbind()
+    }
 }
 
 /// `legal_moves()`: the session's legal moves in ascending order, as strings, remembered in
@@ -116,12 +108,21 @@ pub(super) fn legal_moves<'py>(
     let Ok(mut handed) = handed.try_lock() else {
         return PyList::new(py, session.legal_moves());
     };
+    // Taken likewise by a finaliser's `legal_moves()` of another state of the game: its
+    // strings are then new ones, held.
+    let mut slots = match shared.slots.try_lock() {
+        Ok(slots) => Some(slots),
+        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    };
+    let slots: &mut [Option<Py<PyString>>] = slots.as_deref_mut().map_or(&mut [], |s| s);
     let Handed { addresses, held } = &mut *handed;
     session.list_moves(|texts, kept| {
         addresses.clear();
+        addresses.reserve(texts.len());
         held.clear();
         let strings = (0..texts.len()).map(|i| {
-            let string = move_string(py, shared, &texts, i, held);
+            let string = move_string(py, shared.intern, slots, &texts, i, held);
             if kept {
                 addresses.push(string.as_ptr() as usize);
             }
