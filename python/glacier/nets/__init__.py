@@ -82,20 +82,6 @@ def spec_for(game: str, hidden: tuple[int, ...], training: Optional[dict[str, An
     return NetSpec(game, full, shape, actions, players, tuple(hidden), dict(training or {}))
 
 
-def _checked(spec: NetSpec, tensors: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
-    """``tensors`` as contiguous float32 arrays, checked against ``spec``."""
-    shapes = netfile.tensor_shapes(spec)
-    if set(tensors) != set(shapes):
-        raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
-    out = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
-    for name, shape in shapes.items():
-        if out[name].shape != shape:
-            raise InvalidNetError(f"tensor {name} has shape {out[name].shape}, not {shape}")
-        if not np.isfinite(out[name]).all():
-            raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
-    return out
-
-
 class Net(_native.NativeNet):
     """A policy-value net for one game, evaluated by the engine: an evaluator for
     :mod:`glacier.search` that the searches run in Rust, batched over their leaves, with the
@@ -113,7 +99,7 @@ class Net(_native.NativeNet):
     path: Optional[Path]
 
     def __new__(cls, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> Net:
-        checked = _checked(spec, tensors)
+        checked = netfile.checked_tensors("net", netfile.tensor_shapes(spec), tensors)
         flat = np.concatenate([checked[name].ravel() for name in netfile.tensor_shapes(spec)])
         self = super().__new__(
             cls, spec.game, list(spec.observation_shape), list(spec.hidden), spec.num_actions, spec.num_players, flat

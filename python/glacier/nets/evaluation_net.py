@@ -13,7 +13,7 @@ flat. With ``m`` the player to move::
     score = tanh(h @ value.weight + value.bias)             (the mover's, in (-1, 1))
 
 The file is the policy-value nets' format (:mod:`glacier.nets.netfile`: safetensors, read
-and written here with numpy) with metadata of its own: ``format`` ``"glacier-net"``,
+and written there with numpy) with metadata of its own: ``format`` ``"glacier-net"``,
 ``format_version`` ``"1"``, ``kind`` ``"evaluation"`` (a policy-value net's file has no
 ``kind``; each reader refuses the other's file), ``game``, ``params`` (JSON),
 ``observation_shape`` (JSON list), ``features`` (the width of ``feature.weight``),
@@ -32,7 +32,6 @@ import hashlib
 import json
 import math
 import os
-import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -42,7 +41,7 @@ import numpy.typing as npt
 
 from .. import _native
 from ..errors import GlacierError, InvalidNetError
-from .netfile import DTYPES, FORMAT, FORMAT_VERSION, MAX_HEADER
+from .netfile import FORMAT, FORMAT_VERSION, bad_file, checked_tensors, read_safetensors, write_safetensors
 
 __all__ = [
     "EVALUATIONS",
@@ -67,7 +66,8 @@ EVALUATIONS = Path(__file__).parent / "baselines"
 #: How a shipped evaluation net's file name ends.
 SUFFIX = "-evaluation.safetensors"
 
-_NUMPY_OF = dict(DTYPES.values())
+#: What the errors call an evaluation net.
+_NOUN = "evaluation net"
 
 
 @dataclass(frozen=True)
@@ -115,52 +115,8 @@ def evaluation_tensor_shapes(spec: EvaluationSpec) -> dict[str, tuple[int, ...]]
     return shapes
 
 
-def _checked(spec: EvaluationSpec, tensors: dict[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
-    shapes = evaluation_tensor_shapes(spec)
-    if set(tensors) != set(shapes):
-        raise InvalidNetError(f"an evaluation net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
-    out = {name: np.ascontiguousarray(tensors[name], dtype=np.float32) for name in shapes}
-    for name, shape in shapes.items():
-        if out[name].shape != shape:
-            raise InvalidNetError(f"tensor {name} has shape {out[name].shape}, not {shape}")
-        if not np.isfinite(out[name]).all():
-            raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
-    return out
-
-
-def _write(path: Path, spec: EvaluationSpec, tensors: dict[str, npt.NDArray[np.float32]], dtype: str) -> None:
-    if dtype not in DTYPES:
-        raise InvalidNetError(f"a net is stored as one of {sorted(DTYPES)}, not {dtype!r}")
-    stored, numpy_dtype = DTYPES[dtype]
-    header: dict[str, Any] = {"__metadata__": spec.metadata()}
-    chunks: list[bytes] = []
-    offset = 0
-    for name, shape in evaluation_tensor_shapes(spec).items():
-        with np.errstate(over="ignore"):
-            array = np.ascontiguousarray(tensors[name]).astype(numpy_dtype)
-        if not np.isfinite(array).all():
-            raise InvalidNetError(f"tensor {name} holds weights too large for {dtype}")
-        data = array.tobytes()
-        header[name] = {"dtype": stored, "shape": list(shape), "data_offsets": [offset, offset + len(data)]}
-        chunks.append(data)
-        offset += len(data)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned
-    partial = path.with_name(path.name + ".partial")
-    try:
-        with open(partial, "wb") as out:
-            out.write(struct.pack("<Q", len(text)))
-            out.write(text)
-            for data in chunks:
-                out.write(data)
-        os.replace(partial, path)
-    except BaseException:  # Ctrl-C included: leave no half-written file behind
-        partial.unlink(missing_ok=True)
-        raise
-
-
 def _bad(path: Path, why: str) -> InvalidNetError:
-    return InvalidNetError(f"{path} is not a glacier evaluation net: {why}")
+    return bad_file(path, _NOUN, why)
 
 
 def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
@@ -202,58 +158,6 @@ def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
     )
 
 
-def _read(path: Path) -> tuple[EvaluationSpec, dict[str, npt.NDArray[np.float32]]]:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InvalidNetError(f"no evaluation net file at {path}") from None
-    except IsADirectoryError:
-        raise InvalidNetError(f"{path} is a directory, not an evaluation net file") from None
-    except OSError as err:
-        raise InvalidNetError(f"cannot read the evaluation net file {path}: {err.strerror}") from None
-    if len(raw) < 8:
-        raise _bad(path, f"it is {len(raw)} bytes long (truncated?)")
-    (size,) = struct.unpack("<Q", raw[:8])
-    if size > MAX_HEADER or 8 + size > len(raw):
-        raise _bad(path, "its header length runs past the end of the file (truncated, or not safetensors)")
-    try:
-        header = json.loads(raw[8 : 8 + size].decode())
-    except (UnicodeDecodeError, ValueError):
-        raise _bad(path, "its header is not JSON (not safetensors?)") from None
-    if not isinstance(header, dict):
-        raise _bad(path, "its header is not a JSON object")
-    spec = _spec_of(path, header.pop("__metadata__", None))
-    data = memoryview(raw)[8 + size :]
-    shapes = evaluation_tensor_shapes(spec)
-    if set(header) != set(shapes):
-        missing, extra = sorted(set(shapes) - set(header)), sorted(set(header) - set(shapes))
-        raise _bad(path, f"its tensors do not match its layer sizes (missing {missing}, unexpected {extra})")
-    tensors: dict[str, npt.NDArray[np.float32]] = {}
-    for name, shape in shapes.items():
-        info = header[name]
-        if not isinstance(info, dict) or info.get("dtype") not in _NUMPY_OF:
-            raise _bad(path, f"tensor {name} is not float32 or float16")
-        numpy_dtype = _NUMPY_OF[info["dtype"]]
-        if info.get("shape") != list(shape):
-            raise _bad(path, f"tensor {name} has shape {info.get('shape')}, its layer sizes say {list(shape)}")
-        offsets = info.get("data_offsets")
-        if (
-            not isinstance(offsets, list)
-            or len(offsets) != 2
-            or not all(isinstance(o, int) for o in offsets)
-            or offsets[0] < 0
-            or offsets[1] - offsets[0] != np.dtype(numpy_dtype).itemsize * math.prod(shape)
-        ):
-            raise _bad(path, f"tensor {name} has bad data offsets {offsets!r}")
-        if offsets[1] > len(data):
-            raise _bad(path, f"tensor {name} runs past the end of the file (truncated)")
-        array = np.frombuffer(data[offsets[0] : offsets[1]], dtype=numpy_dtype).reshape(shape)
-        if not np.isfinite(array).all():
-            raise InvalidNetError(f"the evaluation net {path} holds NaN or infinite weights (tensor {name})")
-        tensors[name] = array.astype(np.float32)
-    return spec, tensors
-
-
 def _game_facts(game: str, params: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, ...], int]:
     """A game's full parameters, observation shape and player count."""
     try:
@@ -285,7 +189,7 @@ class EvaluationNet(_native.NativeEvalNet):
     path: Optional[Path]
 
     def __new__(cls, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> EvaluationNet:
-        checked = _checked(spec, tensors)
+        checked = checked_tensors(_NOUN, evaluation_tensor_shapes(spec), tensors)
         flat = np.concatenate([checked[name].ravel() for name in evaluation_tensor_shapes(spec)])
         self = super().__new__(cls, spec.game, list(spec.observation_shape), spec.features, list(spec.hidden), flat)
         self.spec = spec
@@ -334,7 +238,7 @@ class EvaluationNet(_native.NativeEvalNet):
 def save_evaluation(path: Union[str, os.PathLike[str]], net: EvaluationNet, dtype: str = "float32") -> None:
     """Writes ``net`` to ``path`` (a temporary file, then renamed); ``dtype="float16"``
     stores the weights at half the size and precision."""
-    _write(Path(path), net.spec, net.tensors, dtype)
+    write_safetensors(path, _NOUN, net.spec.metadata(), evaluation_tensor_shapes(net.spec), net.tensors, dtype)
 
 
 def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **params: Any) -> EvaluationNet:
@@ -344,7 +248,7 @@ def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = No
     its game's, or (when ``game`` or ``params`` are given) a net for another game or for
     parameters that change the game's observation shape."""
     path = Path(path)
-    spec, tensors = _read(path)
+    spec, tensors = read_safetensors(path, _NOUN, _spec_of, evaluation_tensor_shapes)
     if game is not None and spec.game != game:
         raise InvalidNetError(f"{path} is an evaluation net for {spec.game}, not for {game}")
     full, shape, players = _game_facts(spec.game, spec.params)

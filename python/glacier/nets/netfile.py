@@ -4,7 +4,8 @@ A safetensors file is an 8-byte little-endian header length, a JSON header namin
 tensor's dtype, shape and byte range, and the raw little-endian data; any safetensors
 reader (the ``safetensors`` package, its Rust crate, PyTorch, JAX) reads glacier's nets.
 This module reads and writes the format itself with numpy, so a saved net needs nothing
-else to load.
+else to load; :func:`read_safetensors` and :func:`write_safetensors` serve the evaluation
+nets' file too (:mod:`glacier.nets.evaluation_net`), given its own metadata and tensors.
 
 The header's ``__metadata__`` (strings only, as the format requires) says what the net is
 for, and :func:`read` checks every part of it against the tensors:
@@ -34,7 +35,7 @@ import os
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Callable, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -99,26 +100,68 @@ def tensor_shapes(spec: NetSpec) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, Any], dtype: str = "float32") -> None:
-    """Writes a net to ``path`` (safetensors): to a temporary file beside it, then renamed, so
-    the file is always whole. ``tensors`` must have exactly the shapes of
-    :func:`tensor_shapes`; every weight must be finite, also once stored as ``dtype``
-    (``"float32"``, or ``"float16"`` for a file half the size)."""
+#: The spec of a kind of net (:class:`NetSpec`, or an evaluation net's).
+SpecT = TypeVar("SpecT")
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its article: "a net", "an evaluation net"."""
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
+def bad_file(path: Path, noun: str, why: str) -> InvalidNetError:
+    """The error for the file at ``path``, which is not a glacier ``noun`` because ``why``."""
+    return InvalidNetError(f"{path} is not a glacier {noun}: {why}")
+
+
+def _bad(path: Path, why: str) -> InvalidNetError:
+    return bad_file(path, "net", why)
+
+
+def _check_names(noun: str, shapes: dict[str, tuple[int, ...]], tensors: dict[str, Any]) -> None:
+    if set(tensors) != set(shapes):
+        raise InvalidNetError(f"{_a(noun)} of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
+
+
+def _checked_tensor(name: str, shape: tuple[int, ...], value: Any) -> npt.NDArray[np.float32]:
+    array = np.ascontiguousarray(value, dtype=np.float32)
+    if array.shape != shape:
+        raise InvalidNetError(f"tensor {name} has shape {array.shape}, not {shape}")
+    if not np.isfinite(array).all():
+        raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+    return array
+
+
+def checked_tensors(
+    noun: str, shapes: dict[str, tuple[int, ...]], tensors: dict[str, Any]
+) -> dict[str, npt.NDArray[np.float32]]:
+    """``tensors`` as contiguous float32 arrays in the order of ``shapes``, checked to be
+    exactly those tensors, of those shapes, and finite (``noun``, the kind of net, is for the
+    errors)."""
+    _check_names(noun, shapes, tensors)
+    return {name: _checked_tensor(name, shape, tensors[name]) for name, shape in shapes.items()}
+
+
+def write_safetensors(
+    path: Union[str, os.PathLike[str]],
+    noun: str,
+    metadata: dict[str, str],
+    shapes: dict[str, tuple[int, ...]],
+    tensors: dict[str, Any],
+    dtype: str,
+) -> None:
+    """Writes the file of a ``noun`` (safetensors) to a temporary file beside ``path``, then
+    renamed, so the file is always whole: ``metadata``, and ``tensors`` checked as by
+    :func:`checked_tensors`, in the order of ``shapes``, stored as ``dtype``."""
     if dtype not in DTYPES:
         raise InvalidNetError(f"a net is stored as one of {sorted(DTYPES)}, not {dtype!r}")
     stored, numpy_dtype = DTYPES[dtype]
-    shapes = tensor_shapes(spec)
-    if set(tensors) != set(shapes):
-        raise InvalidNetError(f"a net of this spec has the tensors {sorted(shapes)}, got {sorted(tensors)}")
-    header: dict[str, Any] = {"__metadata__": spec.metadata()}
+    _check_names(noun, shapes, tensors)
+    header: dict[str, Any] = {"__metadata__": metadata}
     chunks: list[bytes] = []
     offset = 0
     for name, shape in shapes.items():
-        array = np.ascontiguousarray(np.asarray(tensors[name], dtype="<f4"))
-        if array.shape != shape:
-            raise InvalidNetError(f"tensor {name} has shape {array.shape}, not {shape}")
-        if not np.isfinite(array).all():
-            raise InvalidNetError(f"tensor {name} holds NaN or infinite weights")
+        array = _checked_tensor(name, shape, tensors[name])
         with np.errstate(over="ignore"):
             array = array.astype(numpy_dtype)
         if not np.isfinite(array).all():
@@ -143,8 +186,12 @@ def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, 
         raise
 
 
-def _bad(path: Path, why: str) -> InvalidNetError:
-    return InvalidNetError(f"{path} is not a glacier net: {why}")
+def write(path: Union[str, os.PathLike[str]], spec: NetSpec, tensors: dict[str, Any], dtype: str = "float32") -> None:
+    """Writes a net to ``path`` (safetensors): to a temporary file beside it, then renamed, so
+    the file is always whole. ``tensors`` must have exactly the shapes of
+    :func:`tensor_shapes`; every weight must be finite, also once stored as ``dtype``
+    (``"float32"``, or ``"float16"`` for a file half the size)."""
+    write_safetensors(path, "net", spec.metadata(), tensor_shapes(spec), tensors, dtype)
 
 
 def _json_field(path: Path, meta: dict[str, str], key: str) -> Any:
@@ -197,45 +244,52 @@ def _spec_of(path: Path, meta: Any) -> NetSpec:
     )
 
 
-def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDArray[np.float32]]]:
-    """Reads a net file: its spec and its tensors (as float32, the shapes of
-    :func:`tensor_shapes`). Raises :class:`glacier.errors.InvalidNetError` for a file that
-    is missing, truncated, not safetensors, not a glacier net of this format version, whose
-    tensors disagree with its metadata, or that holds NaN or infinite weights."""
-    path = Path(path)
+def read_safetensors(
+    path: Path,
+    noun: str,
+    spec_of: Callable[[Path, Any], SpecT],
+    shapes_of: Callable[[SpecT], dict[str, tuple[int, ...]]],
+) -> tuple[SpecT, dict[str, npt.NDArray[np.float32]]]:
+    """Reads the file of a ``noun`` (safetensors): ``spec_of(path, metadata)`` checks the
+    header's metadata and makes the spec, whose tensors ``shapes_of(spec)`` names; they are
+    read as float32. Raises :class:`glacier.errors.InvalidNetError` for a file that is
+    missing, truncated, not safetensors, whose tensors are not its spec's, or that holds NaN
+    or infinite weights."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InvalidNetError(f"no net file at {path}") from None
+        raise InvalidNetError(f"no {noun} file at {path}") from None
     except IsADirectoryError:
-        raise InvalidNetError(f"{path} is a directory, not a net file") from None
+        raise InvalidNetError(f"{path} is a directory, not {_a(noun)} file") from None
     except OSError as err:
-        raise InvalidNetError(f"cannot read the net file {path}: {err.strerror}") from None
+        raise InvalidNetError(f"cannot read the {noun} file {path}: {err.strerror}") from None
     if len(raw) < 8:
-        raise _bad(path, f"it is {len(raw)} bytes long (truncated?)")
+        raise bad_file(path, noun, f"it is {len(raw)} bytes long (truncated?)")
     (size,) = struct.unpack("<Q", raw[:8])
     if size > MAX_HEADER or 8 + size > len(raw):
-        raise _bad(path, "its header length runs past the end of the file (truncated, or not safetensors)")
+        raise bad_file(path, noun, "its header length runs past the end of the file (truncated, or not safetensors)")
     try:
         header = json.loads(raw[8 : 8 + size].decode())
     except (UnicodeDecodeError, ValueError):
-        raise _bad(path, "its header is not JSON (not safetensors?)") from None
+        raise bad_file(path, noun, "its header is not JSON (not safetensors?)") from None
     if not isinstance(header, dict):
-        raise _bad(path, "its header is not a JSON object")
-    spec = _spec_of(path, header.pop("__metadata__", None))
+        raise bad_file(path, noun, "its header is not a JSON object")
+    spec = spec_of(path, header.pop("__metadata__", None))
     data = memoryview(raw)[8 + size :]
-    shapes = tensor_shapes(spec)
+    shapes = shapes_of(spec)
     if set(header) != set(shapes):
         missing, extra = sorted(set(shapes) - set(header)), sorted(set(header) - set(shapes))
-        raise _bad(path, f"its tensors do not match its layer sizes (missing {missing}, unexpected {extra})")
+        why = f"its tensors do not match its layer sizes (missing {missing}, unexpected {extra})"
+        raise bad_file(path, noun, why)
     tensors: dict[str, npt.NDArray[np.float32]] = {}
     for name, shape in shapes.items():
         info = header[name]
         if not isinstance(info, dict) or info.get("dtype") not in _NUMPY_OF:
-            raise _bad(path, f"tensor {name} is not float32 or float16")
+            raise bad_file(path, noun, f"tensor {name} is not float32 or float16")
         numpy_dtype = _NUMPY_OF[info["dtype"]]
         if info.get("shape") != list(shape):
-            raise _bad(path, f"tensor {name} has shape {info.get('shape')}, its layer sizes say {list(shape)}")
+            why = f"tensor {name} has shape {info.get('shape')}, its layer sizes say {list(shape)}"
+            raise bad_file(path, noun, why)
         offsets = info.get("data_offsets")
         if (
             not isinstance(offsets, list)
@@ -244,11 +298,19 @@ def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDA
             or offsets[1] - offsets[0] != np.dtype(numpy_dtype).itemsize * math.prod(shape)
             or offsets[0] < 0
         ):
-            raise _bad(path, f"tensor {name} has bad data offsets {offsets!r}")
+            raise bad_file(path, noun, f"tensor {name} has bad data offsets {offsets!r}")
         if offsets[1] > len(data):
-            raise _bad(path, f"tensor {name} runs past the end of the file (truncated)")
+            raise bad_file(path, noun, f"tensor {name} runs past the end of the file (truncated)")
         array = np.frombuffer(data[offsets[0] : offsets[1]], dtype=numpy_dtype).reshape(shape)
         if not np.isfinite(array).all():
-            raise InvalidNetError(f"the net {path} holds NaN or infinite weights (tensor {name})")
+            raise InvalidNetError(f"the {noun} {path} holds NaN or infinite weights (tensor {name})")
         tensors[name] = array.astype(np.float32)
     return spec, tensors
+
+
+def read(path: Union[str, os.PathLike[str]]) -> tuple[NetSpec, dict[str, npt.NDArray[np.float32]]]:
+    """Reads a net file: its spec and its tensors (as float32, the shapes of
+    :func:`tensor_shapes`). Raises :class:`glacier.errors.InvalidNetError` for a file that
+    is missing, truncated, not safetensors, not a glacier net of this format version, whose
+    tensors disagree with its metadata, or that holds NaN or infinite weights."""
+    return read_safetensors(Path(path), "net", _spec_of, tensor_shapes)
