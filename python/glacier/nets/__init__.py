@@ -31,8 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _native
-from ..errors import GlacierError, InvalidNetError
+from ..errors import InvalidNetError
 from . import netfile
+from ._shared import SpecProperties, game_facts
 from .evaluation_net import SUFFIX as _EVALUATION_SUFFIX
 from .evaluation_net import (
     EvaluationNet,
@@ -67,22 +68,13 @@ __all__ = [
 BASELINES = Path(__file__).parent / "baselines"
 
 
-def _game_facts(game: str, params: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, ...], int, int]:
-    """A game's full parameters, observation shape, action count and player count."""
-    try:
-        state = _native.new_game(game, **params)
-    except GlacierError as err:
-        raise InvalidNetError(f"the net is for {game!r} with {params}, which glacier cannot make: {err}") from None
-    return dict(state.params), tuple(state.observation_shape), state.num_distinct_actions, state.num_players
-
-
 def spec_for(game: str, hidden: tuple[int, ...], training: Optional[dict[str, Any]] = None, **params: Any) -> NetSpec:
     """The spec of a net of ``hidden`` layer widths for ``game`` with ``params``."""
-    full, shape, actions, players = _game_facts(game, params)
+    full, shape, actions, players = game_facts(game, params)
     return NetSpec(game, full, shape, actions, players, tuple(hidden), dict(training or {}))
 
 
-class Net(_native.NativeNet):
+class Net(_native.NativeNet, SpecProperties):
     """A policy-value net for one game, evaluated by the engine: an evaluator for
     :mod:`glacier.search` that the searches run in Rust, batched over their leaves, with the
     GIL released.
@@ -115,14 +107,6 @@ class Net(_native.NativeNet):
     @property
     def game(self) -> str:
         return self.spec.game
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return dict(self.spec.params)
-
-    @property
-    def training(self) -> dict[str, Any]:
-        return dict(self.spec.training)
 
     def __repr__(self) -> str:
         where = f" from {self.path}" if self.path else ""
@@ -185,10 +169,10 @@ def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **param
     spec, tensors = netfile.read(path)
     if game is not None and spec.game != game:
         raise InvalidNetError(f"{path} is a net for {spec.game}, not for {game}")
-    full, shape, actions, players = _game_facts(spec.game, spec.params)
+    full, shape, actions, players = game_facts(spec.game, spec.params)
     if params:
         # A net plays any parameters that keep its shapes (another ply limit, say).
-        wanted, other_shape, other_actions, other_players = _game_facts(spec.game, {**full, **params})
+        wanted, other_shape, other_actions, other_players = game_facts(spec.game, {**full, **params})
         if (other_shape, other_actions, other_players) != (shape, actions, players):
             raise InvalidNetError(
                 f"{path} is a net for {spec.game} with {full}; with {wanted} the game has "
@@ -208,7 +192,7 @@ def load(path: Union[str, os.PathLike[str]], game: Optional[str] = None, **param
 
 def baseline_path(game: str, **params: Any) -> Path:
     """The file of the shipped net of ``game`` with ``params`` (E's nets are per player count)."""
-    full = _game_facts(game, params)[0]
+    full = game_facts(game, params)[0]
     players = full.get("players")
     name = f"{game}-{players}p" if players is not None else game
     return BASELINES / f"{name}.safetensors"

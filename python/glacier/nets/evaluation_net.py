@@ -40,7 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _native
-from ..errors import GlacierError, InvalidNetError
+from ..errors import InvalidNetError
+from ._shared import SpecProperties, game_facts
 from .netfile import FORMAT, FORMAT_VERSION, bad_file, checked_tensors, read_safetensors, write_safetensors
 
 __all__ = [
@@ -158,26 +159,17 @@ def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
     )
 
 
-def _game_facts(game: str, params: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, ...], int]:
-    """A game's full parameters, observation shape and player count."""
-    try:
-        state = _native.new_game(game, **params)
-    except GlacierError as err:
-        raise InvalidNetError(f"the net is for {game!r} with {params}, which glacier cannot make: {err}") from None
-    return dict(state.params), tuple(state.observation_shape), state.num_players
-
-
 def evaluation_spec_for(
     game: str, features: int, hidden: tuple[int, ...], training: Optional[dict[str, Any]] = None, **params: Any
 ) -> EvaluationSpec:
     """The spec of an evaluation net for ``game`` (two players) with ``params``."""
-    full, shape, players = _game_facts(game, params)
+    full, shape, _, players = game_facts(game, params)
     if players != 2:
         raise InvalidNetError(f"evaluation nets are for two-player games; {game} with {full} has {players} players")
     return EvaluationSpec(game, full, shape, int(features), tuple(int(h) for h in hidden), dict(training or {}))
 
 
-class EvaluationNet(_native.NativeEvalNet):
+class EvaluationNet(_native.NativeEvalNet, SpecProperties):
     """An evaluation net for one two-player game, evaluated by the engine: alpha-beta's
     static score (``glacier.search.alphabeta(state, evaluation=net)``).
 
@@ -199,14 +191,6 @@ class EvaluationNet(_native.NativeEvalNet):
 
     def __init__(self, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> None:
         pass  # made by __new__
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return dict(self.spec.params)
-
-    @property
-    def training(self) -> dict[str, Any]:
-        return dict(self.spec.training)
 
     def __repr__(self) -> str:
         where = f" from {self.path}" if self.path else ""
@@ -251,9 +235,9 @@ def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = No
     spec, tensors = read_safetensors(path, _NOUN, _spec_of, evaluation_tensor_shapes)
     if game is not None and spec.game != game:
         raise InvalidNetError(f"{path} is an evaluation net for {spec.game}, not for {game}")
-    full, shape, players = _game_facts(spec.game, spec.params)
+    full, shape, _, players = game_facts(spec.game, spec.params)
     if params:
-        wanted, other_shape, other_players = _game_facts(spec.game, {**full, **params})
+        wanted, other_shape, _, other_players = game_facts(spec.game, {**full, **params})
         if (other_shape, other_players) != (shape, players):
             raise InvalidNetError(
                 f"{path} is an evaluation net for {spec.game} with {full}; with {wanted} the game has "
