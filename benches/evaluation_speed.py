@@ -13,7 +13,6 @@ ratio and the median.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from typing import Any, Optional
@@ -22,37 +21,11 @@ import numpy as np
 
 import glacier
 from glacier import nets, search
-from glacier.nets.evaluation_net import EvaluationNet, evaluation_path, evaluation_spec_for, evaluation_tensor_shapes
+from glacier.nets.evaluation_net import EvaluationNet, evaluation_path
+from glacier.testing import random_evaluation_net, random_states
 
 #: The games whose default start has two players.
 TWO_PLAYER_GAMES = [g for g in glacier.GAMES if glacier.new_game(g).num_players == 2]
-
-
-def random_net(game: str, features: int, hidden: tuple[int, ...], seed: int = 0) -> EvaluationNet:
-    """A net of the given size with random weights (a trained net's speed is the same but for
-    how many units its ReLUs leave at zero)."""
-    spec = evaluation_spec_for(game, features, hidden)
-    rng = np.random.default_rng(seed)
-    tensors = {
-        name: rng.normal(0.0, 1.0 / np.sqrt(shape[0] if len(shape) > 1 else 8), shape).astype(np.float32)
-        for name, shape in evaluation_tensor_shapes(spec).items()
-    }
-    return EvaluationNet(spec, tensors)
-
-
-def positions(game: str, count: int, seed: int) -> list[Any]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = glacier.new_game(game)
-        for _ in range(rng.randint(4, 20)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.play(rng.choice(moves))
-        if not state.is_terminal():
-            out.append(state)
-    return out
 
 
 def measure(states: list[Any], seconds: float, net: Optional[EvaluationNet]) -> float:
@@ -87,10 +60,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.net:
             net = net0
         elif args.features:
-            net = random_net(game, args.features, hidden)
+            # A trained net's speed is the same but for how many units its ReLUs leave at zero.
+            net = random_evaluation_net(
+                game, args.features, hidden, 0, lambda _, shape: 1.0 / np.sqrt(shape[0] if len(shape) > 1 else 8)
+            )
         else:
             net = nets.evaluation(game)
-        states = positions(game, args.positions, args.seed)
+        states = random_states(game, args.positions, args.seed, plies=(4, 20))
         ratios, with_net, with_heuristic = [], [], []
         for _ in range(args.rounds):
             h = measure(states, args.seconds, None)

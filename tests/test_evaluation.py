@@ -5,7 +5,6 @@ run whose loss falls."""
 from __future__ import annotations
 
 import json
-import random
 import struct
 from pathlib import Path
 
@@ -19,11 +18,8 @@ from glacier.cli import main
 from glacier.errors import InvalidNetError, InvalidParameterError
 from glacier.learn import evaluation_training as training
 from glacier.nets import evaluation_net as evaluation_module
-from glacier.nets.evaluation_net import (
-    EvaluationNet,
-    evaluation_spec_for,
-    evaluation_tensor_shapes,
-)
+from glacier.nets.evaluation_net import EvaluationNet, evaluation_spec_for
+from glacier.testing import random_evaluation_net, random_states
 
 #: The games whose default start has two players.
 GAMES = [g for g in glacier.GAMES if glacier.new_game(g).num_players == 2]
@@ -39,29 +35,9 @@ MANY = next(g for g in glacier.GAMES if 3 in glacier.game_spec(g).seats)
 
 def random_net(game: str, seed: int = 0, features: int = 40, hidden: tuple[int, ...] = (16,)) -> EvaluationNet:
     """Weights large enough that the scores spread over (-1, 1), and biases not zero."""
-    spec = evaluation_spec_for(game, features, hidden)
-    rng = np.random.default_rng(seed)
-    scale = {"feature.weight": 0.2}
-    tensors = {
-        name: rng.normal(0.0, scale.get(name, 1.0 / np.sqrt(shape[0])), shape).astype(np.float32)
-        for name, shape in evaluation_tensor_shapes(spec).items()
-    }
-    return EvaluationNet(spec, tensors)
-
-
-def random_states(game: str, count: int, seed: int) -> list[glacier.GameState]:
-    rng = random.Random(seed)
-    out: list[glacier.GameState] = []
-    while len(out) < count:
-        state = glacier.new_game(game)
-        for _ in range(rng.randint(0, 40)):
-            moves = state.legal_moves()
-            if not moves:
-                break
-            state.play(rng.choice(moves))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return random_evaluation_net(
+        game, features, hidden, seed, lambda name, shape: 0.2 if name == "feature.weight" else 1.0 / np.sqrt(shape[0])
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)

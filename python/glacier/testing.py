@@ -5,7 +5,9 @@ reference side by side and compares them at every ply and at every action (legal
 their names, the move each completes, every player's observation to the last float); :func:`check_contract` checks the
 API promises (undo, copy, pickling, equality, errors that leave the state unchanged) on
 any implementation. Both raise :class:`DifferentialMismatch` / ``AssertionError`` with
-everything needed to reproduce a failure.
+everything needed to reproduce a failure. :func:`random_states` and
+:func:`random_evaluation_net` make the seeded positions and nets that the suite and the
+benchmarks measure on.
 
 From the command line: ``glacier diff kuba --games 1000``.
 """
@@ -23,8 +25,17 @@ import glacier
 
 from . import reference
 from .errors import GlacierError, HistoryNotKeptError, IllegalMoveError, InvalidPositionError
+from .nets.evaluation_net import EvaluationNet, evaluation_spec_for, evaluation_tensor_shapes
 
-__all__ = ["DiffReport", "DifferentialMismatch", "check_contract", "differential", "replay"]
+__all__ = [
+    "DiffReport",
+    "DifferentialMismatch",
+    "check_contract",
+    "differential",
+    "random_evaluation_net",
+    "random_states",
+    "replay",
+]
 
 ParamSets = Union[None, dict[str, Any], Sequence[dict[str, Any]]]
 
@@ -362,3 +373,35 @@ def check_contract(make: Callable[[], Any], *, plies: int = 60, seed: int = 0) -
         assert state.undo() == played[len(state.moves)]
     assert state.text() == texts[0]
     _expect_error(GlacierError, state.undo, "undo() at the start")
+
+
+def random_states(game: str, count: int, seed: int, plies: tuple[int, int] = (0, 40)) -> list[glacier.GameState]:
+    """``count`` positions of ``game`` that are not over, each reached from the start by a
+    seeded random number of random moves in ``plies`` (both ends included); a game that ends
+    on the way is dropped and another played."""
+    rng = random.Random(seed)
+    out: list[glacier.GameState] = []
+    while len(out) < count:
+        state = glacier.new_game(game)
+        for _ in range(rng.randint(*plies)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state.play(rng.choice(moves))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def random_evaluation_net(
+    game: str, features: int, hidden: tuple[int, ...], seed: int, scale: Callable[[str, tuple[int, ...]], float]
+) -> EvaluationNet:
+    """An evaluation net for ``game`` of the given size whose every weight is seeded normal
+    noise, of the deviation ``scale(name, shape)`` for each tensor."""
+    spec = evaluation_spec_for(game, features, hidden)
+    rng = np.random.default_rng(seed)
+    tensors = {
+        name: rng.normal(0.0, scale(name, shape), shape).astype(np.float32)
+        for name, shape in evaluation_tensor_shapes(spec).items()
+    }
+    return EvaluationNet(spec, tensors)
