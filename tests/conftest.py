@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import signal
+import socket
+import threading
+import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import pytest
 
@@ -90,3 +94,29 @@ def start_counts(game: str) -> list[tuple[int, int]]:
 def deepest_within(game: str, leaves: int) -> tuple[int, int]:
     """The deepest start count of ``game`` (depth, leaves) with at most ``leaves`` leaves."""
     return max((d, n) for d, n in start_counts(game) if n <= leaves)
+
+
+@contextlib.contextmanager
+def web_server() -> Iterator[tuple[int, Any]]:
+    """The web app served by uvicorn from a thread on a free port of 127.0.0.1, until the
+    block ends: its port and the app."""
+    import uvicorn
+
+    from glacier.web import create_app
+
+    app = create_app()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield port, app
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)

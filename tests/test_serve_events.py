@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
-import threading
 import time
 from typing import Any, Iterator
 
 import pytest
 
 import glacier
+from conftest import web_server
 
 #: The game of these tests: any game would do.
 GAME = glacier.GAMES[0]
@@ -22,26 +21,8 @@ GAME = glacier.GAMES[0]
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[int, Any]]:
-    import uvicorn
-
-    from glacier.web import create_app
-
-    app = create_app()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield port, app
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+    with web_server() as served:
+        yield served
 
 
 def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
