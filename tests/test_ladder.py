@@ -217,7 +217,7 @@ def test_bad_results_files_and_parameters(tmp_path: Path) -> None:
 def test_the_default_players_of_each_game() -> None:
     two = ladder.default_players(QUICK, 0.5)
     assert two[0] == "random" and "alphabeta:0.5s" in two and "mcts:0.5s" in two
-    assert "baseline:0.5s" in two
+    assert "baseline:0.5s" in two and "alphabeta:0.5s:net=shipped" in two
     three = ladder.default_players(MANY, 0.2, players=3)
     assert not any(p.startswith("alphabeta") for p in three)
     for game in glacier.GAMES:

@@ -64,9 +64,10 @@ def _budget(seconds: float) -> str:
 def default_players(game: str, seconds_per_move: float = 0.2, **params: Any) -> list[str]:
     """The players of a ladder of ``game`` unless it is given others: ``random`` (the
     anchor), flat Monte Carlo, MCTS at 100 simulations and at ``seconds_per_move`` with each
-    evaluation, alpha-beta (two-player games) and the shipped net (where glacier ships one),
-    each at ``seconds_per_move``, and the game's levels that are none of these."""
-    from .nets import baseline_path
+    evaluation, alpha-beta (two-player games) with the heuristic and with the shipped
+    evaluation net (where glacier ships one), the shipped policy-value net (likewise), each
+    at ``seconds_per_move``, and the game's levels that are none of these."""
+    from .nets import baseline_path, evaluation_path
     from .players import LEVELS, MCTS_DEFAULTS, STRONGEST
 
     state = _native.new_game(game, **params)
@@ -76,6 +77,8 @@ def default_players(game: str, seconds_per_move: float = 0.2, **params: Any) -> 
     players += [f"mcts:{budget}:{evaluator}" for evaluator in ("rollout", "heuristic") if evaluator != default]
     if state.num_players == 2:
         players.append(f"alphabeta:{budget}")
+        if evaluation_path(game).exists():
+            players.append(f"alphabeta:{budget}:net=shipped")
     if baseline_path(game, **params).exists():
         players.append(f"baseline:{budget}")
     levels = LEVELS.get(game, {}).get(state.num_players, ())
