@@ -224,6 +224,28 @@ def test_glacier_train_for_alphabeta_writes_a_net(tmp_path: Path) -> None:
     assert len(busy.output.strip().splitlines()) == 1
 
 
+def test_glacier_train_for_alphabeta_takes_a_teacher_and_random_plies(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", OTHER, "--for", "alphabeta", "--out", str(out), "--iterations", "2", "--games", "2"]
+    more = ["--nodes", "200", "--hidden", "8,8", "--teacher", "heuristic", "--random-plies", "0,1", "-q"]
+    done = CliRunner().invoke(main, [*args, *more])
+    assert done.exit_code == 0, done.output
+    config = json.loads((out / "config.json").read_text())
+    assert config["teacher"] == "heuristic" and config["random_plies"] == [0, 1]
+    # The second round's games are scored by the heuristic again, not by the first net.
+    assert "scored by the heuristic" in (out / "train.log").read_text().splitlines()[-1]
+    for bad, message in [
+        (["--random-plies", "3"], "expected random plies such as 2,10"),
+        (["--random-plies", "4,2"], "random_plies must be"),
+        (["--teacher", "book"], "'book' is not one of"),
+    ]:
+        refused = CliRunner().invoke(main, [*args[:5], str(tmp_path / "other"), *args[6:], *bad])
+        assert refused.exit_code != 0 and message in refused.output, refused.output
+        assert not (tmp_path / "other" / "evaluation.safetensors").exists()
+    mcts = CliRunner().invoke(main, ["train", OTHER, "--out", str(tmp_path / "m"), "--teacher", "heuristic"])
+    assert mcts.exit_code != 0 and "--teacher: an option of --for alphabeta only" in mcts.output
+
+
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [

@@ -825,6 +825,17 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     help="--for alphabeta: the nodes of each move's search in its games (default: 20000).",
 )
 @click.option(
+    "--teacher",
+    type=click.Choice(["net", "heuristic"]),
+    help="--for alphabeta: what scores the games' searches after the first round, the latest net or "
+    "the game's heuristic (default: net).",
+)
+@click.option(
+    "--random-plies",
+    metavar="LO,HI",
+    help="--for alphabeta: each game opens with LO to HI random plies (default: 2,10).",
+)
+@click.option(
     "--warm-start",
     default=0,
     show_default=True,
@@ -876,6 +887,8 @@ def train(
     games_per_iteration: int,
     hidden: Optional[str],
     nodes: Optional[int],
+    teacher: Optional[str],
+    random_plies: Optional[str],
     warm_start: int,
     value_discount: float,
     heuristic_mix: float,
@@ -892,7 +905,8 @@ def train(
     what each iteration did. Ctrl-C stops it; --resume goes on. See docs/learning.md.
 
     With --for alphabeta, each round plays --games games of alpha-beta against itself
-    (--nodes a move), scored by the heuristic at first and by the latest net after, and fits
+    (--nodes a move), scored by the heuristic at first and by the latest net after (or by the
+    heuristic always: --teacher heuristic), and fits
     an evaluation net to the searches' scores and the games' results:
     --out/evaluation.safetensors (play it: 'glacier arena GAME alphabeta:0.2s:net=PATH ...').
     """
@@ -923,10 +937,14 @@ def train(
             hidden=hidden,
             games=games_per_iteration if given("games_per_iteration") is not ParameterSource.DEFAULT else None,
             nodes=nodes,
+            teacher=teacher,
+            random_plies=random_plies,
         )
         return
-    if nodes is not None:
-        raise click.UsageError("--nodes: an option of --for alphabeta only")
+    alphabeta_only = {"--nodes": nodes, "--teacher": teacher, "--random-plies": random_plies}
+    stray_options = [name for name, value in alphabeta_only.items() if value is not None]
+    if stray_options:
+        raise click.UsageError(f"{', '.join(stray_options)}: an option of --for alphabeta only")
     widths: Optional[tuple[int, ...]] = None
     if hidden:
         try:

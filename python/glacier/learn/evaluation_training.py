@@ -4,9 +4,10 @@ A run goes in rounds until its time (``minutes``) or its rounds run out, or Ctrl
 
 1. **Games.** ``games_per_round`` games of alpha-beta against itself, played by the engine
    on ``threads`` threads with the GIL released (``_native.evaluation_games_native``): each
-   opens with 2 to 10 random plies (drawn per game), then every move is the best of a
+   opens with ``random_plies`` random plies (2 to 10 by default, drawn per game), then every move is the best of a
    search of ``nodes`` nodes (the deepest iteration completed within them), scored by the
-   game's heuristic in the first round and by the latest net after it. Every position
+   game's heuristic in the first round and after it by the latest net (``teacher="net"``)
+   or the heuristic again (``teacher="heuristic"``). Every position
    searched is kept with the search's score and, once the game is over, its result,
    both for the player to move; its features are the non-zero cells of the observation
    seen from each seat (:mod:`glacier.nets.evaluation_net`).
@@ -71,6 +72,10 @@ COLUMNS = {
 }
 
 
+#: What may score the games' searches (:attr:`EvaluationTrainConfig.teacher`).
+TEACHERS = ("net", "heuristic")
+
+
 @dataclass(frozen=True)
 class EvaluationTrainConfig:
     """The settings of a training run of an evaluation net (written to ``config.json``)."""
@@ -84,6 +89,10 @@ class EvaluationTrainConfig:
     #: The nodes of each move's search in the games (its depth: the deepest completed).
     nodes: int = 20_000
     random_plies: tuple[int, int] = (2, 10)
+    #: What scores the games' searches after the first round: ``"net"``, the latest net
+    #: (the first round's are the heuristic's), or ``"heuristic"``, the game's heuristic in
+    #: every round (a teacher that does not drift with the net's errors).
+    teacher: str = "net"
     #: The weight of the game's result in the target (the search's score has the rest).
     result_weight: float = 0.3
     batch_size: int = 512
@@ -107,6 +116,8 @@ class EvaluationTrainConfig:
         lo, hi = self.random_plies
         if not 0 <= lo <= hi:
             bad.append(f"random_plies must be (lowest, highest) with 0 <= lowest <= highest, got {self.random_plies}")
+        if self.teacher not in TEACHERS:
+            bad.append(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
         if self.learning_rate <= 0:
             bad.append(f"learning_rate must be > 0, got {self.learning_rate}")
         if bad:
@@ -503,7 +514,7 @@ def train_evaluation(
     def out_of_time() -> bool:
         return deadline is not None and time.monotonic() >= deadline
 
-    net = fitter.net() if run.rounds else None
+    net = fitter.net() if run.rounds and config.teacher == "net" else None
     chunk = max(2, 4 * max(1, config.threads))
     while (rounds is None or run.rounds < rounds) and not out_of_time():
         round_began = time.monotonic()
@@ -539,9 +550,11 @@ def train_evaluation(
             "positions": run.positions + len(played),
             "config": config.to_json(),
         }
-        net = fitter.net(training)
-        net.path = net_path
-        save_evaluation(net_path, net)
+        trained = fitter.net(training)
+        trained.path = net_path
+        save_evaluation(net_path, trained)
+        if config.teacher == "net":
+            net = trained
         played.save(directory / "positions" / f"round-{number:05d}.npz")
         seconds = time.monotonic() - round_began
         run.rounds += 1
@@ -549,7 +562,7 @@ def train_evaluation(
         run.positions += len(played)
         run.seconds += seconds
         _write_json(state_path, run.to_json())
-        scored = "heuristic" if number == 0 else "net"
+        scored = "heuristic" if number == 0 or config.teacher == "heuristic" else "net"
         record = {
             "round": number,
             "games": games,
@@ -590,12 +603,16 @@ def train_command(
     hidden: Optional[str] = None,
     games: Optional[int] = None,
     nodes: Optional[int] = None,
+    teacher: Optional[str] = None,
+    random_plies: Optional[str] = None,
     echo: Callable[[str], None] = print,
 ) -> EvaluationRun:
     """``glacier train GAME --for alphabeta --out DIR``: the run of :func:`train_evaluation`
     with a progress bar (unless ``quiet``) and a line per round through ``echo``.
     ``hidden`` is ``"F,H1,..."``: the feature width, then the hidden layers (default
-    ``64,32``); ``games`` the games a round, ``nodes`` each move's search. Resumed, the
+    ``64,32``); ``games`` the games a round, ``nodes`` each move's search, ``teacher``
+    what scores the searches after the first round, ``random_plies`` ``"LO,HI"`` the random
+    plies each game opens with. Resumed, the
     options not given are the run's. Raises :class:`glacier.errors.GlacierError` for bad
     options or a directory that does not fit."""
     from tqdm import tqdm
@@ -608,6 +625,15 @@ def train_command(
             raise InvalidParameterError(
                 f"expected widths such as 64,32 (features, then hidden), got {hidden!r}"
             ) from None
+    plies: Optional[tuple[int, int]] = None
+    if random_plies:
+        try:
+            low, high = (int(p) for p in random_plies.split(","))
+        except ValueError:
+            raise InvalidParameterError(
+                f"expected random plies such as 2,10 (lowest, highest), got {random_plies!r}"
+            ) from None
+        plies = (low, high)
     config_path = Path(out_dir) / "config.json"
     if resume and config_path.exists():
         config = EvaluationTrainConfig.from_json(json.loads(config_path.read_text()))
@@ -622,6 +648,10 @@ def train_command(
         config = replace(config, games_per_round=games)
     if nodes is not None:
         config = replace(config, nodes=nodes)
+    if teacher is not None:
+        config = replace(config, teacher=teacher)
+    if plies is not None:
+        config = replace(config, random_plies=plies)
     bar = None if quiet else tqdm(total=config.games_per_round, unit="game", desc="round 0")
 
     def progress(what: str, done: int, total: int) -> None:
