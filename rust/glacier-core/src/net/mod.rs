@@ -153,6 +153,68 @@ struct Layer {
     outputs: usize,
 }
 
+/// Refuses `weights` unless it has `expected` entries, every one finite; `net` names the
+/// kind of net in the errors ("net", "evaluation net").
+fn check_weights(weights: &[f32], expected: usize, net: &str) -> Result<(), Error> {
+    if weights.len() != expected {
+        let article = if net.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        return Err(Error::InvalidParameter(format!(
+            "{article} {net} of this shape has {expected} weights, got {}",
+            weights.len()
+        )));
+    }
+    if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+        return Err(Error::InvalidParameter(format!(
+            "the {net}'s weight {i} is {}",
+            weights[i]
+        )));
+    }
+    Ok(())
+}
+
+/// The layers of a net's weight buffer, laid out one after another (each its weights, then
+/// its biases), in the order they are taken.
+#[derive(Debug, Default)]
+struct Layout {
+    at: usize,
+}
+
+impl Layout {
+    /// The next layer, of `inputs` by `outputs`.
+    fn take(&mut self, inputs: usize, outputs: usize) -> Layer {
+        let layer = Layer {
+            weight: self.at,
+            bias: self.at + inputs * outputs,
+            inputs,
+            outputs,
+        };
+        self.at += inputs * outputs + outputs;
+        layer
+    }
+}
+
+/// The sum of each plane's rows of a first layer's weights (`rows`, a row of `width` per
+/// input, `plane` inputs a plane), plane after plane: what a constant plane adds at once.
+/// Summed in f64, so that a plane's row is as exact as its cells' sum.
+fn plane_sums(rows: &[f32], plane: usize, width: usize) -> Vec<f32> {
+    let mut sums = Vec::with_capacity(rows.len() / plane.max(1));
+    let mut sum = vec![0.0f64; width];
+    for plane in rows.chunks_exact(plane * width) {
+        sum.fill(0.0);
+        for row in plane.chunks_exact(width) {
+            for (s, &w) in sum.iter_mut().zip(row) {
+                *s += f64::from(w);
+            }
+        }
+        sums.extend(sum.iter().map(|&s| s as f32));
+    }
+    sums
+}
+
 /// A batch of leaves to evaluate, every array row after row.
 #[derive(Debug, Clone, Copy)]
 pub struct Leaves<'a> {
@@ -234,53 +296,21 @@ impl Net {
     /// a bad shape, a buffer of the wrong length and any weight that is not finite.
     pub fn new(shape: NetShape, weights: Vec<f32>) -> Result<Self, Error> {
         shape.check()?;
-        let expected = shape.num_weights();
-        if weights.len() != expected {
-            return Err(Error::InvalidParameter(format!(
-                "a net of this shape has {expected} weights, got {}",
-                weights.len()
-            )));
-        }
-        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
-            return Err(Error::InvalidParameter(format!(
-                "the net's weight {i} is {}",
-                weights[i]
-            )));
-        }
-        let mut at = 0;
-        let mut take = |inputs: usize, outputs: usize| {
-            let layer = Layer {
-                weight: at,
-                bias: at + inputs * outputs,
-                inputs,
-                outputs,
-            };
-            at += inputs * outputs + outputs;
-            layer
-        };
+        check_weights(&weights, shape.num_weights(), "net")?;
+        let mut layout = Layout::default();
         let mut layers = Vec::with_capacity(shape.hidden.len());
         let mut width = shape.inputs + shape.players;
         for &h in &shape.hidden {
-            layers.push(take(width, h));
+            layers.push(layout.take(width, h));
             width = h;
         }
         // The policy head is stored a row per action (`[actions, width]`), the transpose of
         // the other layers, so that one action's logit reads one contiguous row.
-        let policy = take(width, shape.actions);
-        let value = take(width, shape.players);
+        let policy = layout.take(width, shape.actions);
+        let value = layout.take(width, shape.players);
         let first = layers[0];
-        let mut plane_rows = Vec::with_capacity(shape.inputs / shape.plane * first.outputs);
-        let mut sum = vec![0.0f64; first.outputs];
         let observation_rows = first.weight..first.weight + shape.inputs * first.outputs;
-        for plane in weights[observation_rows].chunks_exact(shape.plane * first.outputs) {
-            sum.fill(0.0);
-            for row in plane.chunks_exact(first.outputs) {
-                for (s, &w) in sum.iter_mut().zip(row) {
-                    *s += f64::from(w);
-                }
-            }
-            plane_rows.extend(sum.iter().map(|&s| s as f32));
-        }
+        let plane_rows = plane_sums(&weights[observation_rows], shape.plane, first.outputs);
         let value_weights = &weights[value.weight..value.bias];
         let value_rows = (0..value.outputs)
             .flat_map(|p| (0..value.inputs).map(move |i| value_weights[i * value.outputs + p]))

@@ -29,7 +29,9 @@ pub mod incremental;
 #[cfg(test)]
 mod tests;
 
-use super::{accumulate, axpy, dot, relu, Layer, MAX_LAYERS, MAX_WIDTH};
+use super::{
+    accumulate, axpy, check_weights, dot, plane_sums, relu, Layer, Layout, MAX_LAYERS, MAX_WIDTH,
+};
 use crate::game::{plane_size, Cell, Observation};
 use crate::Error;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
@@ -170,51 +172,21 @@ impl EvalNet {
     /// finite.
     pub fn new(shape: EvalShape, weights: Vec<f32>) -> Result<Self, Error> {
         shape.check()?;
-        let expected = shape.num_weights();
-        if weights.len() != expected {
-            return Err(Error::InvalidParameter(format!(
-                "an evaluation net of this shape has {expected} weights, got {}",
-                weights.len()
-            )));
-        }
-        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
-            return Err(Error::InvalidParameter(format!(
-                "the evaluation net's weight {i} is {}",
-                weights[i]
-            )));
-        }
-        let mut at = 0;
-        let mut take = |inputs: usize, outputs: usize| {
-            let layer = Layer {
-                weight: at,
-                bias: at + inputs * outputs,
-                inputs,
-                outputs,
-            };
-            at += inputs * outputs + outputs;
-            layer
-        };
-        let feature = take(shape.inputs, shape.features);
+        check_weights(&weights, shape.num_weights(), "evaluation net")?;
+        let mut layout = Layout::default();
+        let feature = layout.take(shape.inputs, shape.features);
         let mut layers = Vec::with_capacity(shape.hidden.len());
         let mut width = 2 * shape.features;
         for &h in &shape.hidden {
-            layers.push(take(width, h));
+            layers.push(layout.take(width, h));
             width = h;
         }
-        let value = take(width, 1);
-        let mut plane_rows = Vec::with_capacity(shape.planes() * shape.features);
-        let mut sum = vec![0.0f64; shape.features];
-        for plane in
-            weights[feature.weight..feature.bias].chunks_exact(shape.plane * shape.features)
-        {
-            sum.fill(0.0);
-            for row in plane.chunks_exact(shape.features) {
-                for (s, &w) in sum.iter_mut().zip(row) {
-                    *s += f64::from(w);
-                }
-            }
-            plane_rows.extend(sum.iter().map(|&s| s as f32));
-        }
+        let value = layout.take(width, 1);
+        let plane_rows = plane_sums(
+            &weights[feature.weight..feature.bias],
+            shape.plane,
+            shape.features,
+        );
         Ok(EvalNet {
             shape,
             weights,
