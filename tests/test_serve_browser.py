@@ -25,8 +25,6 @@ import json
 import os
 import random
 import shutil
-import socket
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -35,7 +33,7 @@ from typing import Any, Callable, Iterator, Optional
 import pytest
 
 import glacier
-from conftest import game_tests
+from conftest import game_tests, web_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -61,26 +59,8 @@ SIZES = {
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    import uvicorn
-
-    from glacier.web import create_app
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
+    with web_server() as (port, _):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
