@@ -4,13 +4,13 @@ A run goes in rounds until its time (``minutes``) or its rounds run out, or Ctrl
 
 1. **Games.** ``games_per_round`` games of alpha-beta against itself, played by the engine
    on ``threads`` threads with the GIL released (``_native.evaluation_games_native``): each
-   opens with ``random_plies`` random plies (2 to 10 by default, drawn per game), then every move is the best of a
-   search of ``nodes`` nodes (the deepest iteration completed within them), scored by the
-   game's heuristic in the first round and after it by the latest net (``teacher="net"``)
-   or the heuristic again (``teacher="heuristic"``). Every position
-   searched is kept with the search's score and, once the game is over, its result,
-   both for the player to move; its features are the non-zero cells of the observation
-   seen from each seat (:mod:`glacier.nets.evaluation_net`).
+   opens with ``random_plies`` random plies (2 to 10 by default, drawn per game), then
+   every move is the best of a search of ``nodes`` nodes (the deepest iteration completed
+   within them), scored by the game's heuristic in the first round and after it by the
+   latest net (``teacher="net"``) or the heuristic again (``teacher="heuristic"``). Every
+   position searched is kept with the search's score and, once the game is over, its
+   result, both for the player to move; its features are the non-zero cells of the
+   observation seen from each seat (:mod:`glacier.nets.evaluation_net`).
 2. **Fit.** The net is fitted to ``(1 - result_weight) * score + result_weight * result``
    (squared error of its ``tanh`` output) with Adam (optax's ``adamw``), on batches drawn
    from every position kept (the newest ``buffer``), ``samples_per_position`` samples per
