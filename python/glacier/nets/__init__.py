@@ -92,7 +92,7 @@ class Net(_native.NativeNet, SpecProperties):
 
     def __new__(cls, spec: NetSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> Net:
         checked = netfile.checked_tensors("net", netfile.tensor_shapes(spec), tensors)
-        flat = np.concatenate([checked[name].ravel() for name in netfile.tensor_shapes(spec)])
+        flat = np.concatenate([array.ravel() for array in checked.values()])  # in the shapes' order
         self = super().__new__(
             cls, spec.game, list(spec.observation_shape), list(spec.hidden), spec.num_actions, spec.num_players, flat
         )

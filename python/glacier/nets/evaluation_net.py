@@ -182,7 +182,7 @@ class EvaluationNet(_native.NativeEvalNet, SpecProperties):
 
     def __new__(cls, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> EvaluationNet:
         checked = checked_tensors(_NOUN, evaluation_tensor_shapes(spec), tensors)
-        flat = np.concatenate([checked[name].ravel() for name in evaluation_tensor_shapes(spec)])
+        flat = np.concatenate([array.ravel() for array in checked.values()])  # in the shapes' order
         self = super().__new__(cls, spec.game, list(spec.observation_shape), spec.features, list(spec.hidden), flat)
         self.spec = spec
         self.tensors = checked
