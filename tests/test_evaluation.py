@@ -33,25 +33,34 @@ FIRST, OTHER = (
 MANY = next(g for g in glacier.GAMES if 3 in glacier.game_spec(g).seats)
 
 
-def random_net(game: str, seed: int = 0, features: int = 40, hidden: tuple[int, ...] = (16,)) -> EvaluationNet:
+def random_net(
+    game: str, seed: int = 0, features: int = 40, hidden: tuple[int, ...] = (16,), base: str = "none"
+) -> EvaluationNet:
     """Weights large enough that the scores spread over (-1, 1), and biases not zero."""
     return random_evaluation_net(
-        game, features, hidden, seed, lambda name, shape: 0.2 if name == "feature.weight" else 1.0 / np.sqrt(shape[0])
+        game,
+        features,
+        hidden,
+        seed,
+        lambda name, shape: 0.2 if name == "feature.weight" else 1.0 / np.sqrt(shape[0]),
+        base=base,
     )
 
 
+@pytest.mark.parametrize("base", evaluation_module.BASES)
 @pytest.mark.parametrize("game", GAMES)
-def test_the_engines_score_is_the_jax_and_numpy_nets(game: str) -> None:
-    net = random_net(game, seed=3)
+def test_the_engines_score_is_the_jax_and_numpy_nets(game: str, base: str) -> None:
+    net = random_net(game, seed=3, base=base)
     states = random_states(game, 24, seed=5)
     views = [[np.asarray(s.observation(seat), np.float32).ravel() for seat in (0, 1)] for s in states]
     movers = np.array([s.current_player for s in states])
+    heuristic = np.array([s.heuristic()[s.current_player] for s in states], np.float32)
     engine = np.array([net.score(s) for s in states])
     assert engine.std() > 1e-3, "the scores hardly differ: a weak check"
     # numpy: the observation seen by the mover, and by the other
     mine = np.stack([v[m] for v, m in zip(views, movers)])
     other = np.stack([v[1 - m] for v, m in zip(views, movers)])
-    np.testing.assert_allclose(engine, net.forward(mine, other), atol=1e-5)
+    np.testing.assert_allclose(engine, net.forward(mine, other, heuristic if base != "none" else None), atol=1e-5)
     # JAX, on the padded non-zero cells (as it trains)
     width = max(int(np.count_nonzero(x)) for v in views for x in v)
     index = np.zeros((len(states), 2, width), np.int32)
@@ -62,8 +71,34 @@ def test_the_engines_score_is_the_jax_and_numpy_nets(game: str) -> None:
             index[i, seat, : len(nz)] = nz
             value[i, seat, : len(nz)] = v[seat][nz]
     score = training.jax_score(net.spec)
-    jax_out = np.asarray(score(net.tensors, index, value, movers.astype(np.int32)))
+    jax_out = np.asarray(score(net.tensors, index, value, movers.astype(np.int32), heuristic))
     np.testing.assert_allclose(engine, jax_out, atol=1e-5)
+
+
+@pytest.mark.parametrize("game", glacier.GAMES)
+def test_the_heuristic_gives_every_player_a_value(game: str) -> None:
+    for state in random_states(game, 8, seed=4, plies=(0, 30)):
+        values = state.heuristic()
+        assert len(values) == state.num_players and all(-1 <= v <= 1 for v in values)
+    state = glacier.new_game(game)
+    while not state.is_terminal():
+        state.play(state.legal_moves()[0])
+    assert state.heuristic() == state.returns()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_net_on_the_heuristic_starts_as_the_heuristic(game: str) -> None:
+    spec = evaluation_spec_for(game, 16, (8,), base="heuristic")
+    net = EvaluationNet(spec, training.initial_tensors(spec, 0))
+    states = random_states(game, 16, seed=6, plies=(0, 30))
+    scores = np.array([net.score(s) for s in states])
+    clamp = evaluation_module.BASE_CLAMP
+    heuristic = np.array([np.clip(s.heuristic()[s.current_player], -clamp, clamp) for s in states])
+    assert heuristic.std() > 1e-3, "the heuristic hardly differs: a weak check"
+    np.testing.assert_allclose(scores, heuristic, atol=1e-5)
+    plain = search.alphabeta(states[0], depth=3)
+    based = search.alphabeta(states[0], depth=3, evaluation=net)
+    assert based.move == plain.move and abs(based.score - plain.score) < 1e-4
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -147,6 +182,39 @@ def test_bad_files_are_refused(tmp_path: Path) -> None:
     rewrite_header(layers, lambda h: h["__metadata__"].update(features="41"))
     with pytest.raises(InvalidNetError, match="shape"):
         learn.load_evaluation(layers)
+
+
+def test_a_net_on_the_heuristic_is_saved_with_its_base(tmp_path: Path) -> None:
+    net = random_net(OTHER, base="heuristic")
+    path = tmp_path / "based.safetensors"
+    learn.save_evaluation(path, net)
+    back = learn.load_evaluation(path, OTHER)
+    assert back.spec.base == "heuristic" and back.digest() == net.digest()
+    assert back.digest() != random_net(OTHER).digest()
+    state = random_states(OTHER, 1, seed=9)[0]
+    assert back.score(state) == net.score(state)
+    seats = (state.current_player, 1 - state.current_player)
+    views = [np.asarray(state.observation(seat), np.float32)[None] for seat in seats]
+    with pytest.raises(InvalidNetError, match="needs the heuristic's values"):
+        back.forward(*views)
+    with pytest.raises(InvalidNetError, match="takes no base values"):
+        random_net(OTHER).forward(*views, base=[0.5])
+    with pytest.raises(InvalidNetError, match="base is one of none, heuristic, not 'book'"):
+        evaluation_spec_for(OTHER, 8, (), base="book")
+    for change, message in [
+        ({"base": "book"}, "base' is 'book'"),
+        ({"format_version": "1"}, "which format version 1 has not"),
+        ({"format_version": "3"}, "format version 3; this glacier reads versions 1 and 2"),
+    ]:
+        bad = tmp_path / "bad.safetensors"
+        bad.write_bytes(path.read_bytes())
+        rewrite_header(bad, lambda h, change=change: h["__metadata__"].update(change))
+        with pytest.raises(InvalidNetError, match=message):
+            learn.load_evaluation(bad)
+    plain = saved(tmp_path)
+    rewrite_header(plain, lambda h: h["__metadata__"].update(format_version="2"))
+    with pytest.raises(InvalidNetError, match="base' is ''"):
+        learn.load_evaluation(plain)
 
 
 def test_a_policy_value_net_and_an_evaluation_net_are_never_confused(tmp_path: Path) -> None:
@@ -246,6 +314,20 @@ def test_glacier_train_for_alphabeta_takes_a_teacher_and_random_plies(tmp_path: 
     assert mcts.exit_code != 0 and "--teacher: an option of --for alphabeta only" in mcts.output
 
 
+def test_glacier_train_for_alphabeta_takes_a_base(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["train", OTHER, "--for", "alphabeta", "--out", str(out), "--iterations", "1", "--games", "2"]
+    done = CliRunner().invoke(main, [*args, "--nodes", "200", "--hidden", "8,8", "--base", "heuristic", "-q"])
+    assert done.exit_code == 0, done.output
+    assert learn.load_evaluation(out / "evaluation.safetensors", OTHER).spec.base == "heuristic"
+    again = CliRunner().invoke(main, [*args, "--resume", "--base", "none", "-q"])
+    assert again.exit_code != 0 and "base heuristic, not" in again.output
+    refused = CliRunner().invoke(main, [*args[:5], str(tmp_path / "other"), *args[6:], "--base", "book"])
+    assert refused.exit_code != 0 and "'book' is not one of" in refused.output
+    mcts = CliRunner().invoke(main, ["train", OTHER, "--out", str(tmp_path / "m"), "--base", "heuristic"])
+    assert mcts.exit_code != 0 and "--base: an option of --for alphabeta only" in mcts.output
+
+
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [
@@ -261,12 +343,13 @@ def test_bad_alphabeta_specs_say_why(spec: str, error: type[Exception], message:
         players.from_spec(spec)
 
 
+@pytest.mark.parametrize("base", evaluation_module.BASES)
 @pytest.mark.parametrize("game", GAMES)
-def test_a_tiny_fit_lowers_the_loss(game: str) -> None:
-    config = training.EvaluationTrainConfig(game, features=16, hidden=(8,), batch_size=64)
+def test_a_tiny_fit_lowers_the_loss(game: str, base: str) -> None:
+    config = training.EvaluationTrainConfig(game, features=16, hidden=(8,), batch_size=64, base=base)
     positions = training.play_positions(game, 4, seed=2, nodes=200)
     assert len(positions) > 40
-    spec = evaluation_spec_for(game, 16, (8,))
+    spec = evaluation_spec_for(game, 16, (8,), base=base)
     fitter = training.Fitter(spec, training.initial_tensors(spec, 0), config)
     before = fitter.loss(positions)
     fitter.fit(positions, 200, np.random.default_rng(0))

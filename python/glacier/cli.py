@@ -836,6 +836,12 @@ def bench(games: tuple[str, ...], threads: int, quick: bool) -> None:
     help="--for alphabeta: each game opens with LO to HI random plies (default: 2,10).",
 )
 @click.option(
+    "--base",
+    type=click.Choice(["none", "heuristic"]),
+    help="--for alphabeta: what the net's score corrects: nothing, or the game's heuristic (the net "
+    "starts as the heuristic and learns what it misses; default: none).",
+)
+@click.option(
     "--warm-start",
     default=0,
     show_default=True,
@@ -889,6 +895,7 @@ def train(
     nodes: Optional[int],
     teacher: Optional[str],
     random_plies: Optional[str],
+    base: Optional[str],
     warm_start: int,
     value_discount: float,
     heuristic_mix: float,
@@ -906,8 +913,8 @@ def train(
 
     With --for alphabeta, each round plays --games games of alpha-beta against itself
     (--nodes a move), scored by the heuristic at first and by the latest net after (or by the
-    heuristic always: --teacher heuristic), and fits
-    an evaluation net to the searches' scores and the games' results:
+    heuristic always: --teacher heuristic), and fits an evaluation net (or, with --base
+    heuristic, a correction of the heuristic) to the searches' scores and the games' results:
     --out/evaluation.safetensors (play it: 'glacier arena GAME alphabeta:0.2s:net=PATH ...').
     """
     try:
@@ -939,9 +946,10 @@ def train(
             nodes=nodes,
             teacher=teacher,
             random_plies=random_plies,
+            base=base,
         )
         return
-    alphabeta_only = {"--nodes": nodes, "--teacher": teacher, "--random-plies": random_plies}
+    alphabeta_only = {"--nodes": nodes, "--teacher": teacher, "--random-plies": random_plies, "--base": base}
     stray_options = [name for name, value in alphabeta_only.items() if value is not None]
     if stray_options:
         raise click.UsageError(f"{', '.join(stray_options)}: an option of --for alphabeta only")
@@ -955,13 +963,13 @@ def train(
     # is refused by learn.train, which says what the directory trains.)
     run = learn.run_config(out_dir) if resume else None
     if run is not None and run.game == game:
-        base = replace(run, params={**run.params, **_parse_params(params)}, hidden=widths or run.hidden)
+        kept = replace(run, params={**run.params, **_parse_params(params)}, hidden=widths or run.hidden)
         if given("simulations") is not ParameterSource.DEFAULT:
-            base = replace(base, selfplay=replace(base.selfplay, simulations=simulations))
+            kept = replace(kept, selfplay=replace(kept.selfplay, simulations=simulations))
         if given("heuristic_mix") is not ParameterSource.DEFAULT:
-            base = replace(base, selfplay=replace(base.selfplay, heuristic_mix=heuristic_mix))
+            kept = replace(kept, selfplay=replace(kept.selfplay, heuristic_mix=heuristic_mix))
         if given("games_per_iteration") is not ParameterSource.DEFAULT:
-            base = replace(base, games_per_iteration=games_per_iteration, concurrent_games=games_per_iteration)
+            kept = replace(kept, games_per_iteration=games_per_iteration, concurrent_games=games_per_iteration)
         chosen: dict[str, Any] = {
             "seed": seed,
             "warm_start": warm_start,
@@ -970,7 +978,7 @@ def train(
             "evaluate_every": evaluate_every,
             "final_evaluation": final_evaluation,
         }
-        config = replace(base, **{k: v for k, v in chosen.items() if given(k) is not ParameterSource.DEFAULT})
+        config = replace(kept, **{k: v for k, v in chosen.items() if given(k) is not ParameterSource.DEFAULT})
     else:
         config = learn.TrainConfig(
             game=game,

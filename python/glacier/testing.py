@@ -394,11 +394,16 @@ def random_states(game: str, count: int, seed: int, plies: tuple[int, int] = (0,
 
 
 def random_evaluation_net(
-    game: str, features: int, hidden: tuple[int, ...], seed: int, scale: Callable[[str, tuple[int, ...]], float]
+    game: str,
+    features: int,
+    hidden: tuple[int, ...],
+    seed: int,
+    scale: Callable[[str, tuple[int, ...]], float],
+    base: str = "none",
 ) -> EvaluationNet:
-    """An evaluation net for ``game`` of the given size whose every weight is seeded normal
-    noise, of the deviation ``scale(name, shape)`` for each tensor."""
-    spec = evaluation_spec_for(game, features, hidden)
+    """An evaluation net for ``game`` of the given size (on ``base``) whose every weight is
+    seeded normal noise, of the deviation ``scale(name, shape)`` for each tensor."""
+    spec = evaluation_spec_for(game, features, hidden, base=base)
     rng = np.random.default_rng(seed)
     tensors = {
         name: rng.normal(0.0, scale(name, shape), shape).astype(np.float32)

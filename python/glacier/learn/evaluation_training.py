@@ -12,7 +12,9 @@ A run goes in rounds until its time (``minutes``) or its rounds run out, or Ctrl
    result, both for the player to move; its features are the non-zero cells of the
    observation seen from each seat (:mod:`glacier.nets.evaluation_net`).
 2. **Fit.** The net is fitted to ``(1 - result_weight) * score + result_weight * result``
-   (squared error of its ``tanh`` output) with Adam (optax's ``adamw``), on batches drawn
+   (squared error of its ``tanh`` output; with ``base="heuristic"`` the net corrects the
+   game's heuristic, kept with each position, and starts as the heuristic: its value
+   layer's weights start at zero) with Adam (optax's ``adamw``), on batches drawn
    from every position kept (the newest ``buffer``), ``samples_per_position`` samples per
    new position; one game in twenty is held out, and the loss on it is logged.
 3. **Save.** The net goes to ``DIR/evaluation.safetensors``, the round's positions to
@@ -40,6 +42,8 @@ import numpy.typing as npt
 from .. import _native
 from ..errors import InvalidNetError, InvalidParameterError
 from ..nets.evaluation_net import (
+    BASE_CLAMP,
+    BASES,
     EvaluationNet,
     EvaluationSpec,
     evaluation_spec_for,
@@ -49,6 +53,7 @@ from ..nets.evaluation_net import (
 )
 
 __all__ = [
+    "BASES",
     "EvaluationRun",
     "EvaluationTrainConfig",
     "Positions",
@@ -67,6 +72,7 @@ COLUMNS = {
     "mover": np.uint8,
     "score": np.float32,
     "forced": np.bool_,
+    "heuristic": np.float32,
     "result": np.float32,
     "tactical": np.bool_,
 }
@@ -93,6 +99,9 @@ class EvaluationTrainConfig:
     #: (the first round's are the heuristic's), or ``"heuristic"``, the game's heuristic in
     #: every round (a teacher that does not drift with the net's errors).
     teacher: str = "net"
+    #: What the net's output is added to: ``"none"``, or ``"heuristic"`` (the net learns
+    #: a correction of the game's heuristic).
+    base: str = "none"
     #: The weight of the game's result in the target (the search's score has the rest).
     result_weight: float = 0.3
     batch_size: int = 512
@@ -118,6 +127,8 @@ class EvaluationTrainConfig:
             bad.append(f"random_plies must be (lowest, highest) with 0 <= lowest <= highest, got {self.random_plies}")
         if self.teacher not in TEACHERS:
             bad.append(f"teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+        if self.base not in BASES:
+            bad.append(f"base must be one of {', '.join(BASES)}, got {self.base!r}")
         if self.learning_rate <= 0:
             bad.append(f"learning_rate must be > 0, got {self.learning_rate}")
         if bad:
@@ -163,8 +174,13 @@ class Positions:
 
     @classmethod
     def from_native(cls, raw: dict[str, Any]) -> Positions:
+        rows = len(np.asarray(raw["counts"]).reshape(-1, 2))
+        # Files written before a column existed hold NaN in it (only a net on a base reads one).
         return cls(
-            {name: np.asarray(raw[name], dtype) for name, dtype in COLUMNS.items()},
+            {
+                name: np.asarray(raw[name], dtype) if name in raw else np.full(rows, np.nan, dtype)
+                for name, dtype in COLUMNS.items()
+            },
             np.asarray(raw["counts"], np.uint32).reshape(-1, 2),
             np.asarray(raw["features"], np.uint32),
             np.asarray(raw["values"], np.float32),
@@ -223,17 +239,18 @@ class Positions:
 
     def batch(
         self, rows: npt.NDArray[np.int64], starts: npt.NDArray[np.int64], width: int
-    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], npt.NDArray[np.int32]]:
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         """The features of ``rows`` padded to ``width`` (at least the longest view):
-        indices and values ``[B, 2, width]`` (padding: feature 0 with value 0) and the
-        player to move ``[B]``."""
+        indices and values ``[B, 2, width]`` (padding: feature 0 with value 0), the
+        player to move ``[B]`` and the heuristic's value for it ``[B]``."""
         counts = self.counts[rows].astype(np.int64)
         k = np.arange(width)
         present = k[None, None, :] < counts[:, :, None]
         at = np.where(present, starts[rows][:, :, None] + k[None, None, :], 0)
         index = np.where(present, self.features[at], 0).astype(np.int32)
         value = np.where(present, self.values[at], 0.0).astype(np.float32)
-        return index, value, self.columns["mover"][rows].astype(np.int32)
+        mover = self.columns["mover"][rows].astype(np.int32)
+        return index, value, mover, self.columns["heuristic"][rows].astype(np.float32)
 
 
 def play_positions(
@@ -266,11 +283,11 @@ def play_positions(
 
 def initial_tensors(spec: EvaluationSpec, seed: int) -> dict[str, npt.NDArray[np.float32]]:
     """He-initialised weights (the feature layer's scaled for the few cells that are on),
-    zero biases."""
+    zero biases; a net on a base starts as its base (zero value weights)."""
     rng = np.random.default_rng(seed)
     out = {}
     for name, shape in evaluation_tensor_shapes(spec).items():
-        if name.endswith(".bias"):
+        if name.endswith(".bias") or (name == "value.weight" and spec.base != "none"):
             out[name] = np.zeros(shape, np.float32)
         elif name == "feature.weight":
             out[name] = rng.normal(0.0, 0.1, shape).astype(np.float32)
@@ -280,15 +297,16 @@ def initial_tensors(spec: EvaluationSpec, seed: int) -> dict[str, npt.NDArray[np
 
 
 def jax_score(spec: EvaluationSpec) -> Callable[..., Any]:
-    """The net as a JAX function ``score(params, index, value, mover) -> [B]``, on the
-    padded features of :meth:`Positions.batch` (what the engine computes, in JAX)."""
+    """The net as a JAX function ``score(params, index, value, mover, base) -> [B]``, on
+    the padded features of :meth:`Positions.batch` (what the engine computes, in JAX);
+    ``base`` is the heuristic's values for the mover, read by a net on the heuristic only."""
     import jax
     import jax.numpy as jnp
 
     plane = spec.inputs // spec.observation_shape[0] if len(spec.observation_shape) > 1 else spec.inputs
     planes = spec.inputs // plane
 
-    def score(params: dict[str, Any], index: Any, value: Any, mover: Any) -> Any:
+    def score(params: dict[str, Any], index: Any, value: Any, mover: Any, base: Any) -> Any:
         weight = params["feature.weight"]
         plane_rows = weight.reshape(planes, plane, spec.features).sum(axis=1)
         table = jnp.concatenate([weight, plane_rows], axis=0)
@@ -298,7 +316,10 @@ def jax_score(spec: EvaluationSpec) -> Callable[..., Any]:
         h = jax.nn.relu(jnp.concatenate([first, second], axis=-1))
         for i in range(len(spec.hidden)):
             h = jax.nn.relu(h @ params[f"dense{i}.weight"] + params[f"dense{i}.bias"])
-        return jnp.tanh(h @ params["value.weight"] + params["value.bias"])[:, 0]
+        logit = (h @ params["value.weight"] + params["value.bias"])[:, 0]
+        if spec.base != "none":
+            logit = logit + jnp.arctanh(jnp.clip(base, -BASE_CLAMP, BASE_CLAMP))
+        return jnp.tanh(logit)
 
     return score
 
@@ -318,24 +339,25 @@ class FitStats:
 
 @functools.lru_cache(maxsize=8)
 def _compiled(
-    shape: tuple[str, tuple[int, ...], int, tuple[int, ...]], learning_rate: float, weight_decay: float
+    shape: tuple[str, tuple[int, ...], int, tuple[int, ...], str], learning_rate: float, weight_decay: float
 ) -> tuple[Any, Any, Any]:
     """The optimizer, and the jitted training step and loss of nets of ``shape`` (game,
-    observation shape, features, hidden), kept so that the fitters of one shape compile once."""
+    observation shape, features, hidden, base), kept so that the fitters of one shape
+    compile once."""
     import jax
     import jax.numpy as jnp
     import optax  # type: ignore[import-untyped]
 
-    game, observation_shape, features, hidden = shape
-    spec = EvaluationSpec(game, {}, observation_shape, features, hidden)
+    game, observation_shape, features, hidden, base = shape
+    spec = EvaluationSpec(game, {}, observation_shape, features, hidden, base=base)
     optimizer = optax.adamw(learning_rate, weight_decay=weight_decay)
     score = jax_score(spec)
 
-    def loss(params: Any, index: Any, value: Any, mover: Any, target: Any) -> Any:
-        return jnp.mean((score(params, index, value, mover) - target) ** 2)
+    def loss(params: Any, index: Any, value: Any, mover: Any, heuristic: Any, target: Any) -> Any:
+        return jnp.mean((score(params, index, value, mover, heuristic) - target) ** 2)
 
-    def step(params: Any, state: Any, index: Any, value: Any, mover: Any, target: Any) -> Any:
-        value_loss, grads = jax.value_and_grad(loss)(params, index, value, mover, target)
+    def step(params: Any, state: Any, index: Any, value: Any, mover: Any, heuristic: Any, target: Any) -> Any:
+        value_loss, grads = jax.value_and_grad(loss)(params, index, value, mover, heuristic, target)
         updates, state = optimizer.update(grads, state, params)
         return optax.apply_updates(params, updates), state, value_loss
 
@@ -352,7 +374,7 @@ class Fitter:
         self.config = config
         self.params = {name: jnp.asarray(array) for name, array in tensors.items()}
         self.optimizer, self._step, self._loss = _compiled(
-            (spec.game, spec.observation_shape, spec.features, spec.hidden),
+            (spec.game, spec.observation_shape, spec.features, spec.hidden, spec.base),
             config.learning_rate,
             config.weight_decay,
         )
@@ -383,8 +405,8 @@ class Fitter:
             if stop is not None and stop():
                 break
             rows = rng.choice(train_rows, size=min(self.config.batch_size, len(train_rows)))
-            index, value, mover = positions.batch(rows, starts, width)
-            self.params, self.state, step_loss = self._step(self.params, self.state, index, value, mover, target[rows])
+            batch = positions.batch(rows, starts, width)
+            self.params, self.state, step_loss = self._step(self.params, self.state, *batch, target[rows])
             losses.append(step_loss)
             done += 1
         tail = [float(x) for x in losses[-max(1, done // 10) :]] if losses else [float("nan")]
@@ -398,8 +420,8 @@ class Fitter:
         starts, width = positions.starts(), positions.width()
         total = 0.0
         for chunk in np.array_split(rows, max(1, len(rows) // 4096)):
-            index, value, mover = positions.batch(chunk, starts, width)
-            total += float(self._loss(self.params, index, value, mover, target[chunk])) * len(chunk)
+            batch = positions.batch(chunk, starts, width)
+            total += float(self._loss(self.params, *batch, target[chunk])) * len(chunk)
         return total / max(1, len(rows))
 
 
@@ -475,6 +497,7 @@ def train_evaluation(
         config.features,
         config.hidden,
         training={"command": "glacier train --for alphabeta"},
+        base=config.base,
         **config.params,
     )
     run = EvaluationRun()
@@ -486,10 +509,10 @@ def train_evaluation(
             raise InvalidParameterError(
                 f"{directory} trains {saved.game} with {saved.params}, not {config.game} with {spec.params}"
             )
-        if (saved.features, saved.hidden) != (config.features, config.hidden):
+        if (saved.features, saved.hidden, saved.base) != (config.features, config.hidden, config.base):
             raise InvalidParameterError(
-                f"{directory} trains a net of features {saved.features} and hidden {list(saved.hidden)}, "
-                f"not {config.features} and {list(config.hidden)}"
+                f"{directory} trains a net of features {saved.features}, hidden {list(saved.hidden)} and base "
+                f"{saved.base}, not {config.features}, {list(config.hidden)} and {config.base}"
             )
         done = json.loads(state_path.read_text()) if state_path.exists() else {}
         run = EvaluationRun(
@@ -605,6 +628,7 @@ def train_command(
     nodes: Optional[int] = None,
     teacher: Optional[str] = None,
     random_plies: Optional[str] = None,
+    base: Optional[str] = None,
     echo: Callable[[str], None] = print,
 ) -> EvaluationRun:
     """``glacier train GAME --for alphabeta --out DIR``: the run of :func:`train_evaluation`
@@ -612,7 +636,8 @@ def train_command(
     ``hidden`` is ``"F,H1,..."``: the feature width, then the hidden layers (default
     ``64,32``); ``games`` the games a round, ``nodes`` each move's search, ``teacher``
     what scores the searches after the first round, ``random_plies`` ``"LO,HI"`` the random
-    plies each game opens with. Resumed, the
+    plies each game opens with, ``base`` what the net corrects (``none`` or ``heuristic``).
+    Resumed, the
     options not given are the run's. Raises :class:`glacier.errors.GlacierError` for bad
     options or a directory that does not fit."""
     from tqdm import tqdm
@@ -652,6 +677,8 @@ def train_command(
         config = replace(config, teacher=teacher)
     if plies is not None:
         config = replace(config, random_plies=plies)
+    if base is not None:
+        config = replace(config, base=base)
     bar = None if quiet else tqdm(total=config.games_per_round, unit="game", desc="round 0")
 
     def progress(what: str, done: int, total: int) -> None:

@@ -10,14 +10,21 @@ flat. With ``m`` the player to move::
     a_s = x_s @ feature.weight + feature.bias               (for s = 0, 1)
     h = relu(concat(a_m, a_(1-m)))
     h = relu(h @ dense{i}.weight + dense{i}.bias)           (each hidden layer)
-    score = tanh(h @ value.weight + value.bias)             (the mover's, in (-1, 1))
+    z = h @ value.weight + value.bias
+    score = tanh(z)                                         (the mover's, in (-1, 1))
+
+A net on the heuristic (``base`` ``"heuristic"``) learns a correction of the game's own
+heuristic instead: with ``b`` the heuristic's value for the mover
+(``state.heuristic()[mover]``), ``score = tanh(z + atanh(clip(b, -0.999, 0.999)))``, so
+that a net whose value layer is zero scores exactly as the heuristic does.
 
 The file is the policy-value nets' format (:mod:`glacier.nets.netfile`: safetensors, read
 and written there with numpy) with metadata of its own: ``format`` ``"glacier-net"``,
-``format_version`` ``"1"``, ``kind`` ``"evaluation"`` (a policy-value net's file has no
-``kind``; each reader refuses the other's file), ``game``, ``params`` (JSON),
-``observation_shape`` (JSON list), ``features`` (the width of ``feature.weight``),
-``hidden`` (JSON list, may be empty) and ``training`` (JSON). Tensors, float32 or float16:
+``format_version`` ``"1"`` (``"2"`` for a net with a base), ``kind`` ``"evaluation"`` (a
+policy-value net's file has no ``kind``; each reader refuses the other's file), ``game``,
+``params`` (JSON), ``observation_shape`` (JSON list), ``features`` (the width of
+``feature.weight``), ``hidden`` (JSON list, may be empty), ``training`` (JSON) and, in
+version 2, ``base`` (``"heuristic"``; a version-1 file has no base). Tensors, float32 or float16:
 ``feature.weight`` ``[inputs, features]``, ``feature.bias`` ``[features]``,
 ``dense{i}.weight`` ``[in, out]`` (``dense0``'s ``in`` is ``2 * features``) and
 ``dense{i}.bias``, ``value.weight`` ``[last, 1]``, ``value.bias`` ``[1]``.
@@ -32,7 +39,7 @@ import hashlib
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -45,6 +52,7 @@ from ._shared import SpecProperties, game_facts
 from .netfile import FORMAT, FORMAT_VERSION, bad_file, checked_tensors, read_safetensors, write_safetensors
 
 __all__ = [
+    "BASES",
     "EVALUATIONS",
     "KIND",
     "EvaluationNet",
@@ -70,6 +78,15 @@ SUFFIX = "-evaluation.safetensors"
 #: What the errors call an evaluation net.
 _NOUN = "evaluation net"
 
+#: What an evaluation net's output may be added to (:attr:`EvaluationSpec.base`).
+BASES = ("none", "heuristic")
+
+#: How close to +-1 the base's value is taken before its ``atanh`` (the engine's ``BASE_CLAMP``).
+BASE_CLAMP = 0.999
+
+#: The format version of a file with a base (one without is version ``FORMAT_VERSION``).
+BASE_FORMAT_VERSION = 2
+
 
 @dataclass(frozen=True)
 class EvaluationSpec:
@@ -81,15 +98,19 @@ class EvaluationSpec:
     features: int
     hidden: tuple[int, ...]
     training: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: What the net's output is added to before its ``tanh``: ``"none"`` or ``"heuristic"``.
+    base: str = "none"
 
     @property
     def inputs(self) -> int:
         return math.prod(self.observation_shape)
 
     def metadata(self) -> dict[str, str]:
+        based = {"base": self.base} if self.base != "none" else {}
         return {
             "format": FORMAT,
-            "format_version": str(FORMAT_VERSION),
+            "format_version": str(BASE_FORMAT_VERSION if based else FORMAT_VERSION),
+            **based,
             "kind": KIND,
             "game": self.game,
             "params": json.dumps(self.params, sort_keys=True),
@@ -129,10 +150,19 @@ def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
         if "kind" not in meta:
             raise _bad(path, "it is a policy-value net (for MCTS: load it with glacier.nets.load)")
         raise _bad(path, f"its metadata says kind {meta.get('kind')!r}, not {KIND!r}")
-    if meta.get("format_version") != str(FORMAT_VERSION):
+    version = meta.get("format_version")
+    if version == str(FORMAT_VERSION):
+        if "base" in meta:
+            raise _bad(path, f"its metadata has a 'base' ({meta['base']!r}), which format version {version} has not")
+        base = "none"
+    elif version == str(BASE_FORMAT_VERSION):
+        base = meta.get("base", "")
+        if base not in BASES[1:]:
+            raise _bad(path, f"its metadata 'base' is {base!r}, not one of {', '.join(BASES[1:])}")
+    else:
         raise InvalidNetError(
-            f"{path} is a glacier evaluation net of format version {meta.get('format_version')}; "
-            f"this glacier reads version {FORMAT_VERSION}"
+            f"{path} is a glacier evaluation net of format version {version}; "
+            f"this glacier reads versions {FORMAT_VERSION} and {BASE_FORMAT_VERSION}"
         )
     fields = {}
     for key in ("params", "observation_shape", "hidden", "training"):
@@ -155,18 +185,25 @@ def _spec_of(path: Path, meta: Any) -> EvaluationSpec:
     if not isinstance(fields["params"], dict) or not isinstance(fields["training"], dict):
         raise _bad(path, "its metadata 'params' and 'training' must be JSON objects")
     return EvaluationSpec(
-        meta.get("game", ""), fields["params"], tuple(shape), features, tuple(hidden), fields["training"]
+        meta.get("game", ""), fields["params"], tuple(shape), features, tuple(hidden), fields["training"], base
     )
 
 
 def evaluation_spec_for(
-    game: str, features: int, hidden: tuple[int, ...], training: Optional[dict[str, Any]] = None, **params: Any
+    game: str,
+    features: int,
+    hidden: tuple[int, ...],
+    training: Optional[dict[str, Any]] = None,
+    base: str = "none",
+    **params: Any,
 ) -> EvaluationSpec:
-    """The spec of an evaluation net for ``game`` (two players) with ``params``."""
+    """The spec of an evaluation net for ``game`` (two players) with ``params``, on ``base``."""
     full, shape, _, players = game_facts(game, params)
     if players != 2:
         raise InvalidNetError(f"evaluation nets are for two-player games; {game} with {full} has {players} players")
-    return EvaluationSpec(game, full, shape, int(features), tuple(int(h) for h in hidden), dict(training or {}))
+    if base not in BASES:
+        raise InvalidNetError(f"an evaluation net's base is one of {', '.join(BASES)}, not {base!r}")
+    return EvaluationSpec(game, full, shape, int(features), tuple(int(h) for h in hidden), dict(training or {}), base)
 
 
 class EvaluationNet(_native.NativeEvalNet, SpecProperties):
@@ -183,7 +220,9 @@ class EvaluationNet(_native.NativeEvalNet, SpecProperties):
     def __new__(cls, spec: EvaluationSpec, tensors: dict[str, Any], path: Optional[Path] = None) -> EvaluationNet:
         checked = checked_tensors(_NOUN, evaluation_tensor_shapes(spec), tensors)
         flat = np.concatenate([array.ravel() for array in checked.values()])  # in the shapes' order
-        self = super().__new__(cls, spec.game, list(spec.observation_shape), spec.features, list(spec.hidden), flat)
+        self = super().__new__(
+            cls, spec.game, list(spec.observation_shape), spec.features, list(spec.hidden), flat, spec.base
+        )
         self.spec = spec
         self.tensors = checked
         self.path = path
@@ -195,6 +234,8 @@ class EvaluationNet(_native.NativeEvalNet, SpecProperties):
     def __repr__(self) -> str:
         where = f" from {self.path}" if self.path else ""
         layers = f"features={self.spec.features} hidden={list(self.spec.hidden)}"
+        if self.spec.base != "none":
+            layers += f" base={self.spec.base}"
         return f"<glacier.nets.EvaluationNet {self.game} {layers}{where}>"
 
     def digest(self) -> str:
@@ -207,15 +248,24 @@ class EvaluationNet(_native.NativeEvalNet, SpecProperties):
             h.update(self.tensors[name].tobytes())
         return h.hexdigest()
 
-    def forward(self, mover: npt.ArrayLike, other: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    def forward(
+        self, mover: npt.ArrayLike, other: npt.ArrayLike, base: Optional[npt.ArrayLike] = None
+    ) -> npt.NDArray[np.float32]:
         """The net in numpy on ``[B, *observation_shape]`` observations seen by the player
-        to move and by the other: the mover's scores ``[B]``."""
+        to move and by the other: the mover's scores ``[B]``. A net on the heuristic needs
+        ``base``, the heuristic's values for the mover ``[B]`` (``state.heuristic()[mover]``)."""
+        if (base is None) != (self.spec.base == "none"):
+            need = "takes no base values" if self.spec.base == "none" else f"needs the {self.spec.base}'s values"
+            raise InvalidNetError(f"this evaluation net {need} (forward's base)")
         t = self.tensors
         views = [np.asarray(x, dtype=np.float32).reshape(-1, self.spec.inputs) for x in (mover, other)]
         h = np.maximum(np.concatenate([x @ t["feature.weight"] + t["feature.bias"] for x in views], axis=1), 0.0)
         for i in range(len(self.spec.hidden)):
             h = np.maximum(h @ t[f"dense{i}.weight"] + t[f"dense{i}.bias"], 0.0)
-        score: npt.NDArray[np.float32] = np.tanh(h @ t["value.weight"] + t["value.bias"])[:, 0].astype(np.float32)
+        logit = (h @ t["value.weight"] + t["value.bias"])[:, 0]
+        if base is not None:
+            logit = logit + np.arctanh(np.clip(np.asarray(base, np.float32).reshape(-1), -BASE_CLAMP, BASE_CLAMP))
+        score: npt.NDArray[np.float32] = np.tanh(logit).astype(np.float32)
         return score
 
 
@@ -250,9 +300,7 @@ def load_evaluation(path: Union[str, os.PathLike[str]], game: Optional[str] = No
         )
     if players != 2:
         raise InvalidNetError(f"{path} is an evaluation net for {spec.game} with {full}, which has {players} players")
-    return EvaluationNet(
-        EvaluationSpec(spec.game, full, shape, spec.features, spec.hidden, spec.training), tensors, path
-    )
+    return EvaluationNet(replace(spec, params=full, observation_shape=shape), tensors, path)
 
 
 def evaluation_path(game: str) -> Path:

@@ -6,7 +6,7 @@
 use glacier_core::game::{params_from, plane_size};
 use glacier_core::games::GAME_NAMES;
 use glacier_core::net::evaluation::incremental::NetScore;
-use glacier_core::net::evaluation::{EvalNet, EvalShape};
+use glacier_core::net::evaluation::{Base, EvalNet, EvalShape};
 use glacier_core::rng::SplitMix64;
 use glacier_core::search::alphabeta::{alphabeta_with, Evaluation};
 use glacier_core::search::{Budget, Heuristic};
@@ -29,7 +29,7 @@ macro_rules! every_two_player_game {
     };
 }
 
-fn random_net<G: FullGame>(seed: u64) -> Arc<EvalNet> {
+fn random_net<G: FullGame>(seed: u64, base: Base) -> Arc<EvalNet> {
     let shape = EvalShape {
         inputs: G::OBSERVATION_SHAPE.iter().product(),
         plane: plane_size(G::OBSERVATION_SHAPE),
@@ -42,7 +42,7 @@ fn random_net<G: FullGame>(seed: u64) -> Arc<EvalNet> {
     let weights = (0..shape.num_weights())
         .map(|_| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.05)
         .collect();
-    Arc::new(EvalNet::new(shape, weights).expect("a net"))
+    Arc::new(EvalNet::new(shape, weights).expect("a net").with_base(base))
 }
 
 fn start<G: Game>() -> G {
@@ -68,9 +68,13 @@ fn assert_close(got: f32, want: f32, what: &str) {
 
 /// Random walks: at each ply two children scored one after the other (the first unmade
 /// before the second is made), the walk going on from the second; now and then back up
-/// several plies to a sibling there.
+/// several plies to a sibling there. With a net of each base.
 fn walks<G: FullGame + Heuristic>() {
-    let net = random_net::<G>(7);
+    walks_of::<G>(random_net::<G>(7, Base::None));
+    walks_of::<G>(random_net::<G>(7, Base::Heuristic));
+}
+
+fn walks_of<G: FullGame + Heuristic>(net: Arc<EvalNet>) {
     let mut score = NetScore::<G>::new(net.clone()).expect("the net fits");
     let mut afresh = NetScore::<G>::new(net).expect("the net fits");
     let mut rng = SplitMix64::new(11);
@@ -144,7 +148,7 @@ struct Checked<G> {
     checked: u64,
 }
 
-impl<G: FullGame> Evaluation<G> for Checked<G> {
+impl<G: FullGame + Heuristic> Evaluation<G> for Checked<G> {
     fn start(&mut self, root: &G) {
         self.incremental.start(root);
     }
@@ -166,7 +170,7 @@ impl<G: FullGame> Evaluation<G> for Checked<G> {
 }
 
 fn searches<G: FullGame + Heuristic>() {
-    let net = random_net::<G>(3);
+    let net = random_net::<G>(3, Base::Heuristic);
     let mut check = Checked {
         incremental: NetScore::<G>::new(net.clone()).expect("the net fits"),
         afresh: NetScore::<G>::new(net).expect("the net fits"),
@@ -272,6 +276,6 @@ fn the_incremental_score_is_the_fresh_one_inside_alpha_beta() {
 #[test]
 fn a_net_of_other_observations_is_refused() {
     let (first, second) = (GAME_NAMES[0], GAME_NAMES[1]);
-    let net = with_game!(first, G => random_net::<G>(1), _ => unreachable!());
+    let net = with_game!(first, G => random_net::<G>(1, Base::None), _ => unreachable!());
     with_game!(second, G => assert!(NetScore::<G>::new(net).is_err()), _ => unreachable!());
 }

@@ -7,7 +7,7 @@ use crate::errors::{game_named, to_py_err, InvalidParameterError};
 use crate::search::{read_state, run_search};
 use glacier_core::game::plane_size;
 use glacier_core::net::evaluation::games::{PlaySettings, Positions};
-use glacier_core::net::evaluation::{EvalNet, EvalShape};
+use glacier_core::net::evaluation::{Base, EvalNet, EvalShape};
 use glacier_core::search::searcher::SearchError;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -42,10 +42,11 @@ pub(crate) fn checked_net(net: &NativeEvalNet, game: &str) -> PyResult<Arc<EvalN
 #[pymethods]
 impl NativeEvalNet {
     /// A net for `game` of these layer sizes, with `weights` laid out as the file's tensors
-    /// are listed (docs/learning.md). Ignores further arguments, which a subclass's
+    /// are listed (docs/learning.md), on `base` (`none`, or `heuristic`: it corrects the
+    /// game's heuristic). Ignores further arguments, which a subclass's
     /// `__init__` takes.
     #[new]
-    #[pyo3(signature = (game, observation_shape, features, hidden, weights, *_args, **_kwargs))]
+    #[pyo3(signature = (game, observation_shape, features, hidden, weights, base, *_args, **_kwargs))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -54,6 +55,7 @@ impl NativeEvalNet {
         features: usize,
         hidden: Vec<usize>,
         weights: PyReadonlyArray1<'_, f32>,
+        base: &str,
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
@@ -71,10 +73,12 @@ impl NativeEvalNet {
             features,
             hidden,
         };
+        let base = Base::named(base).map_err(to_py_err)?;
         let weights = weights.as_slice()?.to_vec();
         let net = py
             .detach(|| EvalNet::new(net_shape, weights))
-            .map_err(to_py_err)?;
+            .map_err(to_py_err)?
+            .with_base(base);
         Ok(NativeEvalNet {
             net: Arc::new(net),
             game: name,
@@ -104,6 +108,7 @@ fn positions_dict(py: Python<'_>, rows: Positions) -> PyResult<Bound<'_, PyDict>
     out.set_item("mover", rows.mover.into_pyarray(py))?;
     out.set_item("score", rows.score.into_pyarray(py))?;
     out.set_item("forced", rows.forced.into_pyarray(py))?;
+    out.set_item("heuristic", rows.heuristic.into_pyarray(py))?;
     out.set_item("result", rows.result.into_pyarray(py))?;
     out.set_item("tactical", rows.tactical.into_pyarray(py))?;
     out.set_item("counts", rows.counts.into_pyarray(py).reshape([n, 2])?)?;
@@ -118,7 +123,7 @@ fn positions_dict(py: Python<'_>, rows: Positions) -> PyResult<Bound<'_, PyDict>
 /// and scored by `net` (an evaluation net, or None
 /// for the game's heuristic), on `threads` threads. Returns the positions searched as a
 /// dict of numpy arrays: `game`, `ply`, `mover`, `score` (the search's, for the mover),
-/// `forced`, `result` (the game's, for the mover), `tactical`, and both views' features as
+/// `forced`, `heuristic` (the game's heuristic, for the mover), `result` (the game's, for the mover), `tactical`, and both views' features as
 /// `counts` `[rows, 2]`, `features` and `values` (a feature `inputs + p` is plane `p`).
 #[pyfunction]
 #[pyo3(signature = (start, net, *, games, seed, depth, nodes, random_plies, threads))]

@@ -263,6 +263,23 @@ impl AnySession {
         kept!(&self.0, s, G => s.session.state().ended_by_ply_limit())
     }
 
+    /// Every player's value by the game's heuristic ([`crate::search::Heuristic`]), each in
+    /// `[-1, 1]`; the returns once the game is over.
+    #[must_use]
+    pub fn heuristic(&self) -> Vec<f32> {
+        kept!(&self.0, s, G => {
+            let state = s.session.state();
+            let values = if state.is_terminal() {
+                crate::search::terminal_values(state)
+            } else {
+                let mut values = [0.0; crate::search::MAX_PLAYERS];
+                crate::search::Heuristic::heuristic(state, &mut values);
+                values
+            };
+            values[..state.num_players()].to_vec()
+        })
+    }
+
     /// Every player's return ([`crate::Outcome::returns`]).
     #[must_use]
     pub fn returns(&self) -> Vec<f64> {

@@ -390,6 +390,13 @@ impl GameState {
         self.session.returns()
     }
 
+    /// Every player's value by the game's heuristic (its static evaluation, documented on
+    /// each game's rules page), each in [-1, 1]: what ``mcts:...:heuristic`` and
+    /// ``alphabeta`` score a position by. The returns once the game is over.
+    fn heuristic(&self) -> Vec<f32> {
+        self.session.heuristic()
+    }
+
     /// Leaf count of the legal-move tree to `depth`, computed with the GIL released.
     /// With `bulk` (the default) the last ply is counted, not played; `threads` > 1
     /// splits the tree over that many threads (0 = every core). `hash_mb` > 0 counts with

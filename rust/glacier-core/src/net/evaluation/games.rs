@@ -9,7 +9,7 @@
 //! played on threads; the rows come back in game order, the same for any thread count.
 
 use super::incremental::NetScore;
-use super::EvalNet;
+use super::{heuristic_of_mover, EvalNet};
 use crate::game::{Cell, Observation};
 use crate::interrupt::{Interrupt, Stopped};
 use crate::rng::SplitMix64;
@@ -49,6 +49,9 @@ pub struct Positions {
     pub score: Vec<f32>,
     /// Whether the search found a forced result.
     pub forced: Vec<bool>,
+    /// The game's heuristic value for the mover (what a net of [`super::Base::Heuristic`]
+    /// corrects).
+    pub heuristic: Vec<f32>,
     /// The game's result for the mover: 1 a win, -1 a loss, 0 a draw.
     pub result: Vec<f32>,
     /// Whether the move the search chose is tactical (a capture, a promotion: the position
@@ -80,6 +83,7 @@ impl Positions {
         self.mover.extend(other.mover);
         self.score.extend(other.score);
         self.forced.extend(other.forced);
+        self.heuristic.extend(other.heuristic);
         self.result.extend(other.result);
         self.tactical.extend(other.tactical);
         self.counts.extend(other.counts);
@@ -198,6 +202,7 @@ fn play_one<G: Heuristic + Observation, E: Evaluation<G>>(
             None => found.score as f32 / SCALE,
         });
         out.forced.push(forced.is_some());
+        out.heuristic.push(heuristic_of_mover(&state));
         out.tactical.push(state.is_tactical(found.best));
         for seat in 0..2 {
             cells.clear();

@@ -6,9 +6,10 @@
 //! is ready by then: its parent was expanded. Unmaking a move is going back to the parent's
 //! ply, whose frame is untouched. The root's frame is made afresh.
 
-use super::{diff_cells, EvalNet, HeadScratch, View};
+use super::{diff_cells, heuristic_of_mover, Base, EvalNet, HeadScratch, View};
 use crate::game::{Cell, Observation};
 use crate::search::alphabeta::Evaluation;
+use crate::search::Heuristic;
 use crate::Error;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -46,7 +47,7 @@ pub struct NetScore<G> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G: Observation> NetScore<G> {
+impl<G: Observation + Heuristic> NetScore<G> {
     /// The net as the score of `G`'s positions; refuses a net made for other observations.
     pub fn new(net: Arc<EvalNet>) -> Result<Self, Error> {
         let shape = G::OBSERVATION_SHAPE;
@@ -162,7 +163,7 @@ impl<G: Observation> NetScore<G> {
     }
 }
 
-impl<G: Observation> Evaluation<G> for NetScore<G> {
+impl<G: Observation + Heuristic> Evaluation<G> for NetScore<G> {
     fn start(&mut self, _root: &G) {
         self.frame(0).ready = false;
     }
@@ -183,6 +184,10 @@ impl<G: Observation> Evaluation<G> for NetScore<G> {
         let mover = state.current_player().min(1);
         let [a, b] = &self.frames[ply].sides;
         let (mine, other) = if mover == 0 { (a, b) } else { (b, a) };
-        self.net.score(&mine.acc, &other.acc, &mut self.head)
+        let base = match self.net.base() {
+            Base::None => 0.0,
+            Base::Heuristic => heuristic_of_mover(state),
+        };
+        self.net.score(&mine.acc, &other.acc, base, &mut self.head)
     }
 }

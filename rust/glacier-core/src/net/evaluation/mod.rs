@@ -15,6 +15,11 @@
 //! score = tanh(value.weight^T h + value.bias)          for the player to move, in (-1, 1)
 //! ```
 //!
+//! A net may instead correct the game's heuristic ([`Base::Heuristic`]): with `z` the value
+//! layer's output before its `tanh` and `b` the heuristic's value for the mover,
+//! `score = tanh(z + atanh(clamp(b, -BASE_CLAMP, BASE_CLAMP)))`, so that a net of zero
+//! value weights scores as the heuristic does, and learns what the heuristic misses.
+//!
 //! A child differs from its parent in a few cells of each view (a piece moved, a clock
 //! ticked), so the search keeps an accumulator per ply ([`incremental::NetScore`]) and
 //! makes a child's from its parent's by adding the rows of the cells that changed: the
@@ -33,11 +38,55 @@ use super::{
     accumulate, axpy, check_weights, dot, plane_sums, relu, Layer, Layout, MAX_LAYERS, MAX_WIDTH,
 };
 use crate::game::{plane_size, Cell, Observation};
+use crate::search::{Heuristic, MAX_PLAYERS};
 use crate::Error;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 use multiversion::multiversion;
 
 pub use super::TensorSpec;
+
+/// What an evaluation net's output is added to, before its `tanh` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Base {
+    /// Nothing: the net's score is its own.
+    #[default]
+    None,
+    /// The game's heuristic: the net learns a correction of it.
+    Heuristic,
+}
+
+impl Base {
+    /// The name a net file gives it: `none` or `heuristic`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Base::None => "none",
+            Base::Heuristic => "heuristic",
+        }
+    }
+
+    /// The base named `name` (as [`Base::name`] writes it).
+    pub fn named(name: &str) -> Result<Self, Error> {
+        match name {
+            "none" => Ok(Base::None),
+            "heuristic" => Ok(Base::Heuristic),
+            other => Err(Error::InvalidParameter(format!(
+                "an evaluation net's base is 'none' or 'heuristic', not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// How close to +-1 a heuristic value is taken before its `atanh` (which is infinite at
+/// +-1): a sure result of the heuristic still leaves the net a finite correction.
+pub const BASE_CLAMP: f32 = 0.999;
+
+/// The value `b` of the base (for the player to move) as the logit it adds.
+#[inline]
+#[must_use]
+pub fn base_logit(b: f32) -> f32 {
+    b.clamp(-BASE_CLAMP, BASE_CLAMP).atanh()
+}
 
 /// The sizes of an evaluation net's layers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +173,7 @@ pub struct EvalNet {
     plane_rows: Vec<f32>,
     layers: Vec<Layer>,
     value: Layer,
+    base: Base,
 }
 
 /// One view's input: the non-zero cells of an observation and its uniform planes, as
@@ -194,7 +244,21 @@ impl EvalNet {
             plane_rows,
             layers,
             value,
+            base: Base::None,
         })
+    }
+
+    /// The same net, its output added to `base` (see the module docs).
+    #[must_use]
+    pub fn with_base(mut self, base: Base) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// What the net's output is added to.
+    #[must_use]
+    pub fn base(&self) -> Base {
+        self.base
     }
 
     #[must_use]
@@ -227,10 +291,15 @@ impl EvalNet {
     }
 
     /// The score for the player to move from the accumulators of its view and of the
-    /// other's, in (-1, 1).
-    pub fn score(&self, mover: &[f32], other: &[f32], scratch: &mut HeadScratch) -> f32 {
+    /// other's, in (-1, 1); `base` is the base's value for the mover (ignored by a net of
+    /// no base).
+    pub fn score(&self, mover: &[f32], other: &[f32], base: f32, scratch: &mut HeadScratch) -> f32 {
         scratch.fit(self);
-        head(self, mover, other, scratch)
+        let logit = head(self, mover, other, scratch);
+        match self.base {
+            Base::None => tanh(logit),
+            Base::Heuristic => tanh(logit + base_logit(base)),
+        }
     }
 
     /// The whole forward pass of one position: the two views (the mover's first) afresh.
@@ -238,6 +307,7 @@ impl EvalNet {
         &self,
         mover: View<'_>,
         other: View<'_>,
+        base: f32,
         scratch: &mut HeadScratch,
     ) -> Result<f32, Error> {
         if !(self.fits(mover) && self.fits(other)) {
@@ -250,14 +320,14 @@ impl EvalNet {
         let (a, b) = accs.split_at_mut(width);
         self.refresh(mover, a);
         self.refresh(other, b);
-        Ok(self.score(a, b, scratch))
+        Ok(self.score(a, b, base, scratch))
     }
 
     /// The score of `state` (a position of a two-player game, not over) for its player to
     /// move, both views listed and computed afresh (what [`incremental::NetScore`] must
     /// equal). Refuses a net for other observations, a game of other than two players and a
     /// position that is over.
-    pub fn score_position<G: Observation>(&self, state: &G) -> Result<f32, Error> {
+    pub fn score_position<G: Observation + Heuristic>(&self, state: &G) -> Result<f32, Error> {
         if (self.shape.inputs, self.shape.plane)
             != (
                 G::OBSERVATION_SHAPE.iter().product(),
@@ -284,13 +354,25 @@ impl EvalNet {
             cells: &views[side].0,
             planes: &views[side].1,
         };
-        self.evaluate(view(mover), view(1 - mover), &mut HeadScratch::new())
+        let base = match self.base {
+            Base::None => 0.0,
+            Base::Heuristic => heuristic_of_mover(state),
+        };
+        self.evaluate(view(mover), view(1 - mover), base, &mut HeadScratch::new())
     }
 
     #[inline(always)]
     fn feature_rows(&self) -> &[f32] {
         &self.weights[self.feature.weight..self.feature.bias]
     }
+}
+
+/// The game's heuristic value of `state` (not over) for its player to move.
+#[inline]
+pub fn heuristic_of_mover<G: Heuristic>(state: &G) -> f32 {
+    let mut values = [0.0; MAX_PLAYERS];
+    state.heuristic(&mut values);
+    values[state.current_player()]
 }
 
 /// [`EvalNet::refresh`]; compiled twice as the policy-value net's passes are (for the
@@ -317,7 +399,7 @@ fn update_view(net: &EvalNet, cells: &[Cell], planes: &[Cell], acc: &mut [f32]) 
 }
 
 /// The layers after the feature transformer, each adding the rows of its non-zero inputs
-/// (ReLU leaves about half of them at zero).
+/// (ReLU leaves about half of them at zero), to the value layer's output before its `tanh`.
 #[cfg_attr(
     all(target_arch = "x86_64", feature = "avx2"),
     multiversion(targets("x86_64+avx2"))
@@ -341,7 +423,7 @@ fn head(net: &EvalNet, mover: &[f32], other: &[f32], scratch: &mut HeadScratch) 
     }
     let value = net.value;
     let row = &net.weights[value.weight..value.bias];
-    tanh(net.weights[value.bias] + dot(&front[..len], row))
+    net.weights[value.bias] + dot(&front[..len], row)
 }
 
 /// `tanh` through one `exp`: `f32::tanh` (by `expm1`) took a tenth of a search's time. Off

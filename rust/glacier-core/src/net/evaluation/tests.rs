@@ -88,7 +88,7 @@ fn the_pass_is_the_plain_one() {
             let ((ac, ap), (bc, bp)) = (cells_of(&a, 20), cells_of(&b, 20));
             let view = |cells, planes| View { cells, planes };
             let got = net
-                .evaluate(view(&ac, &ap), view(&bc, &bp), &mut scratch)
+                .evaluate(view(&ac, &ap), view(&bc, &bp), 0.0, &mut scratch)
                 .unwrap();
             let want = reference(&net, &a, &b);
             assert!((f64::from(got) - want).abs() < 1e-5, "{got} against {want}");
@@ -224,5 +224,59 @@ fn the_changes_between_long_lists_are_every_change() {
         diff_cells(&list(&dense_old), &list(&dense_new), &mut got);
         got.sort_by_key(|&(i, _)| i);
         assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn a_net_on_the_heuristic_adds_its_logit_to_the_heuristics() {
+    let mut rng = SplitMix64::new(21);
+    let shape = EvalShape {
+        inputs: 4 * 10,
+        plane: 10,
+        features: 16,
+        hidden: vec![8],
+    };
+    let plain = random_net(shape.clone(), 6);
+    let on = plain.clone().with_base(Base::Heuristic);
+    let mut zeroed = plain.weights().to_vec();
+    let value_weights = shape
+        .tensors()
+        .iter()
+        .rev()
+        .take(2)
+        .map(TensorSpec::len)
+        .sum::<usize>();
+    let n = zeroed.len();
+    zeroed[n - value_weights..].fill(0.0);
+    let nothing = EvalNet::new(shape.clone(), zeroed)
+        .unwrap()
+        .with_base(Base::Heuristic);
+    let mut scratch = HeadScratch::new();
+    for _ in 0..20 {
+        let (a, b) = (
+            random_observation(&shape, &mut rng),
+            random_observation(&shape, &mut rng),
+        );
+        let ((ac, ap), (bc, bp)) = (cells_of(&a, 10), cells_of(&b, 10));
+        let view = |cells, planes| View { cells, planes };
+        let base = (rng.below(2001) as f32 - 1000.0) / 1000.0;
+        let alone = plain
+            .evaluate(view(&ac, &ap), view(&bc, &bp), base, &mut scratch)
+            .unwrap();
+        let got = on
+            .evaluate(view(&ac, &ap), view(&bc, &bp), base, &mut scratch)
+            .unwrap();
+        let want = (f64::from(alone).atanh()
+            + f64::from(base.clamp(-BASE_CLAMP, BASE_CLAMP)).atanh())
+        .tanh();
+        assert!((f64::from(got) - want).abs() < 1e-5, "{got} against {want}");
+        // A net whose value layer is zero scores as the heuristic does.
+        let same = nothing
+            .evaluate(view(&ac, &ap), view(&bc, &bp), base, &mut scratch)
+            .unwrap();
+        assert!(
+            (same - base.clamp(-BASE_CLAMP, BASE_CLAMP)).abs() < 1e-5,
+            "{same} against {base}"
+        );
     }
 }
