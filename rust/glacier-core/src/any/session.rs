@@ -272,9 +272,7 @@ impl AnySession {
             let values = if state.is_terminal() {
                 crate::search::terminal_values(state)
             } else {
-                let mut values = [0.0; crate::search::MAX_PLAYERS];
-                crate::search::Heuristic::heuristic(state, &mut values);
-                values
+                crate::search::heuristic_values(state)
             };
             values[..state.num_players()].to_vec()
         })

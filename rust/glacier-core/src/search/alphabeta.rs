@@ -11,7 +11,7 @@
 //! plies away (`-(WIN - plies)` for a forced loss). A move that leaves the same player to
 //! move (none of the two-player games has one today) keeps the score's sign.
 
-use super::{Budget, Heuristic, MAX_PLAYERS};
+use super::{heuristic_of_mover, Budget, Heuristic};
 use crate::{Error, Game, Outcome};
 
 /// Heuristic values (in `[-1, 1]`) are scaled by this to integer scores.
@@ -66,9 +66,7 @@ impl<G: Heuristic> Evaluation<G> for HeuristicScore {
 
     #[inline]
     fn score(&mut self, _ply: usize, state: &G) -> f32 {
-        let mut values = [0.0; MAX_PLAYERS];
-        state.heuristic(&mut values);
-        values[state.current_player()]
+        heuristic_of_mover(state)
     }
 }
 

@@ -1,6 +1,6 @@
 //! The leaf evaluations done inside the engine: random rollouts and the heuristic.
 
-use super::{outcome_values, Heuristic, Values};
+use super::{heuristic_values, outcome_values, Heuristic, Values};
 use crate::rng::SplitMix64;
 use crate::Game;
 
@@ -38,11 +38,7 @@ impl LeafEvaluation {
             LeafEvaluation::GuidedRollout { plies, temperature } => {
                 guided_rollout(state, rng, plies, temperature, moves)
             }
-            LeafEvaluation::Heuristic => {
-                let mut values = [0.0; super::MAX_PLAYERS];
-                state.heuristic(&mut values);
-                values
-            }
+            LeafEvaluation::Heuristic => heuristic_values(state),
         }
     }
 }
@@ -84,9 +80,7 @@ fn play_out<G: Heuristic>(
     let mut played = 0u32;
     loop {
         if plies.is_some_and(|limit| played >= limit) {
-            let mut values = [0.0; super::MAX_PLAYERS];
-            state.heuristic(&mut values);
-            return values;
+            return heuristic_values(&state);
         }
         let Some(mv) = next(&state) else {
             return outcome_values(state.outcome(), state.num_players());

@@ -122,6 +122,22 @@ pub fn outcome_values(outcome: Outcome, num_players: usize) -> Values {
     values
 }
 
+/// Every player's value of `state` by the game's heuristic.
+#[inline]
+#[must_use]
+pub fn heuristic_values<G: Heuristic>(state: &G) -> Values {
+    let mut values = [0.0; MAX_PLAYERS];
+    state.heuristic(&mut values);
+    values
+}
+
+/// The heuristic's value of `state` for its player to move.
+#[inline]
+#[must_use]
+pub fn heuristic_of_mover<G: Heuristic>(state: &G) -> f32 {
+    heuristic_values(state)[state.current_player()]
+}
+
 /// The values of a state with no legal move: its outcome's returns (a game that is over
 /// has no legal move; a state with none that still called itself ongoing would count as
 /// a draw).

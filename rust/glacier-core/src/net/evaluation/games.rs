@@ -9,12 +9,12 @@
 //! played on threads; the rows come back in game order, the same for any thread count.
 
 use super::incremental::NetScore;
-use super::{heuristic_of_mover, EvalNet};
+use super::EvalNet;
 use crate::game::{Cell, Observation};
 use crate::interrupt::{Interrupt, Stopped};
 use crate::rng::SplitMix64;
 use crate::search::alphabeta::{alphabeta_with, plies_to_end, Evaluation, HeuristicScore, SCALE};
-use crate::search::{Budget, Heuristic};
+use crate::search::{heuristic_of_mover, Budget, Heuristic};
 use crate::{Error, Outcome};
 use std::sync::Arc;
 

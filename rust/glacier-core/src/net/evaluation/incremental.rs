@@ -6,7 +6,7 @@
 //! is ready by then: its parent was expanded. Unmaking a move is going back to the parent's
 //! ply, whose frame is untouched. The root's frame is made afresh.
 
-use super::{diff_cells, heuristic_of_mover, Base, EvalNet, HeadScratch, View};
+use super::{diff_cells, EvalNet, HeadScratch, View};
 use crate::game::{Cell, Observation};
 use crate::search::alphabeta::Evaluation;
 use crate::search::Heuristic;
@@ -184,10 +184,7 @@ impl<G: Observation + Heuristic> Evaluation<G> for NetScore<G> {
         let mover = state.current_player().min(1);
         let [a, b] = &self.frames[ply].sides;
         let (mine, other) = if mover == 0 { (a, b) } else { (b, a) };
-        let base = match self.net.base() {
-            Base::None => 0.0,
-            Base::Heuristic => heuristic_of_mover(state),
-        };
+        let base = self.net.base_value(state);
         self.net.score(&mine.acc, &other.acc, base, &mut self.head)
     }
 }

@@ -38,7 +38,7 @@ use super::{
     accumulate, axpy, check_weights, dot, plane_sums, relu, Layer, Layout, MAX_LAYERS, MAX_WIDTH,
 };
 use crate::game::{plane_size, Cell, Observation};
-use crate::search::{Heuristic, MAX_PLAYERS};
+use crate::search::{heuristic_of_mover, Heuristic};
 use crate::Error;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 use multiversion::multiversion;
@@ -261,6 +261,16 @@ impl EvalNet {
         self.base
     }
 
+    /// The base's value of `state` (not over) for its player to move: what [`EvalNet::score`]
+    /// takes as `base`.
+    #[inline]
+    pub fn base_value<G: Heuristic>(&self, state: &G) -> f32 {
+        match self.base {
+            Base::None => 0.0,
+            Base::Heuristic => heuristic_of_mover(state),
+        }
+    }
+
     #[must_use]
     pub fn shape(&self) -> &EvalShape {
         &self.shape
@@ -354,10 +364,7 @@ impl EvalNet {
             cells: &views[side].0,
             planes: &views[side].1,
         };
-        let base = match self.base {
-            Base::None => 0.0,
-            Base::Heuristic => heuristic_of_mover(state),
-        };
+        let base = self.base_value(state);
         self.evaluate(view(mover), view(1 - mover), base, &mut HeadScratch::new())
     }
 
@@ -365,14 +372,6 @@ impl EvalNet {
     fn feature_rows(&self) -> &[f32] {
         &self.weights[self.feature.weight..self.feature.bias]
     }
-}
-
-/// The game's heuristic value of `state` (not over) for its player to move.
-#[inline]
-pub fn heuristic_of_mover<G: Heuristic>(state: &G) -> f32 {
-    let mut values = [0.0; MAX_PLAYERS];
-    state.heuristic(&mut values);
-    values[state.current_player()]
 }
 
 /// [`EvalNet::refresh`]; compiled twice as the policy-value net's passes are (for the
